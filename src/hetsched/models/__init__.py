@@ -1,0 +1,1 @@
+"""Pure performance models: speed (run times and estimates) and power."""

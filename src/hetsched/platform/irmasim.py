@@ -1,0 +1,198 @@
+"""IRMaSim platform JSON: sections ``platform`` → clusters → nodes ``[{type, number}]``,
+``node`` (node types: processors ``[{type, number}]``, memory ``{capacity}`` in GB) and
+``processor`` (cores, clock_rate GHz, dpflops_per_cycle, static/dynamic/min power per core).
+
+Node and processor types missing from the file are looked up, as IRMaSim does, in a platform
+library: a directory holding ``node_types.json`` / ``processor_types.json`` (IRMaSim's names;
+``nodes.json`` / ``processors.json`` are accepted too), or a dict ``{"node": ..., "processor":
+...}``. Without an explicit library the file's own directory is searched.
+
+Power (IRMaSim's per-core semantics): a processor with ``c`` cores draws
+``c * min_power * static_power`` when none of its cores is busy, otherwise
+``c * static_power + dynamic_power * busy_cores``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import Field
+
+from hetsched.errors import InputError
+from hetsched.fileio import ForeignModel, file_stem, read_structured, require_mapping, validate
+from hetsched.platform.model import NodeType, Platform
+from hetsched.platform.native import nodes_from_groups
+
+INF = float("inf")
+
+#: Library file names per section, IRMaSim's first.
+LIBRARY_FILES = {"node": ("node_types.json", "nodes.json"),
+                 "processor": ("processor_types.json", "processors.json")}
+
+
+class NodeGroup(ForeignModel):
+    type: str
+    number: int = Field(1, ge=1)
+
+
+class ClusterSpec(ForeignModel):
+    id: str = "cluster0"
+    nodes: list[NodeGroup] = Field(min_length=1)
+
+
+class PlatformSpec(ForeignModel):
+    clusters: list[ClusterSpec] = Field(min_length=1)
+
+
+class ProcessorGroup(ForeignModel):
+    type: str
+    number: int = Field(1, ge=1)
+
+
+class MemorySpec(ForeignModel):
+    capacity: float | None = Field(None, gt=0)
+
+
+class NodeSpec(ForeignModel):
+    processors: list[ProcessorGroup] = Field(min_length=1)
+    memory: MemorySpec = MemorySpec()
+
+
+class ProcessorSpec(ForeignModel):
+    cores: int = Field(gt=0)
+    clock_rate: float = Field(gt=0)
+    dpflops_per_cycle: float = Field(gt=0)
+    static_power: float = Field(0.0, ge=0)
+    dynamic_power: float = Field(0.0, ge=0)
+    min_power: float = Field(0.0, ge=0)
+    mem_bw: float | None = Field(None, gt=0)
+
+
+@dataclass
+class Catalogue:
+    """Raw entries of one section (``node`` or ``processor``) and the file each came from."""
+
+    section: str
+    entries: dict[str, Any] = field(default_factory=dict)
+    origin: dict[str, Path] = field(default_factory=dict)
+
+    def add(self, entries: Any, path: Path) -> None:
+        for key, entry in require_mapping(entries, path, f"section '{self.section}'").items():
+            name = str(key)
+            if not name.startswith("_"):  # "_doc" entries of library files
+                self.entries[name] = entry
+                self.origin[name] = path
+
+
+def is_irmasim_platform(data: Any) -> bool:
+    return isinstance(data, dict) and "platform" in data and "node_types" not in data
+
+
+def load_irmasim_platform(path: str | Path, library: str | Path | Mapping[str, Any] | None = None,
+                          platform_name: str | None = None) -> Platform:
+    """Read an IRMaSim platform file; ``library`` gives node/processor types it lacks."""
+    path = Path(path)
+    return irmasim_platform_from_data(read_structured(path), path, library, platform_name)
+
+
+def irmasim_platform_from_data(data: Any, path: Path,
+                               library: str | Path | Mapping[str, Any] | None = None,
+                               platform_name: str | None = None) -> Platform:
+    doc = require_mapping(data, path)
+    name, raw_platform = _pick_platform(doc, path, platform_name)
+    spec = validate(PlatformSpec, raw_platform, path, record=f"platform '{name}'")
+    nodes, processors = _catalogues(doc, path, library)
+    types: dict[str, NodeType] = {}
+    groups = []
+    for j, cluster in enumerate(spec.clusters):
+        for i, group in enumerate(cluster.nodes):
+            if group.type not in types:
+                types[group.type] = _node_type(group.type, nodes, processors, path,
+                                               f"platform '{name}'",
+                                               f"clusters[{j}].nodes[{i}].type")
+            groups.append((cluster.id, types[group.type], group.number))
+    return Platform(file_stem(path), nodes_from_groups(groups), str(path))
+
+
+def _pick_platform(doc: Mapping[str, Any], path: Path,
+                   wanted: str | None) -> tuple[str, Any]:
+    platforms = require_mapping(doc.get("platform"), path, "section 'platform'")
+    if wanted is not None:
+        if wanted not in platforms:
+            raise InputError(path, f"no platform '{wanted}' (found: {', '.join(platforms)})",
+                             field="platform")
+        return wanted, platforms[wanted]
+    if len(platforms) != 1:
+        raise InputError(path, f"expected exactly one platform, found {len(platforms)} "
+                               f"({', '.join(platforms)}); choose one by name",
+                         field="platform")
+    name = next(iter(platforms))
+    return name, platforms[name]
+
+
+def _catalogues(doc: Mapping[str, Any], path: Path,
+                library: str | Path | Mapping[str, Any] | None) -> tuple[Catalogue, Catalogue]:
+    catalogues = (Catalogue("node"), Catalogue("processor"))
+    for catalogue in catalogues:
+        if isinstance(library, Mapping):
+            if catalogue.section in library:
+                catalogue.add(library[catalogue.section], Path("<library>"))
+        else:
+            folder = Path(library) if library is not None else path.parent
+            if library is not None and not folder.is_dir():
+                raise InputError(folder, "platform library is not a directory")
+            for name in reversed(LIBRARY_FILES[catalogue.section]):
+                lib_file = folder / name
+                if lib_file.is_file() and (library is not None or catalogue.section not in doc):
+                    catalogue.add(read_structured(lib_file), lib_file)
+        if catalogue.section in doc:  # the platform file's own definitions win
+            catalogue.add(doc[catalogue.section], path)
+    return catalogues
+
+
+def _node_type(name: str, nodes: Catalogue, processors: Catalogue, path: Path,
+               record: str, where: str) -> NodeType:
+    if name not in nodes.entries:
+        raise InputError(path, f"unknown node type '{name}' (not in the file's 'node' section "
+                               "nor in a platform library)", record=record, field=where)
+    node_path = nodes.origin[name]
+    spec = validate(NodeSpec, nodes.entries[name], node_path, record=f"node type '{name}'")
+    procs = []
+    for i, group in enumerate(spec.processors):
+        if group.type not in processors.entries:
+            raise InputError(node_path, f"unknown processor type '{group.type}' (not in the "
+                                        "file's 'processor' section nor in a platform library)",
+                             record=f"node type '{name}'", field=f"processors[{i}].type")
+        proc = validate(ProcessorSpec, processors.entries[group.type],
+                        processors.origin[group.type], record=f"processor '{group.type}'")
+        procs.append((proc, group.number))
+    return _combine(name, procs, node_path, spec.memory.capacity)
+
+
+def _combine(name: str, procs: list[tuple[ProcessorSpec, int]], path: Path,
+             capacity_gb: float | None) -> NodeType:
+    """One node type from its processors (all must share clock rate and flops per cycle)."""
+    first = procs[0][0]
+    for proc, _ in procs[1:]:
+        if (proc.clock_rate, proc.dpflops_per_cycle) != (first.clock_rate,
+                                                         first.dpflops_per_cycle):
+            raise InputError(path, "processors of different clock_rate or dpflops_per_cycle "
+                                   "in one node are not supported",
+                             record=f"node type '{name}'", field="processors")
+    cores = sum(p.cores * n for p, n in procs)
+    bandwidths = [p.mem_bw * n for p, n in procs if p.mem_bw is not None]
+    dynamic = {p.dynamic_power for p, _ in procs}
+    if len(dynamic) > 1:
+        raise InputError(path, "processors with different dynamic_power in one node are not "
+                               "supported", record=f"node type '{name}'", field="processors")
+    return NodeType(
+        name=name, cores=cores, clock_ghz=first.clock_rate,
+        ops_per_cycle=first.dpflops_per_cycle,
+        memory_mb=INF if capacity_gb is None else capacity_gb * 1024,
+        mem_bw_gbs=sum(bandwidths) if len(bandwidths) == len(procs) else INF,
+        idle_w=sum(p.cores * n * p.min_power * p.static_power for p, n in procs),
+        static_w=sum(p.cores * n * p.static_power for p, n in procs),
+        dynamic_w_per_core=first.dynamic_power)

@@ -1,0 +1,121 @@
+"""The cluster model: node types, nodes and the platform that holds them (immutable)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+
+
+@dataclass(frozen=True, slots=True)
+class NodeType:
+    """A kind of node. Speed per core = clock_ghz * 1e9 * ops_per_cycle ops/s.
+
+    Power follows IRMaSim's convention: ``idle_w`` when no core is busy, otherwise
+    ``static_w + dynamic_w_per_core * busy_cores``. Memory is in MB, bandwidth in GB/s.
+    """
+
+    name: str
+    cores: int
+    clock_ghz: float
+    ops_per_cycle: float = 1.0
+    memory_mb: float = float("inf")
+    mem_bw_gbs: float = float("inf")
+    idle_w: float = 0.0
+    static_w: float = 0.0
+    dynamic_w_per_core: float = 0.0
+    hourly_price: float = 0.0
+    boot_time: float = 0.0
+
+    @property
+    def speed(self) -> float:
+        """Operations per second of one core."""
+        return self.clock_ghz * 1e9 * self.ops_per_cycle
+
+    @property
+    def full_power_w(self) -> float:
+        """Power with every core busy."""
+        return self.static_w + self.dynamic_w_per_core * self.cores
+
+
+@dataclass(frozen=True, slots=True)
+class Node:
+    index: int
+    name: str
+    type: NodeType
+    cluster: str = "cluster0"
+
+
+@dataclass(frozen=True)
+class Platform:
+    """An ordered set of nodes. Node ``index`` is its position; the order is the file's order."""
+
+    name: str
+    nodes: tuple[Node, ...]
+    source: str = "<memory>"
+    arrays: "PlatformArrays" = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "arrays", PlatformArrays.of(self.nodes))
+
+    @property
+    def node_types(self) -> tuple[NodeType, ...]:
+        seen: dict[str, NodeType] = {}
+        for node in self.nodes:
+            seen.setdefault(node.type.name, node.type)
+        return tuple(seen.values())
+
+    @cached_property
+    def slowest_speed(self) -> float:
+        return float(self.arrays.speed.min())
+
+    @property
+    def total_cores(self) -> int:
+        return int(self.arrays.cores.sum())
+
+    @property
+    def max_node_cores(self) -> int:
+        return int(self.arrays.cores.max())
+
+    @staticmethod
+    def from_counts(name: str, types_and_counts: list[tuple[NodeType, int]],
+                    cluster: str = "cluster0", source: str = "<memory>") -> "Platform":
+        """Build a platform with ``count`` nodes of each type, named ``<type>-<k>``."""
+        nodes: list[Node] = []
+        for node_type, count in types_and_counts:
+            for k in range(count):
+                nodes.append(Node(len(nodes), f"{node_type.name}-{k}", node_type, cluster))
+        return Platform(name, tuple(nodes), source)
+
+
+@dataclass(frozen=True)
+class PlatformArrays:
+    """Per-node numpy columns, so policies can select nodes without Python loops."""
+
+    cores: np.ndarray
+    speed: np.ndarray
+    memory_mb: np.ndarray
+    mem_bw_gbs: np.ndarray
+    idle_w: np.ndarray
+    static_w: np.ndarray
+    dynamic_w_per_core: np.ndarray
+    full_power_w: np.ndarray
+
+    @staticmethod
+    def of(nodes: tuple[Node, ...]) -> "PlatformArrays":
+        def column(getter, dtype=float) -> np.ndarray:
+            values = np.array([getter(n.type) for n in nodes], dtype=dtype)
+            values.setflags(write=False)
+            return values
+
+        return PlatformArrays(
+            cores=column(lambda t: t.cores, np.int64),
+            speed=column(lambda t: t.speed),
+            memory_mb=column(lambda t: t.memory_mb),
+            mem_bw_gbs=column(lambda t: t.mem_bw_gbs),
+            idle_w=column(lambda t: t.idle_w),
+            static_w=column(lambda t: t.static_w),
+            dynamic_w_per_core=column(lambda t: t.dynamic_w_per_core),
+            full_power_w=column(lambda t: t.full_power_w),
+        )

@@ -1,0 +1,132 @@
+"""hetsched's own platform format (JSON or YAML); see ``docs/formats.md``.
+
+```yaml
+name: small
+node_types:
+  - {name: fast, cores: 8, clock_ghz: 3.0, memory_gb: 64,
+     power: {idle: 20, static: 50, dynamic_per_core: 10}}
+clusters:
+  - {name: c0, nodes: [{type: fast, count: 2}]}
+```
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from pydantic import Field
+
+from hetsched.errors import InputError
+from hetsched.fileio import (StrictModel, check_unique, file_stem, read_structured, record_namer,
+                             validate)
+from hetsched.platform.model import Node, NodeType, Platform
+
+INF = float("inf")
+
+
+class PowerSpec(StrictModel):
+    idle: float = Field(0.0, ge=0)
+    static: float = Field(0.0, ge=0)
+    dynamic_per_core: float = Field(0.0, ge=0)
+
+
+class NodeTypeSpec(StrictModel):
+    name: str = Field(min_length=1)
+    cores: int = Field(gt=0)
+    clock_ghz: float = Field(gt=0)
+    ops_per_cycle: float = Field(1.0, gt=0)
+    memory_gb: float | None = Field(None, gt=0)
+    mem_bw_gbs: float | None = Field(None, gt=0)
+    power: PowerSpec = PowerSpec()
+    hourly_price: float = Field(0.0, ge=0)
+    boot_time: float = Field(0.0, ge=0)
+    count: int | None = Field(None, ge=1)
+
+    def node_type(self) -> NodeType:
+        return NodeType(
+            name=self.name, cores=self.cores, clock_ghz=self.clock_ghz,
+            ops_per_cycle=self.ops_per_cycle,
+            memory_mb=INF if self.memory_gb is None else self.memory_gb * 1024,
+            mem_bw_gbs=INF if self.mem_bw_gbs is None else self.mem_bw_gbs,
+            idle_w=self.power.idle, static_w=self.power.static,
+            dynamic_w_per_core=self.power.dynamic_per_core,
+            hourly_price=self.hourly_price, boot_time=self.boot_time)
+
+
+class NodeGroupSpec(StrictModel):
+    type: str
+    count: int = Field(ge=1)
+
+
+class ClusterSpec(StrictModel):
+    name: str = Field(min_length=1)
+    nodes: list[NodeGroupSpec] = Field(min_length=1)
+
+
+class PlatformSpec(StrictModel):
+    name: str | None = Field(None, min_length=1)
+    node_types: list[NodeTypeSpec] = Field(min_length=1)
+    clusters: list[ClusterSpec] | None = Field(None, min_length=1)
+
+
+def is_native_platform(data: Any) -> bool:
+    return isinstance(data, dict) and "node_types" in data
+
+
+def load_native_platform(path: str | Path) -> Platform:
+    """Read a native platform file (``.json``, ``.yaml`` or ``.yml``)."""
+    path = Path(path)
+    return native_platform_from_data(read_structured(path), path)
+
+
+def native_platform_from_data(data: Any, path: Path) -> Platform:
+    """Build a platform from an already parsed native document read from ``path``."""
+    raw = data if isinstance(data, dict) else {}
+    records = {"node_types": record_namer(raw.get("node_types"), "name", "node type", "node_types"),
+               "clusters": record_namer(raw.get("clusters"), "name", "cluster", "clusters")}
+    spec = validate(PlatformSpec, data, path, records=records)
+    types = _node_types(spec, path)
+    groups = _groups(spec, path, types)
+    return Platform(spec.name or file_stem(path), nodes_from_groups(groups), str(path))
+
+
+def _node_types(spec: PlatformSpec, path: Path) -> dict[str, NodeType]:
+    check_unique([t.name for t in spec.node_types], path, "node type", "name")
+    if spec.clusters is not None:
+        for t in spec.node_types:
+            if t.count is not None:
+                raise InputError(path, "a node type's count is only allowed when 'clusters' "
+                                       "is absent (give counts in clusters[].nodes)",
+                                 record=f"node type '{t.name}'", field="count")
+    return {t.name: t.node_type() for t in spec.node_types}
+
+
+def _groups(spec: PlatformSpec, path: Path,
+            types: dict[str, NodeType]) -> list[tuple[str, NodeType, int]]:
+    """(cluster, node type, count) in file order."""
+    if spec.clusters is None:
+        return [("cluster0", types[t.name], t.count or 1) for t in spec.node_types]
+    check_unique([c.name for c in spec.clusters], path, "cluster", "name")
+    groups = []
+    for cluster in spec.clusters:
+        for i, group in enumerate(cluster.nodes):
+            if group.type not in types:
+                raise InputError(path, f"unknown node type '{group.type}' (known: "
+                                       f"{', '.join(types)})",
+                                 record=f"cluster '{cluster.name}'", field=f"nodes[{i}].type")
+            groups.append((cluster.name, types[group.type], group.count))
+    return groups
+
+
+def nodes_from_groups(groups: list[tuple[str, NodeType, int]]) -> tuple[Node, ...]:
+    """Nodes in order, named ``<type>-<k>`` with one counter per type over the platform."""
+    counters: Counter[str] = Counter()
+    nodes: list[Node] = []
+    for cluster, node_type, count in groups:
+        for _ in range(count):
+            k = counters[node_type.name]
+            counters[node_type.name] += 1
+            nodes.append(Node(len(nodes), f"{node_type.name}-{k}", node_type, cluster))
+    return tuple(nodes)

@@ -1,0 +1,85 @@
+"""The scheduler interface: what a policy is told, what it may read, what it may answer.
+
+A scheduler is called once per distinct event time with the events of that instant
+(jobs submitted, jobs finished, whether a wake-up it asked for fired) and a read-only
+:class:`~hetsched.sim.view.ClusterView`. It answers with an iterable of decisions. The engine
+applies each decision as soon as it is produced, so a scheduler written as a generator sees
+the state already updated by its previous decisions (free cores, pending jobs).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar, Union
+
+import numpy as np
+
+from hetsched.workload.model import Job
+
+if TYPE_CHECKING:
+    from hetsched.sim.view import ClusterView
+
+
+@dataclass(frozen=True, slots=True)
+class Start:
+    """Start ``job`` now on ``allocation``: pairs ``(node index, cores on that node)``."""
+
+    job: Job
+    allocation: tuple[tuple[int, int], ...]
+
+    @staticmethod
+    def on(job: Job, node: int) -> "Start":
+        """All tasks of ``job`` on one node."""
+        return Start(job, ((int(node), job.ntasks),))
+
+
+@dataclass(frozen=True, slots=True)
+class Enqueue:
+    """Append ``job`` to ``node``'s local FIFO queue; the engine starts it there when it fits
+    and every job ahead of it has started."""
+
+    job: Job
+    node: int
+
+
+@dataclass(frozen=True, slots=True)
+class WakeUp:
+    """Call the scheduler again at ``time`` even if nothing else happens."""
+
+    time: float
+
+
+@dataclass(frozen=True, slots=True)
+class Reject:
+    job: Job
+    reason: str
+
+
+Decision = Union[Start, Enqueue, WakeUp, Reject]
+
+
+@dataclass(frozen=True, slots=True)
+class Events:
+    """What happened at the current instant."""
+
+    submitted: tuple[Job, ...] = ()
+    finished: tuple[Job, ...] = ()
+    woken: bool = False
+
+
+class Scheduler(ABC):
+    """Base of every policy. Subclasses set ``name`` and implement :meth:`decide`."""
+
+    name: ClassVar[str] = "scheduler"
+    description: ClassVar[str] = ""
+
+    def reset(self, view: "ClusterView", rng: np.random.Generator) -> None:
+        """Called once before a simulation; keep references to ``view`` and ``rng`` here."""
+        self.view = view
+        self.rng = rng
+
+    @abstractmethod
+    def decide(self, now: float, events: Events) -> Iterable[Decision]:
+        """Answer the events of instant ``now`` with decisions (read state from ``self.view``)."""

@@ -1,0 +1,20 @@
+"""Registers every built-in scheduler under its name."""
+
+from __future__ import annotations
+
+from hetsched.schedulers.policies import (JOB_SELECTION_HELP, JOB_SELECTIONS,
+                                          NODE_SELECTION_HELP, NODE_SELECTIONS)
+from hetsched.schedulers.queue import QueuePolicy
+from hetsched.schedulers.registry import register
+
+register("fcfs", QueuePolicy, "FCFS: queue head to the first node that fits (IRMaSim Minimal)",
+         "queue", job_selection="first", node_selection="first")
+register("high_gflops", QueuePolicy, "FCFS order; fastest node with enough idle cores",
+         "queue", job_selection="first", node_selection="high_gflops")
+register("low_power", QueuePolicy, "FCFS order; lowest full-load power node with enough idle "
+         "cores", "queue", job_selection="first", node_selection="low_power")
+for _job in JOB_SELECTIONS:
+    for _node in NODE_SELECTIONS:
+        register(f"{_job}-{_node}", QueuePolicy,
+                 f"jobs: {JOB_SELECTION_HELP[_job]}; nodes: {NODE_SELECTION_HELP[_node]}",
+                 "grid", job_selection=_job, node_selection=_node)

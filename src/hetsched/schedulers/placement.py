@@ -1,0 +1,85 @@
+"""Where a job's tasks go, given free resources and a node preference (pure numpy).
+
+``key`` ranks nodes (lower is preferred, ties by node index); ``None`` means uniformly random.
+Works on any free-cores/free-memory arrays, so backfilling can place jobs on projected future
+states with the same rules as placement now.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from hetsched.workload.model import SPREAD, Job
+
+Allocation = tuple[tuple[int, int], ...]
+
+
+def capacity(job: Job, free_cores: np.ndarray, free_mem: np.ndarray) -> np.ndarray:
+    """Tasks of ``job`` each node can take given free cores and memory."""
+    if job.mem_mb <= 0:
+        return free_cores
+    return np.minimum(free_cores, np.floor(free_mem / job.mem_mb).astype(np.int64))
+
+
+def _ranked(candidates: np.ndarray, key: np.ndarray | None, rng: np.random.Generator) -> np.ndarray:
+    if key is None:
+        return rng.permutation(candidates)
+    return candidates[np.argsort(key[candidates], kind="stable")]
+
+
+def _best(candidates: np.ndarray, key: np.ndarray | None, rng: np.random.Generator) -> int:
+    if key is None:
+        return int(rng.choice(candidates))
+    return int(candidates[np.argmin(key[candidates])])
+
+
+def place(job: Job, free_cores: np.ndarray, free_mem: np.ndarray, key: np.ndarray | None,
+          rng: np.random.Generator, allowed: np.ndarray | None = None) -> Allocation | None:
+    """An allocation of ``job`` on the preferred nodes where it fits, or ``None``.
+
+    ``allowed`` optionally masks the nodes that may be used.
+    """
+    cap = capacity(job, free_cores, free_mem)
+    if job.nodes == 1:
+        fit = cap >= job.ntasks
+        if allowed is not None:
+            fit &= allowed
+        candidates = np.flatnonzero(fit)
+        if candidates.size == 0:
+            return None
+        return ((_best(candidates, key, rng), job.ntasks),)
+    if job.nodes == SPREAD:
+        return _spread(job.ntasks, cap, key, rng, allowed)
+    return _exact_nodes(job, cap, key, rng, allowed)
+
+
+def _spread(ntasks: int, cap: np.ndarray, key: np.ndarray | None, rng: np.random.Generator,
+            allowed: np.ndarray | None) -> Allocation | None:
+    usable = cap > 0 if allowed is None else (cap > 0) & allowed
+    if cap[usable].sum() < ntasks:
+        return None
+    allocation = []
+    need = ntasks
+    for node in _ranked(np.flatnonzero(usable), key, rng):
+        take = min(int(cap[node]), need)
+        allocation.append((int(node), take))
+        need -= take
+        if need == 0:
+            break
+    return tuple(allocation)
+
+
+def _exact_nodes(job: Job, cap: np.ndarray, key: np.ndarray | None, rng: np.random.Generator,
+                 allowed: np.ndarray | None) -> Allocation | None:
+    per_node = math.ceil(job.ntasks / job.nodes)
+    fit = cap >= per_node
+    if allowed is not None:
+        fit &= allowed
+    candidates = np.flatnonzero(fit)
+    if candidates.size < job.nodes:
+        return None
+    chosen = _ranked(candidates, key, rng)[: job.nodes]
+    base, extra = divmod(job.ntasks, job.nodes)
+    return tuple((int(node), base + (1 if i < extra else 0)) for i, node in enumerate(chosen))

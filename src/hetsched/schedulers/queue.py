@@ -1,0 +1,55 @@
+"""Queue policies without backfilling: the job-selection x node-selection grid.
+
+The selected job starts on the preferred node(s) where it fits now; when it does not fit,
+scheduling stops until the next event (no job overtakes it). FCFS is ``first`` x ``first``
+(IRMaSim's "Minimal"); HighGFlops and LowPower are ``first`` x ``high_gflops`` / ``low_power``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import numpy as np
+
+from hetsched.schedulers.base import Decision, Events, Scheduler, Start
+from hetsched.schedulers.placement import place
+from hetsched.schedulers.policies import JOB_SELECTIONS, NODE_SELECTIONS, JobQueue
+from hetsched.sim.view import ClusterView
+
+
+class NodePreference:
+    """Evaluates a node selection on the live view."""
+
+    def __init__(self, selection: str) -> None:
+        self.selection = selection
+        self.key_of = NODE_SELECTIONS[selection]
+
+    def key(self, view: ClusterView) -> np.ndarray | None:
+        return None if self.key_of is None else self.key_of(view)
+
+
+class QueuePolicy(Scheduler):
+    """Starts jobs in ``job_selection`` order on ``node_selection``'s preferred nodes."""
+
+    def __init__(self, job_selection: str = "first", node_selection: str = "first") -> None:
+        if job_selection not in JOB_SELECTIONS or node_selection not in NODE_SELECTIONS:
+            raise ValueError(f"unknown selection {job_selection!r} x {node_selection!r}")
+        self.job_selection = job_selection
+        self.nodes = NodePreference(node_selection)
+        self.name = f"{job_selection}-{node_selection}"  # type: ignore[misc]
+
+    def reset(self, view: ClusterView, rng: np.random.Generator) -> None:
+        super().reset(view, rng)
+        self.queue = JobQueue(self.job_selection, rng)
+
+    def decide(self, now: float, events: Events) -> Iterator[Decision]:
+        for job in events.submitted:
+            self.queue.push(job)
+        view = self.view
+        while len(self.queue):
+            job = self.queue.peek()
+            allocation = place(job, view.free_cores, view.free_mem, self.nodes.key(view), self.rng)
+            if allocation is None:
+                return
+            self.queue.pop()
+            yield Start(job, allocation)

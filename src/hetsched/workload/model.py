@@ -1,0 +1,72 @@
+"""Jobs and workloads (immutable). Jobs are kept sorted by submission time."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+#: ``Job.nodes`` value meaning "tasks may be spread over any number of nodes".
+SPREAD = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    """One job of ``ntasks`` tasks, one core each.
+
+    ``req_ops`` is the work of each task in operations; on a core of speed ``s`` a task takes
+    ``req_ops / (ipc * s)`` seconds. ``req_time`` is the user's run-time estimate in seconds on
+    the **slowest** node type of the platform. ``nodes`` says how tasks may be placed: 1 = all
+    on one node (shared memory), k > 1 = spread evenly over exactly k nodes, ``SPREAD`` (0) =
+    over any nodes. Memory is MB per task, memory bandwidth GB/s per task.
+    """
+
+    id: str
+    submit: float
+    ntasks: int
+    req_ops: float
+    req_time: float
+    ipc: float = 1.0
+    nodes: int = 1
+    mem_mb: float = 0.0
+    mem_bw_gbs: float = 0.0
+    mem_vol: float = 0.0
+    profile: str = ""
+    parents: tuple[str, ...] = ()
+    index: int = -1
+
+    @property
+    def single_node(self) -> bool:
+        return self.nodes == 1
+
+
+@dataclass(frozen=True, slots=True)
+class SkippedRecord:
+    """A trace record that cannot be simulated, reported instead of silently dropped."""
+
+    line: int
+    job_id: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class Workload:
+    """Jobs in submission order (stable for equal times); ``Job.index`` is the position.
+
+    ``skipped`` lists the input records that could not become jobs (e.g. SWF records with an
+    unknown run time); ``metadata`` keeps the input's header (e.g. SWF ``MaxNodes``).
+    """
+
+    name: str
+    jobs: tuple[Job, ...]
+    source: str = "<memory>"
+    skipped: tuple[SkippedRecord, ...] = ()
+    metadata: dict[str, object] = field(default_factory=dict, compare=False)
+    by_id: dict[str, Job] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        ordered = sorted(self.jobs, key=lambda j: j.submit)
+        jobs = tuple(replace(j, index=i) for i, j in enumerate(ordered))
+        object.__setattr__(self, "jobs", jobs)
+        object.__setattr__(self, "by_id", {j.id: j for j in jobs})
+
+    def __len__(self) -> int:
+        return len(self.jobs)
