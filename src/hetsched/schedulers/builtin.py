@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from hetsched.schedulers.backfill import ConservativeBackfill, EasyBackfill
 from hetsched.schedulers.policies import (JOB_SELECTION_HELP, JOB_SELECTIONS,
                                           NODE_SELECTION_HELP, NODE_SELECTIONS)
 from hetsched.schedulers.queue import QueuePolicy
@@ -18,3 +19,7 @@ for _job in JOB_SELECTIONS:
         register(f"{_job}-{_node}", QueuePolicy,
                  f"jobs: {JOB_SELECTION_HELP[_job]}; nodes: {NODE_SELECTION_HELP[_node]}",
                  "grid", job_selection=_job, node_selection=_node)
+register("easy", EasyBackfill, "EASY backfilling: head reserved at the shadow time, others may "
+         "jump ahead without delaying it (option node=<node selection>)", "backfill")
+register("conservative", ConservativeBackfill, "Conservative backfilling: every queued job "
+         "reserved in order; none may be delayed (option node=<node selection>)", "backfill")

@@ -1,0 +1,52 @@
+"""Per-job times and slowdowns as numpy columns (NaN where a job never ran)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from hetsched.models.speed import run_time
+from hetsched.sim.result import JobState, SimResult
+
+#: Bounded-slowdown threshold (seconds).
+TAU = 10.0
+
+
+@dataclass(frozen=True)
+class JobRecords:
+    submit: np.ndarray
+    start: np.ndarray
+    end: np.ndarray
+    wait: np.ndarray
+    run: np.ndarray
+    response: np.ndarray
+    slowdown: np.ndarray
+    bounded_slowdown: np.ndarray
+    het_slowdown: np.ndarray
+    finished: np.ndarray  # boolean mask
+
+
+def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+    """num / den, NaN where den is 0 (undefined, e.g. zero-length jobs)."""
+    out = np.full(num.shape, np.nan)
+    np.divide(num, den, out=out, where=den > 0)
+    return out
+
+
+def job_records(result: SimResult) -> JobRecords:
+    """wait = start - submit; run = end - start; response = end - submit;
+    slowdown = response / run; bounded = max(response / max(run, TAU), 1);
+    heterogeneous slowdown = response / (run time alone on the slowest node type)."""
+    jobs = result.workload.jobs
+    submit = np.array([j.submit for j in jobs], dtype=float)
+    slowest = result.platform.slowest_speed
+    base = np.array([run_time(j, slowest) for j in jobs], dtype=float)
+    wait = result.start - submit
+    run = result.end - result.start
+    response = result.end - submit
+    return JobRecords(
+        submit=submit, start=result.start, end=result.end, wait=wait, run=run,
+        response=response, slowdown=_ratio(response, run),
+        bounded_slowdown=np.maximum(response / np.maximum(run, TAU), 1.0),
+        het_slowdown=_ratio(response, base), finished=result.state == JobState.FINISHED)

@@ -1,0 +1,164 @@
+"""EASY and conservative backfilling, heterogeneity-aware.
+
+Estimates: a job's run time on node n is ``req_time * slowest_speed / speed_n`` (a job spread
+over several nodes runs at its slowest node's pace). A running job past its estimate is
+expected to end now: it pushes reservations back, it is never killed.
+
+EASY: the queue head (FCFS) starts if it fits. Otherwise it gets a reservation at the
+earliest projected time (the shadow time) at which it fits, on specific nodes chosen by the
+node selection. Any other queued job, in queue order, may start now if it fits now and
+either ends by estimate no later than the shadow time or only uses resources the
+reservation leaves free at the shadow time ("extra" cores, per node).
+
+Conservative: every queued job, in queue order, gets a reservation at the earliest time it
+fits without touching earlier reservations; a job starts when its reservation is due. When a
+job ends before its estimate (or overruns it) every reservation is re-planned in queue
+order, which can only move jobs earlier (compression).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import numpy as np
+
+from hetsched.schedulers.base import Decision, Events, Scheduler, Start
+from hetsched.schedulers.placement import Allocation, capacity, place
+from hetsched.schedulers.profile import Profile
+from hetsched.schedulers.queue import NodePreference
+from hetsched.sim.view import ClusterView
+from hetsched.workload.model import Job
+
+
+def estimated_durations(view: ClusterView, job: Job) -> np.ndarray:
+    """Estimated run time of ``job`` on every node."""
+    return job.req_time * view.platform.slowest_speed / view.platform.arrays.speed
+
+
+def allocation_ends(view: ClusterView, job: Job, start: float,
+                    allocation: Allocation) -> dict[int, float]:
+    """Estimated end on each allocated node: every node waits for the slowest one."""
+    speed = min(float(view.platform.arrays.speed[n]) for n, _ in allocation)
+    end = start + view.speed.estimate_at_speed(job, speed)
+    return {node: end for node, _ in allocation}
+
+
+class _Backfilling(Scheduler):
+    def __init__(self, node_selection: str = "first") -> None:
+        self.nodes = NodePreference(node_selection)
+
+    def _place_now(self, job: Job, allowed: np.ndarray | None = None) -> Allocation | None:
+        view = self.view
+        return place(job, view.free_cores, view.free_mem, self.nodes.key(view), self.rng, allowed)
+
+
+class EasyBackfill(_Backfilling):
+    name = "easy"
+
+    def decide(self, now: float, events: Events) -> Iterator[Decision]:
+        pending = self.view.pending
+        while pending:
+            head = next(iter(pending.values()))
+            allocation = self._place_now(head)
+            if allocation is None:
+                break
+            yield Start(head, allocation)
+        if len(pending) < 2:
+            return
+        shadow, extra_cores, extra_mem = self._reservation(head)
+        for job in list(pending.values())[1:]:
+            if self.view.free_cores.max() == 0:
+                return
+            allocation = self._backfill(job, now, shadow, extra_cores, extra_mem)
+            if allocation is not None:
+                yield Start(job, allocation)
+
+    def _reservation(self, head: Job) -> tuple[float, np.ndarray, np.ndarray]:
+        """Shadow time of the head, and what the nodes keep free then beyond its needs."""
+        profile = Profile.of_running(self.view)
+        durations = estimated_durations(self.view, head)
+        shadow, allocation = profile.earliest(head, durations, self.nodes.key(self.view),
+                                              self.rng)
+        row = profile.times.index(shadow)
+        extra_cores, extra_mem = profile.cores[row].copy(), profile.mem[row].copy()
+        for node, count in allocation:
+            extra_cores[node] -= count
+            extra_mem[node] -= count * head.mem_mb
+        return shadow, extra_cores, extra_mem
+
+    def _backfill(self, job: Job, now: float, shadow: float, extra_cores: np.ndarray,
+                  extra_mem: np.ndarray) -> Allocation | None:
+        if job.nodes == 1:
+            if job.ntasks > self.view.free_cores.max():
+                return None
+            ends_in_time = now + estimated_durations(self.view, job) <= shadow
+            allowed = ends_in_time | (capacity(job, extra_cores, extra_mem) >= job.ntasks)
+            allocation = self._place_now(job, allowed)
+        else:
+            allocation = self._place_now(job)
+            if allocation is not None and self._end(job, now, allocation) > shadow:
+                view = self.view
+                allocation = place(job, np.minimum(view.free_cores, extra_cores),
+                                   np.minimum(view.free_mem, extra_mem),
+                                   self.nodes.key(view), self.rng)
+        if allocation is not None and self._end(job, now, allocation) > shadow:
+            for node, count in allocation:
+                extra_cores[node] -= count
+                extra_mem[node] -= count * job.mem_mb
+        return allocation
+
+    def _end(self, job: Job, now: float, allocation: Allocation) -> float:
+        return next(iter(allocation_ends(self.view, job, now, allocation).values()))
+
+
+class ConservativeBackfill(_Backfilling):
+    name = "conservative"
+
+    def reset(self, view: ClusterView, rng: np.random.Generator) -> None:
+        super().reset(view, rng)
+        self.profile: Profile | None = None
+        self.reserved: dict[int, tuple[float, Allocation]] = {}
+        self.expected_end: dict[int, float] = {}
+
+    def decide(self, now: float, events: Events) -> Iterator[Decision]:
+        if self._must_replan(now, events):
+            self.profile = Profile.of_running(self.view)
+            self.reserved = {}
+            for job in self.view.pending.values():
+                self._reserve(job)
+        else:
+            assert self.profile is not None
+            self.profile.advance(now)
+            for job in events.submitted:
+                self._reserve(job)
+        yield from self._start_due(now)
+
+    def _must_replan(self, now: float, events: Events) -> bool:
+        """Re-plan unless the projection still holds: no early end, no overrun."""
+        if self.profile is None:
+            return True
+        for job in events.finished:
+            if now < self.expected_end.pop(job.index) - 1e-9 * max(1.0, abs(now)):
+                return True
+        return any(run.est_end < now for run in self.view.running.values())
+
+    def _reserve(self, job: Job) -> None:
+        assert self.profile is not None
+        durations = estimated_durations(self.view, job)
+        start, allocation = self.profile.earliest(job, durations, self.nodes.key(self.view),
+                                                  self.rng)
+        self.profile.reserve(job, start, allocation,
+                             allocation_ends(self.view, job, start, allocation))
+        self.reserved[job.index] = (start, allocation)
+
+    def _start_due(self, now: float) -> Iterator[Decision]:
+        view = self.view
+        for index, (start, allocation) in list(self.reserved.items()):
+            if start > now:
+                continue
+            job = view.pending[index]
+            if all(view.fits(job, node, count) for node, count in allocation):
+                del self.reserved[index]
+                ends = allocation_ends(view, job, now, allocation)
+                self.expected_end[index] = next(iter(ends.values()))
+                yield Start(job, allocation)

@@ -1,0 +1,108 @@
+"""Projected free resources over time, for backfilling.
+
+Rows are time intervals ``[times[r], times[r+1])`` (the last one open-ended); ``cores[r, n]``
+and ``mem[r, n]`` are what node ``n`` is expected to have free during row ``r``. Running jobs
+release their resources at their estimated end (a job past its estimate is expected to end
+now); reservations subtract resources over their estimated duration.
+"""
+
+from __future__ import annotations
+
+import bisect
+
+import numpy as np
+
+from hetsched.schedulers.placement import Allocation, capacity, place
+from hetsched.sim.state import RunningJob
+from hetsched.sim.view import ClusterView
+from hetsched.workload.model import Job
+
+
+class Profile:
+    def __init__(self, times: list[float], cores: np.ndarray, mem: np.ndarray) -> None:
+        self.times = times
+        self.cores = cores
+        self.mem = mem
+
+    @staticmethod
+    def of_running(view: ClusterView) -> "Profile":
+        """Free resources now, then at each estimated end of a running job."""
+        now = view.now
+        releases: dict[float, list[RunningJob]] = {}
+        for run in view.running.values():
+            releases.setdefault(view.estimated_end(run), []).append(run)
+        times = [now] + sorted(t for t in releases if t > now)
+        cores = np.empty((len(times), len(view.free_cores)), dtype=np.int64)
+        mem = np.empty(cores.shape)
+        cores[0], mem[0] = view.free_cores, view.free_mem
+        for row, t in enumerate(times):
+            if row:
+                cores[row], mem[row] = cores[row - 1], mem[row - 1]
+            for run in releases.get(t, ()):
+                for node, count in run.allocation:
+                    cores[row, node] += count
+                    mem[row, node] += count * run.job.mem_mb
+        return Profile(times, cores, mem)
+
+    def advance(self, now: float) -> None:
+        """Forget rows that ended before ``now``; the first row starts at ``now``."""
+        first = bisect.bisect_right(self.times, now) - 1
+        if first > 0:
+            del self.times[:first]
+            self.cores = self.cores[first:]
+            self.mem = self.mem[first:]
+        self.times[0] = now
+
+    def _row_at(self, t: float) -> int:
+        """Index of the row starting exactly at ``t`` (split a row if needed)."""
+        row = bisect.bisect_right(self.times, t) - 1
+        if self.times[row] == t:
+            return row
+        self.times.insert(row + 1, t)
+        self.cores = np.insert(self.cores, row + 1, self.cores[row], axis=0)
+        self.mem = np.insert(self.mem, row + 1, self.mem[row], axis=0)
+        return row + 1
+
+    def reserve(self, job: Job, start: float, allocation: Allocation,
+                ends: dict[int, float]) -> None:
+        """Take ``allocation`` from ``start`` until each node's estimated end."""
+        for node, count in allocation:
+            first = self._row_at(start)
+            last = self._row_at(ends[node]) if ends[node] > start else first
+            self.cores[first:last, node] -= count
+            self.mem[first:last, node] -= count * job.mem_mb
+
+    def window_min(self, row: int, durations: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Per node, the least free cores / memory over ``[times[row], times[row] + d_n)``."""
+        ends = np.searchsorted(self.times, self.times[row] + durations, side="left")
+        last = int(ends.max())
+        if last <= row + 1 or np.all(ends == last):
+            span = slice(row, max(last, row + 1))
+            return self.cores[span].min(axis=0), self.mem[span].min(axis=0)
+        cores, mem = self.cores[row].copy(), self.mem[row].copy()
+        for r in range(row + 1, last):
+            open_ = ends > r
+            np.minimum(cores, np.where(open_, self.cores[r], cores), out=cores)
+            np.minimum(mem, np.where(open_, self.mem[r], mem), out=mem)
+        return cores, mem
+
+    def earliest(self, job: Job, durations: np.ndarray, key: np.ndarray | None,
+                 rng: np.random.Generator) -> tuple[float, Allocation]:
+        """The earliest start and allocation of ``job`` lasting ``durations[n]`` on node n.
+
+        Multi-node jobs are checked over their longest possible duration (conservative).
+        """
+        spans = durations if job.nodes == 1 else np.full_like(durations, durations.max())
+        for row in range(len(self.times)):
+            if capacity(job, self.cores[row], self.mem[row]).max(initial=0) < _min_per_node(job):
+                continue
+            cores, mem = self.window_min(row, spans)
+            allocation = place(job, cores, mem, key, rng)
+            if allocation is not None:
+                return self.times[row], allocation
+        raise AssertionError(f"job {job.id} fits nowhere even when the cluster is empty")
+
+
+def _min_per_node(job: Job) -> int:
+    """The fewest tasks a placement of ``job`` needs on one of its nodes."""
+    return job.ntasks if job.nodes == 1 else 1 if job.nodes == 0 else -(-job.ntasks // job.nodes)
