@@ -24,7 +24,7 @@ import numpy as np
 
 from hetsched.schedulers.base import Decision, Events, Scheduler, Start
 from hetsched.schedulers.placement import Allocation, capacity, place
-from hetsched.schedulers.profile import Profile
+from hetsched.schedulers.profile import Profile, first_fit_time
 from hetsched.schedulers.queue import NodePreference
 from hetsched.sim.view import ClusterView
 from hetsched.workload.model import Job
@@ -66,21 +66,22 @@ class EasyBackfill(_Backfilling):
         if len(pending) < 2:
             return
         shadow, extra_cores, extra_mem = self._reservation(head)
+        free = self.view.free_cores
+        max_free, total_free = int(free.max()), int(free.sum())
         for job in list(pending.values())[1:]:
-            if self.view.free_cores.max() == 0:
+            if total_free == 0:
                 return
+            if job.ntasks > (max_free if job.nodes == 1 else total_free):
+                continue
             allocation = self._backfill(job, now, shadow, extra_cores, extra_mem)
             if allocation is not None:
                 yield Start(job, allocation)
+                max_free, total_free = int(free.max()), int(free.sum())
 
     def _reservation(self, head: Job) -> tuple[float, np.ndarray, np.ndarray]:
         """Shadow time of the head, and what the nodes keep free then beyond its needs."""
-        profile = Profile.of_running(self.view)
-        durations = estimated_durations(self.view, head)
-        shadow, allocation = profile.earliest(head, durations, self.nodes.key(self.view),
-                                              self.rng)
-        row = profile.times.index(shadow)
-        extra_cores, extra_mem = profile.cores[row].copy(), profile.mem[row].copy()
+        shadow, allocation, extra_cores, extra_mem = first_fit_time(
+            self.view, head, self.nodes.key(self.view), self.rng)
         for node, count in allocation:
             extra_cores[node] -= count
             extra_mem[node] -= count * head.mem_mb
@@ -89,8 +90,6 @@ class EasyBackfill(_Backfilling):
     def _backfill(self, job: Job, now: float, shadow: float, extra_cores: np.ndarray,
                   extra_mem: np.ndarray) -> Allocation | None:
         if job.nodes == 1:
-            if job.ntasks > self.view.free_cores.max():
-                return None
             ends_in_time = now + estimated_durations(self.view, job) <= shadow
             allowed = ends_in_time | (capacity(job, extra_cores, extra_mem) >= job.ntasks)
             allocation = self._place_now(job, allowed)

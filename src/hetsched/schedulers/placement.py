@@ -57,18 +57,18 @@ def place(job: Job, free_cores: np.ndarray, free_mem: np.ndarray, key: np.ndarra
 
 def _spread(ntasks: int, cap: np.ndarray, key: np.ndarray | None, rng: np.random.Generator,
             allowed: np.ndarray | None) -> Allocation | None:
+    """Fill the preferred nodes first, taking all they can give, until every task is placed."""
     usable = cap > 0 if allowed is None else (cap > 0) & allowed
-    if cap[usable].sum() < ntasks:
+    candidates = np.flatnonzero(usable)
+    if cap[candidates].sum() < ntasks:
         return None
-    allocation = []
-    need = ntasks
-    for node in _ranked(np.flatnonzero(usable), key, rng):
-        take = min(int(cap[node]), need)
-        allocation.append((int(node), take))
-        need -= take
-        if need == 0:
-            break
-    return tuple(allocation)
+    ranked = _ranked(candidates, key, rng)
+    taken = cap[ranked]
+    filled = np.cumsum(taken)
+    last = int(np.searchsorted(filled, ntasks))
+    counts = taken[: last + 1].copy()
+    counts[last] -= int(filled[last]) - ntasks
+    return tuple(zip(ranked[: last + 1].tolist(), counts.tolist()))
 
 
 def _exact_nodes(job: Job, cap: np.ndarray, key: np.ndarray | None, rng: np.random.Generator,

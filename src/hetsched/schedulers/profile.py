@@ -26,23 +26,24 @@ class Profile:
 
     @staticmethod
     def of_running(view: ClusterView) -> "Profile":
-        """Free resources now, then at each estimated end of a running job."""
-        now = view.now
-        releases: dict[float, list[RunningJob]] = {}
-        for run in view.running.values():
-            releases.setdefault(view.estimated_end(run), []).append(run)
-        times = [now] + sorted(t for t in releases if t > now)
-        cores = np.empty((len(times), len(view.free_cores)), dtype=np.int64)
-        mem = np.empty(cores.shape)
+        """Free resources now, then after each estimated end of a running job."""
+        runs = list(view.running.values())
+        ends = [view.estimated_end(run) for run in runs]
+        times = sorted(set(ends) | {view.now})
+        row_of = {t: r for r, t in enumerate(times)}
+        rows, nodes, counts, mems = [], [], [], []
+        for run, end in zip(runs, ends):
+            for node, count in run.allocation:
+                rows.append(row_of[end])
+                nodes.append(node)
+                counts.append(count)
+                mems.append(count * run.job.mem_mb)
+        shape = (len(times), len(view.free_cores))
+        cores, mem = np.zeros(shape, dtype=np.int64), np.zeros(shape)
         cores[0], mem[0] = view.free_cores, view.free_mem
-        for row, t in enumerate(times):
-            if row:
-                cores[row], mem[row] = cores[row - 1], mem[row - 1]
-            for run in releases.get(t, ()):
-                for node, count in run.allocation:
-                    cores[row, node] += count
-                    mem[row, node] += count * run.job.mem_mb
-        return Profile(times, cores, mem)
+        np.add.at(cores, (rows, nodes), counts)
+        np.add.at(mem, (rows, nodes), mems)
+        return Profile(times, np.cumsum(cores, axis=0), np.cumsum(mem, axis=0))
 
     def advance(self, now: float) -> None:
         """Forget rows that ended before ``now``; the first row starts at ``now``."""
@@ -106,3 +107,26 @@ class Profile:
 def _min_per_node(job: Job) -> int:
     """The fewest tasks a placement of ``job`` needs on one of its nodes."""
     return job.ntasks if job.nodes == 1 else 1 if job.nodes == 0 else -(-job.ntasks // job.nodes)
+
+
+def first_fit_time(view: ClusterView, job: Job, key: np.ndarray | None,
+                   rng: np.random.Generator) -> tuple[float, Allocation, np.ndarray, np.ndarray]:
+    """Earliest projected time ``job`` can start, its allocation then, and the free cores and
+    memory projected at that time. Walks estimated ends in order and stops at the first fit,
+    so it costs only as many releases as the job needs."""
+    cores, mem = view.free_cores.copy(), view.free_mem.copy()
+    runs = sorted(view.running.values(), key=view.estimated_end)
+    i = 0
+    t = view.now
+    while True:
+        while i < len(runs) and view.estimated_end(runs[i]) <= t:
+            for node, count in runs[i].allocation:
+                cores[node] += count
+                mem[node] += count * runs[i].job.mem_mb
+            i += 1
+        allocation = place(job, cores, mem, key, rng)
+        if allocation is not None:
+            return t, allocation, cores, mem
+        if i == len(runs):
+            raise AssertionError(f"job {job.id} fits nowhere even when the cluster is empty")
+        t = view.estimated_end(runs[i])

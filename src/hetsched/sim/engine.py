@@ -12,6 +12,7 @@ import numpy as np
 
 from hetsched.errors import InputError, SchedulerError
 from hetsched.platform.model import Platform
+from hetsched.schedulers.placement import capacity
 from hetsched.schedulers.base import Decision, Enqueue, Events, Reject, Scheduler, Start, WakeUp
 from hetsched.sim.feasibility import infeasibility
 from hetsched.sim.result import JobState, SimResult, TimeSeries
@@ -72,6 +73,7 @@ class Simulation:
         self.job_energy = np.zeros(n)
         self.series = TimeSeries()
         self.done = 0
+        self.queued_locally = 0
 
     # ---- the loop -------------------------------------------------------------------------
     def run(self) -> SimResult:
@@ -124,7 +126,8 @@ class Simulation:
                 continue
             self._finish(run, t)
             finished.append(run.job)
-            touched.update(run.nodes)
+            if self.queued_locally or self.contention is not None:
+                touched.update(run.nodes)
         for node in sorted(touched):
             self._drain_local_queue(node, t)
         if touched and self.contention is not None:
@@ -174,6 +177,7 @@ class Simulation:
         self._take_pending(job, "queue")
         self.job_state[job.index] = JobState.QUEUED
         self.state.local_queues[node].append(job)
+        self.queued_locally += 1
         self._drain_local_queue(node, now)
 
     def _wake_at(self, at: float, now: float) -> None:
@@ -186,37 +190,40 @@ class Simulation:
         queue = self.state.local_queues[node]
         while queue and self.state.fits(node, queue[0].ntasks, queue[0]):
             job = queue.popleft()
+            self.queued_locally -= 1
             self._start(job, ((node, job.ntasks),), now)
 
     # ---- job life cycle -------------------------------------------------------------------
-    def _check_allocation(self, job: Job, allocation: tuple[tuple[int, int], ...]) -> None:
-        nodes = [node for node, _ in allocation]
+    def _check_allocation(self, job: Job, nodes: np.ndarray, cores: np.ndarray) -> None:
         problem = None
-        if sum(cores for _, cores in allocation) != job.ntasks:
-            problem = f"allocates {sum(c for _, c in allocation)} cores for {job.ntasks} tasks"
-        elif len(set(nodes)) != len(nodes):
+        n_nodes = len(self.platform.nodes)
+        if cores.sum() != job.ntasks:
+            problem = f"allocates {int(cores.sum())} cores for {job.ntasks} tasks"
+        elif nodes.size == 0 or nodes.min() < 0 or nodes.max() >= n_nodes or cores.min() <= 0:
+            problem = "has an invalid node index or core count"
+        elif np.unique(nodes).size != nodes.size:
             problem = "names a node twice"
-        elif job.nodes != SPREAD and len(nodes) != job.nodes:
-            problem = f"uses {len(nodes)} nodes; the job asks for exactly {job.nodes}"
+        elif job.nodes != SPREAD and nodes.size != job.nodes:
+            problem = f"uses {nodes.size} nodes; the job asks for exactly {job.nodes}"
         else:
-            for node, cores in allocation:
-                if not 0 <= node < len(self.platform.nodes) or cores <= 0:
-                    problem = f"has an invalid entry (node {node}, {cores} cores)"
-                elif not self.state.fits(node, cores, job):
-                    problem = f"needs {cores} cores on node {node}, which has " \
-                              f"{int(self.state.free_cores[node])} free (or too little memory)"
-                if problem:
-                    break
+            room = capacity(job, self.state.free_cores[nodes], self.state.free_mem[nodes])
+            short = np.flatnonzero(room < cores)
+            if short.size:
+                node = int(nodes[short[0]])
+                problem = (f"needs {int(cores[short[0]])} cores on node {node}, which has room "
+                           f"for {int(room[short[0]])}")
         if problem:
             raise SchedulerError(f"{self.scheduler.name}: start of job '{job.id}' {problem}")
 
     def _start(self, job: Job, allocation: tuple[tuple[int, int], ...], now: float) -> None:
         allocation = tuple((int(n), int(c)) for n, c in allocation)
-        self._check_allocation(job, allocation)
-        speed = min(float(self.platform.arrays.speed[n]) for n, _ in allocation)
+        nodes = np.fromiter((n for n, _ in allocation), np.int64, len(allocation))
+        cores = np.fromiter((c for _, c in allocation), np.int64, len(allocation))
+        self._check_allocation(job, nodes, cores)
+        speed = float(self.platform.arrays.speed[nodes].min())
         rate = job.ipc * speed
         est_end = now + self.view.speed.estimate_at_speed(job, speed)
-        run = RunningJob(job, allocation, now, est_end, job.req_ops, rate, now)
+        run = RunningJob(job, allocation, nodes, cores, now, est_end, job.req_ops, rate, now)
         self.state.occupy(run, now)
         self.job_state[job.index] = JobState.RUNNING
         self.start_t[job.index] = now
@@ -239,8 +246,8 @@ class Simulation:
     def _job_energy(self, run: RunningJob, now: float) -> float:
         """Dynamic power of the job's cores plus its core-share of each node's static power."""
         a = self.platform.arrays
-        watts = sum(a.dynamic_w_per_core[n] * c + a.static_w[n] * c / a.cores[n]
-                    for n, c in run.allocation)
+        nodes, cores = run.node_index, run.cores
+        watts = (a.dynamic_w_per_core[nodes] + a.static_w[nodes] / a.cores[nodes]) @ cores
         return float(watts * (now - run.start))
 
     def _reject(self, job: Job, reason: str) -> None:
@@ -271,7 +278,7 @@ class Simulation:
         heapq.heappush(self.heap, (at, self.seq, kind, job_index, version))
 
     def _record(self, t: float) -> None:
-        queued = len(self.pending) + sum(map(len, self.state.local_queues))
+        queued = len(self.pending) + self.queued_locally
         self.series.append(t, queued, len(self.state.running), self.state.total_busy_cores,
                            self.state.total_power)
 
