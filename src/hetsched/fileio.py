@@ -4,12 +4,13 @@ one-line :class:`~hetsched.errors.InputError` messages (file, record, field, pro
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import yaml
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
 
 from hetsched.errors import InputError
 
@@ -27,12 +28,13 @@ class ForeignModel(BaseModel):
 
     model_config = ConfigDict(extra="ignore", strict=True, allow_inf_nan=False, frozen=True)
 
+
 #: Suffixes read as structured documents (JSON or YAML).
 JSON_SUFFIXES = (".json",)
 YAML_SUFFIXES = (".yaml", ".yml")
 STRUCTURED_SUFFIXES = JSON_SUFFIXES + YAML_SUFFIXES
 
-#: Names the record at a position (list) or key (mapping) of a collection: ``job 'j1'``, ``jobs[3]``.
+#: Names the record at a list position or mapping key: ``job 'j1'``, ``jobs[3]``.
 RecordNamer = Callable[[int | str], str]
 
 
@@ -86,9 +88,22 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"'{name}' is not a valid JSON number")
 
 
+class _YamlLoader(yaml.SafeLoader):
+    """SafeLoader that also reads ``1e9`` and ``3.0e11`` as floats (YAML 1.2; PyYAML's 1.1
+    rules need a sign and a dot, and would silently give strings)."""
+
+
+_YamlLoader.yaml_implicit_resolvers = {
+    key: list(resolvers) for key, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()}
+_YamlLoader.add_implicit_resolver(
+    "tag:yaml.org,2002:float",
+    re.compile(r"^[-+]?(?:[0-9][0-9_]*)(?:\.[0-9_]*)?[eE][-+]?[0-9]+$"),
+    list("-+0123456789"))
+
+
 def parse_yaml(text: str, path: Path) -> Any:
     try:
-        return yaml.safe_load(text)
+        return yaml.load(text, Loader=_YamlLoader)  # noqa: S506 (a SafeLoader subclass)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         record = f"line {mark.line + 1}, column {mark.column + 1}" if mark else None
@@ -116,17 +131,30 @@ def field_name(loc: tuple[int | str, ...]) -> str:
     return out
 
 
+def record_name(item: Any, index: int | str, key: str, label: str, collection: str) -> str:
+    """``label 'value'`` from the item's ``key`` (e.g. ``job 'j1'``), else ``collection[index]``."""
+    value = item.get(key) if isinstance(item, Mapping) else None
+    if isinstance(value, (str, int)) and not isinstance(value, bool):
+        return f"{label} '{value}'"
+    return f"{collection}[{index}]"
+
+
 def record_namer(items: Any, key: str, label: str, collection: str) -> RecordNamer:
-    """Name element ``i`` of ``items`` by its ``key`` (``label 'value'``), else by position."""
+    """Names the elements of the list ``items`` with :func:`record_name`."""
     def name(index: int | str) -> str:
         item = None
         if isinstance(items, list) and isinstance(index, int) and index < len(items):
             item = items[index]
-        value = item.get(key) if isinstance(item, Mapping) else None
-        if isinstance(value, (str, int)) and not isinstance(value, bool):
-            return f"{label} '{value}'"
-        return f"{collection}[{index}]"
+        return record_name(item, index, key, label, collection)
     return name
+
+
+def _identifier(value: Any) -> Any:
+    return str(value) if isinstance(value, int) and not isinstance(value, bool) else value
+
+
+#: An id given as a string or an integer, kept as a non-empty string.
+Identifier = Annotated[str, BeforeValidator(_identifier), Field(min_length=1)]
 
 
 def validate(model: type[M], data: Any, path: Path, record: str | None = None,
@@ -161,6 +189,10 @@ def _problem(error: Mapping[str, Any]) -> str:
     if kind == "extra_forbidden":
         return "unknown field (not allowed here)"
     value = error.get("input")
+    if kind in ("model_type", "dict_type", "model_attributes_type"):
+        return f"expected an object (key: value mapping), got {type_name(value)}"
+    if kind == "list_type":
+        return f"expected a list, got {type_name(value)}"
     if isinstance(value, (int, float, str, bool)):
         shown = repr(value) if isinstance(value, str) else value
         if isinstance(value, str) and len(shown) > 40:

@@ -1,0 +1,107 @@
+"""hetsched's own workload format (JSON or YAML); see ``docs/formats.md``.
+
+```yaml
+name: demo
+jobs:
+  - {id: a, submit: 0, ntasks: 4, run_time: 120}          # seconds on the slowest node
+  - {id: b, submit: 5, ntasks: 2, req_ops: 3.0e11, req_time: 600, parents: [a]}
+```
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+from pydantic import BeforeValidator, Field
+
+from hetsched.errors import InputError
+from hetsched.fileio import (Identifier, StrictModel, check_unique, file_stem, read_structured,
+                             record_namer, validate)
+from hetsched.platform.model import Platform
+from hetsched.workload.model import SPREAD, Job, Workload
+
+
+def _spread(value: Any) -> Any:
+    return SPREAD if value == "spread" else value
+
+
+class JobSpec(StrictModel):
+    id: Identifier
+    submit: float = Field(ge=0)
+    ntasks: int = Field(gt=0)
+    req_ops: float | None = Field(None, ge=0)
+    run_time: float | None = Field(None, ge=0)
+    req_time: float | None = Field(None, gt=0)
+    ipc: float = Field(1.0, gt=0)
+    nodes: Annotated[int, BeforeValidator(_spread), Field(ge=0)] = 1
+    mem_mb: float = Field(0.0, ge=0)
+    mem_bw_gbs: float = Field(0.0, ge=0)
+    profile: str = ""
+    parents: list[Identifier] = []
+
+
+class WorkloadSpec(StrictModel):
+    name: str | None = Field(None, min_length=1)
+    jobs: list[JobSpec]
+
+
+def is_native_workload(data: Any) -> bool:
+    return isinstance(data, dict) and isinstance(data.get("jobs"), list)
+
+
+def load_native_workload(path: str | Path, platform: Platform) -> Workload:
+    """Read a native workload file; ``platform`` converts ``run_time`` to operations."""
+    path = Path(path)
+    return native_workload_from_data(read_structured(path), path, platform)
+
+
+def native_workload_from_data(data: Any, path: Path, platform: Platform) -> Workload:
+    raw = data if isinstance(data, dict) else {}
+    spec = validate(WorkloadSpec, data, path,
+                    records={"jobs": record_namer(raw.get("jobs"), "id", "job", "jobs")})
+    check_unique([j.id for j in spec.jobs], path, "job", "id")
+    jobs = tuple(_job(j, path, platform.slowest_speed) for j in spec.jobs)
+    check_dag(jobs, path)
+    return Workload(spec.name or file_stem(path), jobs, str(path))
+
+
+def _job(spec: JobSpec, path: Path, slowest: float) -> Job:
+    record = f"job '{spec.id}'"
+    if (spec.req_ops is None) == (spec.run_time is None):
+        raise InputError(path, "give exactly one of 'req_ops' and 'run_time'", record=record,
+                         field="req_ops")
+    if spec.nodes > spec.ntasks:
+        raise InputError(path, f"more nodes ({spec.nodes}) than tasks ({spec.ntasks})",
+                         record=record, field="nodes")
+    # run_time is the job's duration on the slowest node: req_ops / (ipc * slowest) = run_time
+    req_ops = spec.req_ops if spec.req_ops is not None else spec.run_time * spec.ipc * slowest
+    req_time = spec.req_time if spec.req_time is not None else req_ops / (spec.ipc * slowest)
+    return Job(id=spec.id, submit=spec.submit, ntasks=spec.ntasks, req_ops=req_ops,
+               req_time=req_time, ipc=spec.ipc, nodes=spec.nodes, mem_mb=spec.mem_mb,
+               mem_bw_gbs=spec.mem_bw_gbs, profile=spec.profile, parents=tuple(spec.parents))
+
+
+def check_dag(jobs: tuple[Job, ...], path: Path) -> None:
+    """Every parent exists, no job is its own ancestor."""
+    ids = {j.id for j in jobs}
+    for job in jobs:
+        for i, parent in enumerate(job.parents):
+            if parent not in ids:
+                raise InputError(path, f"unknown parent job '{parent}'",
+                                 record=f"job '{job.id}'", field=f"parents[{i}]")
+    children: dict[str, list[str]] = {j.id: [] for j in jobs}
+    missing = {j.id: len(set(j.parents)) for j in jobs}
+    for job in jobs:
+        for parent in set(job.parents):
+            children[parent].append(job.id)
+    ready = [i for i, n in missing.items() if n == 0]
+    while ready:
+        for child in children[ready.pop()]:
+            missing[child] -= 1
+            if missing[child] == 0:
+                ready.append(child)
+    cyclic = [i for i, n in missing.items() if n > 0]
+    if cyclic:
+        raise InputError(path, "dependency cycle (a job is its own ancestor)",
+                         record=f"job '{cyclic[0]}'", field="parents")

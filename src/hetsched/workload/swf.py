@@ -1,0 +1,247 @@
+"""Standard Workload Format (SWF) traces, plain (``.swf``) or gzipped (``.swf.gz``).
+
+Every data line has 18 whitespace-separated numeric fields; lines starting with ``;`` are
+comments, and header comments ``; Key: value`` are kept as the workload's metadata. The
+conversion rules (processors, run time, estimates, memory, placement) are in ``docs/formats.md``.
+"""
+
+from __future__ import annotations
+
+import gzip
+import re
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from hetsched.errors import ConfigError, InputError
+from hetsched.fileio import check_exists, file_stem, read_text
+from hetsched.platform.model import Platform
+from hetsched.workload.model import SPREAD, Job, SkippedRecord, Workload
+
+FIELDS = ("job_number", "submit_time", "wait_time", "run_time", "allocated_processors",
+          "average_cpu_time", "used_memory", "requested_processors", "requested_time",
+          "requested_memory", "status", "user_id", "group_id", "executable", "queue",
+          "partition", "preceding_job", "think_time")
+COL = {name: i for i, name in enumerate(FIELDS)}
+#: Fields that must hold whole numbers.
+INTEGER_FIELDS = ("job_number", "allocated_processors", "requested_processors")
+PLACEMENTS = ("auto", "single", "spread")
+_HEADER = re.compile(r";\s*([A-Za-z][A-Za-z0-9_]*)\s*:\s*(.*?)\s*$")
+
+
+@dataclass(frozen=True)
+class SwfOptions:
+    """How SWF records become jobs.
+
+    ``placement``: ``auto`` (one node if the job fits the largest node, else spread), ``single``
+    (always one node) or ``spread`` (any nodes). ``reference_speed``: ops/s of the machine the
+    trace's run times were recorded on (default: the platform's slowest core).
+    ``estimate_factor``: ``req_time = run_time * factor`` when a record has no requested time.
+    ``strict``: raise on records that cannot be simulated instead of reporting them as skipped.
+    """
+
+    placement: str = "auto"
+    reference_speed: float | None = None
+    estimate_factor: float = 1.0
+    strict: bool = False
+
+    def __post_init__(self) -> None:
+        if self.placement not in PLACEMENTS:
+            raise ConfigError(f"SWF placement must be one of {', '.join(PLACEMENTS)}, "
+                              f"not '{self.placement}'")
+        if self.reference_speed is not None and not self.reference_speed > 0:
+            raise ConfigError(f"SWF reference_speed must be > 0, not {self.reference_speed}")
+        if not self.estimate_factor > 0:
+            raise ConfigError(f"SWF estimate_factor must be > 0, not {self.estimate_factor}")
+
+
+def is_swf(path: Path) -> bool:
+    name = path.name.lower()
+    return name.endswith(".swf") or name.endswith(".swf.gz")
+
+
+def load_swf(path: str | Path, platform: Platform, options: SwfOptions = SwfOptions()) -> Workload:
+    """Read an SWF trace and convert its records to jobs for ``platform``."""
+    path = Path(path)
+    metadata, lines, rows = _parse(_read_lines(path), path)
+    return _to_workload(path, platform, options, metadata, lines, rows)
+
+
+def _read_lines(path: Path) -> list[str]:
+    if not path.name.lower().endswith(".gz"):
+        return read_text(path).splitlines()
+    check_exists(path)
+    try:
+        with gzip.open(path, "rt", encoding="utf-8") as f:
+            return f.read().splitlines()
+    except UnicodeDecodeError as exc:
+        raise InputError(path, f"not UTF-8 text (byte {exc.start})") from None
+    except (OSError, EOFError, zlib.error) as exc:
+        raise InputError(path, f"cannot read: {exc}") from None
+
+
+def _parse(text_lines: list[str], path: Path) -> tuple[dict[str, object], np.ndarray, np.ndarray]:
+    """Header metadata, 1-based line numbers of data lines, and their fields (n × 18 floats)."""
+    metadata: dict[str, object] = {}
+    numbers: list[int] = []
+    data: list[str] = []
+    for lineno, line in enumerate(text_lines, 1):
+        stripped = line.lstrip()
+        if not stripped:
+            continue
+        if stripped[0] == ";":
+            _header(stripped, metadata)
+        else:
+            numbers.append(lineno)
+            data.append(line)
+    lines = np.array(numbers, dtype=np.int64)
+    table = _table(data, lines, path)
+    _check_table(table, lines, path)
+    return metadata, lines, table
+
+
+def _table(data: list[str], lines: np.ndarray, path: Path) -> np.ndarray:
+    """The data lines as an n × 18 array: numpy's fast parser, else line by line in Python
+    (which names the bad line and field)."""
+    if not data:
+        return np.empty((0, len(FIELDS)))
+    try:
+        table = np.loadtxt(data, dtype=float, comments=None, ndmin=2)
+        if table.shape[1] == len(FIELDS):
+            return table
+    except ValueError:
+        pass
+    return np.array([_parse_line(line.split(), lineno, path)
+                     for lineno, line in zip(lines.tolist(), data)], dtype=float)
+
+
+def _parse_line(parts: list[str], lineno: int, path: Path) -> list[float]:
+    if len(parts) != len(FIELDS):
+        field = FIELDS[len(parts)] if len(parts) < len(FIELDS) else None
+        raise InputError(path, f"expected {len(FIELDS)} fields, found {len(parts)}",
+                         record=f"line {lineno}", field=field)
+    values = []
+    for name, part in zip(FIELDS, parts):
+        try:
+            values.append(float(part))
+        except ValueError:
+            raise InputError(path, f"not a number: '{part}'", record=f"line {lineno}",
+                             field=name) from None
+    return values
+
+
+def _header(line: str, metadata: dict[str, object]) -> None:
+    match = _HEADER.match(line)
+    if not match:
+        return
+    key, value = match.group(1), _header_value(match.group(2))
+    if key in metadata:  # repeated keys (Note, Queue, Partition) are joined
+        metadata[key] = f"{metadata[key]}\n{value}"
+    else:
+        metadata[key] = value
+
+
+def _header_value(text: str) -> object:
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def _check_table(table: np.ndarray, lines: np.ndarray, path: Path) -> None:
+    """Reject non-finite numbers, fractional integer fields, negative submits, repeated ids."""
+    def fail(mask: np.ndarray, problem: str, column: int | None = None) -> None:
+        bad = np.flatnonzero(mask.any(axis=1) if mask.ndim == 2 else mask)
+        if bad.size:
+            row = int(bad[0])
+            col = column if column is not None else int(np.flatnonzero(mask[row])[0])
+            raise InputError(path, problem.format(value=_show(table[row, col])),
+                             record=f"line {lines[row]}", field=FIELDS[col])
+
+    fail(~np.isfinite(table), "not a finite number: {value}")
+    for name in INTEGER_FIELDS:
+        column = table[:, COL[name]]
+        fail(column != np.round(column), "must be a whole number, got {value}", COL[name])
+    fail(table[:, COL["submit_time"]] < 0, "negative submit time {value}", COL["submit_time"])
+    _check_unique_ids(table[:, COL["job_number"]], lines, path)
+
+
+def _check_unique_ids(ids: np.ndarray, lines: np.ndarray, path: Path) -> None:
+    if np.unique(ids).size == ids.size:
+        return
+    first: dict[float, int] = {}
+    for row, value in enumerate(ids.tolist()):
+        if value in first:
+            raise InputError(path, f"duplicate job number {_show(value)} (first on line "
+                                   f"{lines[first[value]]})",
+                             record=f"line {lines[row]}", field="job_number")
+        first[value] = row
+
+
+def _show(value: float) -> str:
+    return str(int(value)) if np.isfinite(value) and value == int(value) else str(value)
+
+
+def _to_workload(path: Path, platform: Platform, options: SwfOptions,
+                 metadata: dict[str, object], lines: np.ndarray, t: np.ndarray) -> Workload:
+    ids = t[:, COL["job_number"]].astype(np.int64)
+    run = t[:, COL["run_time"]]
+    procs = np.where(t[:, COL["allocated_processors"]] > 0, t[:, COL["allocated_processors"]],
+                     t[:, COL["requested_processors"]]).astype(np.int64)
+    ok, skipped = _simulable(path, lines, ids, run, procs, options.strict)
+
+    slowest = platform.slowest_speed
+    reference = options.reference_speed or slowest
+    requested = t[:, COL["requested_time"]]
+    estimate = np.where(requested > 0, requested, run * options.estimate_factor)
+    req_time = estimate * reference / slowest
+    req_ops = run * reference
+    mem_kb = np.where(t[:, COL["requested_memory"]] > 0, t[:, COL["requested_memory"]],
+                      np.maximum(t[:, COL["used_memory"]], 0))
+    nodes = _placement(procs, platform, options.placement)
+    submit = t[:, COL["submit_time"]]
+
+    jobs = [Job(id=str(i), submit=s, ntasks=n, req_ops=o, req_time=r, nodes=k, mem_mb=m,
+                profile="swf")
+            for i, s, n, o, r, k, m in zip(ids[ok].tolist(), submit[ok].tolist(),
+                                           procs[ok].tolist(), req_ops[ok].tolist(),
+                                           req_time[ok].tolist(), nodes[ok].tolist(),
+                                           (mem_kb[ok] / 1024).tolist())]
+    return Workload(file_stem(path), tuple(jobs), str(path), skipped=tuple(skipped),
+                    metadata=metadata)
+
+
+def _simulable(path: Path, lines: np.ndarray, ids: np.ndarray, run: np.ndarray,
+               procs: np.ndarray, strict: bool) -> tuple[np.ndarray, list[SkippedRecord]]:
+    """Mask of the records that can be simulated, and the others (unknown run time or
+    processor count) as skipped records, or an InputError for the first one if ``strict``."""
+    negative = (run < 0) & (run != -1)
+    if negative.any():
+        row = int(np.flatnonzero(negative)[0])
+        raise InputError(path, f"negative run time {_show(run[row])} (only -1, unknown, is "
+                               "allowed)", record=f"line {lines[row]}", field="run_time")
+    unusable = (run == -1) | (procs <= 0)
+    out = []
+    for row in np.flatnonzero(unusable).tolist():
+        if run[row] == -1:
+            reason, field = "run time unknown (-1)", "run_time"
+        else:
+            reason, field = ("no processor count (allocated_processors and "
+                             "requested_processors <= 0)", "allocated_processors")
+        if strict:
+            raise InputError(path, f"cannot be simulated: {reason}",
+                             record=f"line {lines[row]}", field=field)
+        out.append(SkippedRecord(int(lines[row]), str(ids[row]), reason))
+    return ~unusable, out
+
+
+def _placement(procs: np.ndarray, platform: Platform, placement: str) -> np.ndarray:
+    if placement == "single":
+        return np.ones_like(procs)
+    if placement == "spread":
+        return np.full_like(procs, SPREAD)
+    return np.where(procs <= platform.max_node_cores, 1, SPREAD)

@@ -1,0 +1,351 @@
+"""Platform loaders: native JSON/YAML, IRMaSim JSON (+ platform library), format detection."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from hetsched.errors import InputError
+from hetsched.examples import default_platform_path
+from hetsched.platform.irmasim import load_irmasim_platform
+from hetsched.platform.load import load_platform
+from hetsched.platform.native import load_native_platform
+
+INF = float("inf")
+
+
+@pytest.fixture
+def shared_data() -> Path:
+    path = Path(__file__).parents[1].parent / "shared" / "data"
+    if not path.is_dir():
+        pytest.skip("shared data not available")
+    return path
+
+
+def write(path: Path, content: object) -> Path:
+    path.write_text(content if isinstance(content, str) else json.dumps(content))
+    return path
+
+
+def error_of(call, *args) -> str:
+    with pytest.raises(InputError) as info:
+        call(*args)
+    return str(info.value)
+
+
+def assert_mentions(message: str, *parts: str) -> None:
+    for part in parts:
+        assert part in message, f"{part!r} not in {message!r}"
+    assert "\n" not in message
+
+
+# ---------------------------------------------------------------- IRMaSim, real files
+
+def test_lublin_20_nodes(shared_data: Path) -> None:
+    platform = load_platform(shared_data / "platforms" / "irmasim_lublin_20node.json")
+    assert len(platform.nodes) == 20
+    assert platform.total_cores == 496
+    assert platform.name == "irmasim_lublin_20node"
+    node = platform.nodes[0]
+    assert node.name == "node_4_2-0" and node.cluster == "cluster0"
+    t = node.type
+    assert (t.cores, t.clock_ghz, t.ops_per_cycle) == (4, 2.0, 1.0)
+    assert t.speed == 2e9
+    assert t.idle_w == pytest.approx(4 * 0.05 * 6.14211)
+    assert t.static_w == pytest.approx(4 * 6.14211)
+    assert t.dynamic_w_per_core == pytest.approx(5.59316)
+    assert t.memory_mb == 32 * 1024
+    assert t.mem_bw_gbs == INF
+    speeds = sorted({n.type.speed for n in platform.nodes})
+    assert speeds == [2e9, 2.5e9, 3e9, 3.5e9]
+    assert platform.slowest_speed == 2e9
+    assert platform.max_node_cores == 64
+    big = platform.nodes[-1].type
+    assert (big.name, big.cores, big.clock_ghz) == ("node_64_35", 64, 3.5)
+    assert big.full_power_w == pytest.approx(64 * 6.14211 + 64 * 5.59316)
+
+
+def test_kit_80_nodes(shared_data: Path) -> None:
+    platform = load_platform(shared_data / "platforms" / "irmasim_kit_80node.json")
+    assert len(platform.nodes) == 80
+    assert platform.total_cores == 1984
+    assert {n.type.speed for n in platform.nodes} == {2.5e9, 3e9}
+    assert all(n.type.memory_mb == INF for n in platform.nodes)  # no memory section
+    names = [n.name for n in platform.nodes]
+    assert names[:9] == [f"node_4_2.5-{k}" for k in range(8)] + ["node_4_3-0"]
+    assert len(set(names)) == 80
+
+
+def test_dual_core(shared_data: Path) -> None:
+    platform = load_irmasim_platform(shared_data / "platforms" / "irmasim_dual_core.json")
+    (node,) = platform.nodes
+    assert node.name == "n1134-0"
+    assert node.type.cores == 2
+    assert node.type.speed == pytest.approx(1e6)
+    assert node.type.idle_w == pytest.approx(2 * 0.005 * 50)
+    assert node.type.static_w == 100
+    assert node.type.dynamic_w_per_core == 100
+    assert node.type.memory_mb == 100 * 1024
+
+
+# ---------------------------------------------------------------- IRMaSim, synthetic
+
+def irmasim_doc(node: dict | None = None, processor: dict | None = None,
+                nodes: list | None = None) -> dict:
+    doc: dict = {"platform": {"p": {"id": "p", "model_name": "modelV1", "clusters": [
+        {"id": "c0", "nodes": nodes or [{"type": "n", "number": 2}]}]}}}
+    doc["node"] = node if node is not None else {
+        "n": {"processors": [{"type": "cpu", "number": 2}], "memory": {"capacity": 8}}}
+    doc["processor"] = processor if processor is not None else {
+        "cpu": {"cores": 4, "clock_rate": 2.0, "dpflops_per_cycle": 2, "static_power": 3,
+                "dynamic_power": 1.5, "min_power": 0.1, "b": -1, "uarch": "x"}}
+    return doc
+
+
+def test_irmasim_multi_processor_node(tmp_path: Path) -> None:
+    platform = load_platform(write(tmp_path / "p.json", irmasim_doc()))
+    assert [n.name for n in platform.nodes] == ["n-0", "n-1"]
+    t = platform.nodes[0].type
+    assert t.cores == 8 and t.speed == 4e9
+    assert t.idle_w == pytest.approx(8 * 0.1 * 3)
+    assert t.static_w == pytest.approx(24)
+    assert t.dynamic_w_per_core == 1.5
+    assert t.memory_mb == 8 * 1024
+
+
+def test_irmasim_mixed_clock_rejected(tmp_path: Path) -> None:
+    doc = irmasim_doc(
+        node={"n": {"processors": [{"type": "a"}, {"type": "b"}]}},
+        processor={"a": {"cores": 2, "clock_rate": 1.0, "dpflops_per_cycle": 1},
+                   "b": {"cores": 2, "clock_rate": 1.1, "dpflops_per_cycle": 1}})
+    message = error_of(load_platform, write(tmp_path / "mixed.json", doc))
+    assert_mentions(message, "mixed.json", "node type 'n'", "field 'processors'",
+                    "not supported")
+
+
+def test_irmasim_unknown_node_type(tmp_path: Path) -> None:
+    doc = irmasim_doc(nodes=[{"type": "n", "number": 1}, {"type": "ghost", "number": 1}])
+    message = error_of(load_platform, write(tmp_path / "p.json", doc))
+    assert_mentions(message, "p.json", "platform 'p'", "clusters[0].nodes[1].type",
+                    "unknown node type 'ghost'")
+
+
+def test_irmasim_unknown_processor_type(tmp_path: Path) -> None:
+    doc = irmasim_doc(node={"n": {"processors": [{"type": "nope"}]}})
+    message = error_of(load_platform, write(tmp_path / "p.json", doc))
+    assert_mentions(message, "p.json", "node type 'n'", "processors[0].type",
+                    "unknown processor type 'nope'")
+
+
+@pytest.mark.parametrize("field, value, problem", [
+    ("cores", 0, "greater than 0"),
+    ("clock_rate", -2.0, "greater than 0"),
+    ("static_power", -1, "greater than or equal to 0"),
+    ("cores", "4", "valid integer"),
+])
+def test_irmasim_bad_processor(tmp_path: Path, field: str, value: object, problem: str) -> None:
+    doc = irmasim_doc()
+    doc["processor"]["cpu"][field] = value
+    message = error_of(load_platform, write(tmp_path / "p.json", doc))
+    assert_mentions(message, "p.json", "processor 'cpu'", f"field '{field}'", problem)
+
+
+def test_irmasim_missing_processor_field(tmp_path: Path) -> None:
+    doc = irmasim_doc()
+    del doc["processor"]["cpu"]["clock_rate"]
+    message = error_of(load_platform, write(tmp_path / "p.json", doc))
+    assert_mentions(message, "processor 'cpu'", "field 'clock_rate'", "missing")
+
+
+def test_irmasim_bad_node_number(tmp_path: Path) -> None:
+    doc = irmasim_doc(nodes=[{"type": "n", "number": 0}])
+    message = error_of(load_platform, write(tmp_path / "p.json", doc))
+    assert_mentions(message, "platform 'p'", "field 'clusters[0].nodes[0].number'")
+
+
+def test_irmasim_several_platforms_need_a_name(tmp_path: Path) -> None:
+    doc = irmasim_doc()
+    doc["platform"]["q"] = doc["platform"]["p"]
+    path = write(tmp_path / "two.json", doc)
+    assert_mentions(error_of(load_platform, path), "two.json", "field 'platform'",
+                    "exactly one platform")
+    assert len(load_irmasim_platform(path, platform_name="q").nodes) == 2
+    assert_mentions(error_of(lambda: load_irmasim_platform(path, platform_name="zz")),
+                    "no platform 'zz'")
+
+
+def test_irmasim_sibling_library(tmp_path: Path) -> None:
+    doc = irmasim_doc()
+    write(tmp_path / "node_types.json", {"_doc": {"0": "x"}, **doc.pop("node")})
+    write(tmp_path / "processor_types.json", doc.pop("processor"))
+    platform = load_platform(write(tmp_path / "platform.json", doc))
+    assert platform.total_cores == 16
+
+
+def test_irmasim_library_dict_and_override(tmp_path: Path) -> None:
+    doc = irmasim_doc()
+    library = {"node": doc.pop("node"), "processor": dict(doc["processor"])}
+    doc["processor"]["cpu"] = {**doc["processor"]["cpu"], "cores": 6}  # the file's wins
+    platform = load_irmasim_platform(write(tmp_path / "p.json", doc), library=library)
+    assert platform.nodes[0].type.cores == 12
+
+
+def test_irmasim_missing_library_names_type(tmp_path: Path) -> None:
+    doc = irmasim_doc()
+    del doc["node"], doc["processor"]
+    message = error_of(load_platform, write(tmp_path / "p.json", doc))
+    assert_mentions(message, "p.json", "unknown node type 'n'", "platform library")
+
+
+def test_hdeeprm_catalogue_as_library(tmp_path: Path, shared_data: Path) -> None:
+    lib = tmp_path / "lib"
+    lib.mkdir()
+    shutil.copy(shared_data / "platforms" / "hdeeprm_node_types.json", lib / "node_types.json")
+    shutil.copy(shared_data / "platforms" / "hdeeprm_processor_types.json",
+                lib / "processor_types.json")
+    doc = {"platform": {"p": {"clusters": [{"id": "c", "nodes": [
+        {"type": "Zewura Node", "number": 2}]}]}}}
+    platform = load_irmasim_platform(write(tmp_path / "p.json", doc), library=lib)
+    t = platform.nodes[0].type
+    assert platform.nodes[1].name == "Zewura Node-1"
+    assert (t.cores, t.clock_ghz, t.ops_per_cycle) == (80, 2.26, 4)
+    assert t.mem_bw_gbs == pytest.approx(8 * 51.2)
+    assert t.memory_mb == 512 * 1024
+    doc["platform"]["p"]["clusters"][0]["nodes"][0]["type"] = "Basic"  # 1.0 + 1.1 GHz parts
+    message = error_of(lambda: load_irmasim_platform(write(tmp_path / "p.json", doc),
+                                                     library=lib))
+    assert_mentions(message, "node_types.json", "node type 'Basic'", "not supported")
+
+
+# ---------------------------------------------------------------- native format
+
+NATIVE_YAML = """\
+name: small
+node_types:
+  - name: fast
+    cores: 8
+    clock_ghz: 3.0
+    memory_gb: 64
+    mem_bw_gbs: 40
+    power: {idle: 20, static: 50, dynamic_per_core: 10}
+    hourly_price: 0.5
+    boot_time: 30
+  - name: slow
+    cores: 4
+    clock_ghz: 2.0
+    ops_per_cycle: 2
+clusters:
+  - name: c0
+    nodes: [{type: fast, count: 2}, {type: slow, count: 1}]
+  - name: c1
+    nodes: [{type: fast, count: 1}]
+"""
+
+
+def native_doc() -> dict:
+    return {"name": "n", "node_types": [
+        {"name": "fast", "cores": 8, "clock_ghz": 3.0},
+        {"name": "slow", "cores": 4, "clock_ghz": 1.5}],
+        "clusters": [{"name": "c0", "nodes": [{"type": "fast", "count": 1},
+                                              {"type": "slow", "count": 2}]}]}
+
+
+@pytest.mark.parametrize("suffix", [".yaml", ".yml", ".json"])
+def test_native_platform(tmp_path: Path, suffix: str) -> None:
+    import yaml
+    text = NATIVE_YAML if suffix != ".json" else json.dumps(yaml.safe_load(NATIVE_YAML))
+    platform = load_platform(write(tmp_path / f"small{suffix}", text))
+    assert platform.name == "small"
+    assert [(n.name, n.cluster) for n in platform.nodes] == [
+        ("fast-0", "c0"), ("fast-1", "c0"), ("slow-0", "c0"), ("fast-2", "c1")]
+    fast, slow = platform.nodes[0].type, platform.nodes[2].type
+    assert fast.memory_mb == 64 * 1024 and fast.mem_bw_gbs == 40
+    assert (fast.idle_w, fast.static_w, fast.dynamic_w_per_core) == (20, 50, 10)
+    assert (fast.hourly_price, fast.boot_time) == (0.5, 30)
+    assert slow.speed == 4e9 and slow.memory_mb == INF and slow.mem_bw_gbs == INF
+    assert (slow.idle_w, slow.static_w, slow.dynamic_w_per_core) == (0, 0, 0)
+    assert platform.total_cores == 28
+
+
+def test_native_without_clusters_uses_counts(tmp_path: Path) -> None:
+    doc = native_doc()
+    del doc["clusters"], doc["name"]
+    doc["node_types"][1]["count"] = 3
+    platform = load_native_platform(write(tmp_path / "plain.json", doc))
+    assert platform.name == "plain"
+    assert [n.name for n in platform.nodes] == ["fast-0", "slow-0", "slow-1", "slow-2"]
+    assert {n.cluster for n in platform.nodes} == {"cluster0"}
+
+
+def test_bundled_default_platform() -> None:
+    platform = load_platform(default_platform_path())
+    assert len(platform.nodes) == 8
+    assert platform.total_cores == 2 * 16 + 4 * 8 + 2 * 4
+    assert sorted({n.type.clock_ghz for n in platform.nodes}) == [1.8, 2.4, 3.5]
+
+
+@pytest.mark.parametrize("mutate, record, field, problem", [
+    (lambda d: d["node_types"][0].update(cores=0), "node type 'fast'", "cores",
+     "greater than 0"),
+    (lambda d: d["node_types"][1].update(clock_ghz=-1.0), "node type 'slow'", "clock_ghz",
+     "greater than 0"),
+    (lambda d: d["node_types"][0].update(colour="red"), "node type 'fast'", "colour",
+     "unknown field"),
+    (lambda d: d["node_types"][0].update(power={"idle": -1}), "node type 'fast'", "power.idle",
+     "greater than or equal to 0"),
+    (lambda d: d["node_types"][0].update(memory_gb=0), "node type 'fast'", "memory_gb",
+     "greater than 0"),
+    (lambda d: d["node_types"][0].update(cores=8.5), "node type 'fast'", "cores",
+     "valid integer"),
+    (lambda d: d["node_types"][0].pop("clock_ghz"), "node type 'fast'", "clock_ghz",
+     "missing"),
+    (lambda d: d["node_types"][1].pop("name"), "node_types[1]", "name", "missing"),
+    (lambda d: d["node_types"][1].update(name="fast"), "node type 'fast'", "name",
+     "duplicate node type name"),
+    (lambda d: d["clusters"][0]["nodes"].append({"type": "huge", "count": 1}), "cluster 'c0'",
+     "nodes[2].type", "unknown node type 'huge'"),
+    (lambda d: d["clusters"][0]["nodes"][0].update(count=0), "cluster 'c0'", "nodes[0].count",
+     "greater than or equal to 1"),
+    (lambda d: d["node_types"][0].update(count=2), "node type 'fast'", "count",
+     "only allowed when 'clusters' is absent"),
+    (lambda d: d.update(extra=1), None, "extra", "unknown field"),
+    (lambda d: d.update(node_types=[]), None, "node_types", "at least 1"),
+])
+def test_native_bad_input(tmp_path: Path, mutate, record: str | None, field: str,
+                          problem: str) -> None:
+    doc = native_doc()
+    mutate(doc)
+    message = error_of(load_platform, write(tmp_path / "bad.json", doc))
+    parts = ["bad.json", f"field '{field}'", problem] + ([record] if record else [])
+    assert_mentions(message, *parts)
+
+
+# ---------------------------------------------------------------- file-level errors
+
+def test_missing_file(tmp_path: Path) -> None:
+    message = error_of(load_platform, tmp_path / "nowhere.json")
+    assert_mentions(message, "nowhere.json", "no such file")
+
+
+def test_malformed_json_has_line(tmp_path: Path) -> None:
+    path = write(tmp_path / "broken.json", '{\n  "node_types": [\n    {"name": "a",,}\n  ]\n}')
+    assert_mentions(error_of(load_platform, path), "broken.json", "line 3", "malformed JSON")
+
+
+def test_malformed_yaml_has_line(tmp_path: Path) -> None:
+    path = write(tmp_path / "broken.yaml", "node_types:\n  - name: a\n   cores: [\n")
+    assert_mentions(error_of(load_platform, path), "broken.yaml", "line ", "malformed YAML")
+
+
+def test_unrecognised_and_unsupported(tmp_path: Path) -> None:
+    assert_mentions(error_of(load_platform, write(tmp_path / "x.json", {"a": 1})),
+                    "x.json", "unrecognised platform format")
+    assert_mentions(error_of(load_platform, write(tmp_path / "x.json", [1, 2])),
+                    "x.json", "unrecognised platform format")
+    assert_mentions(error_of(load_platform, write(tmp_path / "x.txt", "hi")),
+                    "x.txt", "unsupported platform file suffix")
+    assert_mentions(error_of(load_native_platform, write(tmp_path / "y.json", [1])),
+                    "y.json", "expected an object")
