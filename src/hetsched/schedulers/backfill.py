@@ -35,12 +35,10 @@ def estimated_durations(view: ClusterView, job: Job) -> np.ndarray:
     return job.req_time * view.platform.slowest_speed / view.platform.arrays.speed
 
 
-def allocation_ends(view: ClusterView, job: Job, start: float,
-                    allocation: Allocation) -> dict[int, float]:
-    """Estimated end on each allocated node: every node waits for the slowest one."""
+def _end(view: ClusterView, job: Job, start: float, allocation: Allocation) -> float:
+    """Estimated end of ``job`` started at ``start``: it runs at its slowest node's pace."""
     speed = min(float(view.platform.arrays.speed[n]) for n, _ in allocation)
-    end = start + view.speed.estimate_at_speed(job, speed)
-    return {node: end for node, _ in allocation}
+    return start + view.speed.estimate_at_speed(job, speed)
 
 
 class _Backfilling(Scheduler):
@@ -95,19 +93,16 @@ class EasyBackfill(_Backfilling):
             allocation = self._place_now(job, allowed)
         else:
             allocation = self._place_now(job)
-            if allocation is not None and self._end(job, now, allocation) > shadow:
+            if allocation is not None and _end(self.view, job, now, allocation) > shadow:
                 view = self.view
                 allocation = place(job, np.minimum(view.free_cores, extra_cores),
                                    np.minimum(view.free_mem, extra_mem),
                                    self.nodes.key(view), self.rng)
-        if allocation is not None and self._end(job, now, allocation) > shadow:
+        if allocation is not None and _end(self.view, job, now, allocation) > shadow:
             for node, count in allocation:
                 extra_cores[node] -= count
                 extra_mem[node] -= count * job.mem_mb
         return allocation
-
-    def _end(self, job: Job, now: float, allocation: Allocation) -> float:
-        return next(iter(allocation_ends(self.view, job, now, allocation).values()))
 
 
 class ConservativeBackfill(_Backfilling):
@@ -146,8 +141,7 @@ class ConservativeBackfill(_Backfilling):
         durations = estimated_durations(self.view, job)
         start, allocation = self.profile.earliest(job, durations, self.nodes.key(self.view),
                                                   self.rng)
-        self.profile.reserve(job, start, allocation,
-                             allocation_ends(self.view, job, start, allocation))
+        self.profile.reserve(job, start, _end(self.view, job, start, allocation), allocation)
         self.reserved[job.index] = (start, allocation)
 
     def _start_due(self, now: float) -> Iterator[Decision]:
@@ -158,6 +152,5 @@ class ConservativeBackfill(_Backfilling):
             job = view.pending[index]
             if all(view.fits(job, node, count) for node, count in allocation):
                 del self.reserved[index]
-                ends = allocation_ends(view, job, now, allocation)
-                self.expected_end[index] = next(iter(ends.values()))
+                self.expected_end[index] = _end(view, job, now, allocation)
                 yield Start(job, allocation)

@@ -30,19 +30,18 @@ class Profile:
         runs = list(view.running.values())
         ends = [view.estimated_end(run) for run in runs]
         times = sorted(set(ends) | {view.now})
-        row_of = {t: r for r, t in enumerate(times)}
-        rows, nodes, counts, mems = [], [], [], []
-        for run, end in zip(runs, ends):
-            for node, count in run.allocation:
-                rows.append(row_of[end])
-                nodes.append(node)
-                counts.append(count)
-                mems.append(count * run.job.mem_mb)
         shape = (len(times), len(view.free_cores))
         cores, mem = np.zeros(shape, dtype=np.int64), np.zeros(shape)
         cores[0], mem[0] = view.free_cores, view.free_mem
-        np.add.at(cores, (rows, nodes), counts)
-        np.add.at(mem, (rows, nodes), mems)
+        if runs:
+            row_of = np.searchsorted(times, ends)
+            sizes = [run.node_index.size for run in runs]
+            rows = np.repeat(row_of, sizes)
+            nodes = np.concatenate([run.node_index for run in runs])
+            counts = np.concatenate([run.cores for run in runs])
+            per_core_mem = np.repeat([run.job.mem_mb for run in runs], sizes)
+            np.add.at(cores, (rows, nodes), counts)
+            np.add.at(mem, (rows, nodes), counts * per_core_mem)
         return Profile(times, np.cumsum(cores, axis=0), np.cumsum(mem, axis=0))
 
     def advance(self, now: float) -> None:
@@ -64,14 +63,15 @@ class Profile:
         self.mem = np.insert(self.mem, row + 1, self.mem[row], axis=0)
         return row + 1
 
-    def reserve(self, job: Job, start: float, allocation: Allocation,
-                ends: dict[int, float]) -> None:
-        """Take ``allocation`` from ``start`` until each node's estimated end."""
-        for node, count in allocation:
-            first = self._row_at(start)
-            last = self._row_at(ends[node]) if ends[node] > start else first
-            self.cores[first:last, node] -= count
-            self.mem[first:last, node] -= count * job.mem_mb
+    def reserve(self, job: Job, start: float, end: float, allocation: Allocation) -> None:
+        """Take ``allocation`` over ``[start, end)``."""
+        first = self._row_at(start)
+        last = self._row_at(end) if end > start else first
+        nodes = [node for node, _ in allocation]
+        counts = np.array([count for _, count in allocation])
+        self.cores[first:last, nodes] -= counts
+        if job.mem_mb:
+            self.mem[first:last, nodes] -= counts * job.mem_mb
 
     def window_min(self, row: int, durations: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Per node, the least free cores / memory over ``[times[row], times[row] + d_n)``."""
@@ -94,10 +94,10 @@ class Profile:
         Multi-node jobs are checked over their longest possible duration (conservative).
         """
         spans = durations if job.nodes == 1 else np.full_like(durations, durations.max())
-        for row in range(len(self.times)):
-            if capacity(job, self.cores[row], self.mem[row]).max(initial=0) < _min_per_node(job):
-                continue
-            cores, mem = self.window_min(row, spans)
+        cap = capacity(job, self.cores, self.mem)
+        room = cap.sum(axis=1) if job.nodes == 0 else cap.max(axis=1)
+        for row in np.flatnonzero(room >= (job.ntasks if job.nodes == 0 else _min_per_node(job))):
+            cores, mem = self.window_min(int(row), spans)
             allocation = place(job, cores, mem, key, rng)
             if allocation is not None:
                 return self.times[row], allocation
