@@ -64,7 +64,7 @@ class Workload:
 
     def __post_init__(self) -> None:
         ordered = sorted(self.jobs, key=lambda j: j.submit)
-        jobs = tuple(replace(j, index=i) for i, j in enumerate(ordered))
+        jobs = tuple(j if j.index == i else replace(j, index=i) for i, j in enumerate(ordered))
         object.__setattr__(self, "jobs", jobs)
         object.__setattr__(self, "by_id", {j.id: j for j in jobs})
 
