@@ -42,8 +42,8 @@ def _end(view: ClusterView, job: Job, start: float, allocation: Allocation) -> f
 
 
 class _Backfilling(Scheduler):
-    def __init__(self, node_selection: str = "first") -> None:
-        self.nodes = NodePreference(node_selection)
+    def __init__(self, node: str = "first") -> None:
+        self.nodes = NodePreference(node)
 
     def _place_now(self, job: Job, allowed: np.ndarray | None = None) -> Allocation | None:
         view = self.view

@@ -21,6 +21,9 @@ class NodePreference:
     """Evaluates a node selection on the live view."""
 
     def __init__(self, selection: str) -> None:
+        if selection not in NODE_SELECTIONS:
+            raise ValueError(f"unknown node selection {selection!r} "
+                             f"(known: {', '.join(NODE_SELECTIONS)})")
         self.selection = selection
         self.key_of = NODE_SELECTIONS[selection]
 

@@ -285,11 +285,16 @@ class Simulation:
     def _close(self, t_end: float, cut: bool) -> None:
         """Close the energy window and mark every job still alive as unfinished, with why."""
         self.state.close(t_end)
-        for index in np.flatnonzero(self.job_state <= JobState.RUNNING):
+        jobs = self.workload.jobs
+        for index in np.flatnonzero(self.job_state <= JobState.RUNNING).tolist():
             was = JobState(self.job_state[index])
             self.job_state[index] = JobState.UNFINISHED
-            self.reason[int(index)] = (f"{was.name.lower()} at the horizon" if cut
-                                       else "never started: the scheduler left it waiting")
+            if not cut:
+                self.reason[index] = "never started: the scheduler left it waiting"
+            elif jobs[index].submit > t_end:
+                self.reason[index] = "not submitted before the horizon"
+            else:
+                self.reason[index] = f"{was.name.lower()} at the horizon"
 
     def _result(self, t_end: float, wall: float) -> SimResult:
         return SimResult(

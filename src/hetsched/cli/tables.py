@@ -1,0 +1,155 @@
+"""Rich tables of the CLI: metrics of one run, a comparison of runs, the scheduler registry."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from rich.table import Table
+from rich.text import Text
+
+from hetsched.schedulers.registry import Entry
+
+Values = Mapping[str, float | int]
+
+
+def _missing(x: float) -> bool:
+    return isinstance(x, float) and not math.isfinite(x)
+
+
+def fmt_seconds(x: float) -> str:
+    """A duration in the largest fitting unit: ``42.5 s``, ``20.2 min``, ``5.90 h``, ``3.10 d``."""
+    if _missing(x):
+        return "—"
+    for limit, unit, scale in ((120, "s", 1), (7200, "min", 60), (172800, "h", 3600)):
+        if abs(x) < limit:
+            return f"{x / scale:.{2 if unit != 'min' else 1}f} {unit}"
+    return f"{x / 86400:,.2f} d"
+
+
+def fmt_si(x: float, unit: str) -> str:
+    """``16057074.9, "J"`` -> ``16.06 MJ`` (k, M, G, T, P prefixes)."""
+    if _missing(x):
+        return "—"
+    for prefix in ("", "k", "M", "G", "T"):
+        if abs(x) < 1000:
+            return f"{x:.2f} {prefix}{unit}"
+        x /= 1000
+    return f"{x:,.2f} P{unit}"
+
+
+def fmt_ratio(x: float) -> str:
+    return "—" if _missing(x) else f"{x:,.2f}"
+
+
+def fmt_percent(x: float) -> str:
+    return "—" if _missing(x) else f"{100 * x:.1f} %"
+
+
+def fmt_sci(x: float) -> str:
+    return "—" if _missing(x) else f"{x:.3e}"
+
+
+def fmt_count(x: float) -> str:
+    return "—" if _missing(x) else f"{int(x):,}"
+
+
+@dataclass(frozen=True)
+class Metric:
+    """One table row: the label, the key in the run's values, how to show it, which is best."""
+
+    label: str
+    key: str
+    fmt: Callable[[float], str]
+    better: str | None = None  # "low", "high" or None (no winner)
+
+
+METRICS: tuple[Metric, ...] = (
+    Metric("makespan", "makespan", fmt_seconds, "low"),
+    Metric("mean wait", "mean_wait", fmt_seconds, "low"),
+    Metric("median wait", "median_wait", fmt_seconds, "low"),
+    Metric("max wait", "max_wait", fmt_seconds, "low"),
+    Metric("mean turnaround", "mean_turnaround", fmt_seconds, "low"),
+    Metric("mean slowdown", "mean_slowdown", fmt_ratio, "low"),
+    Metric("mean bounded slowdown", "mean_bounded_slowdown", fmt_ratio, "low"),
+    Metric("max bounded slowdown", "max_bounded_slowdown", fmt_ratio, "low"),
+    Metric("mean het. slowdown", "mean_het_slowdown", fmt_ratio, "low"),
+    Metric("utilisation", "utilisation", fmt_percent, "high"),
+    Metric("energy", "energy_j", lambda x: fmt_si(x, "J"), "low"),
+    Metric("EDP (J·s)", "edp_js", fmt_sci, "low"),
+    Metric("rental cost", "rental_cost", fmt_ratio, "low"),
+    Metric("jobs finished", "finished", fmt_count, "high"),
+    Metric("jobs rejected", "rejected", fmt_count, "low"),
+    Metric("jobs unfinished", "unfinished", fmt_count, "low"),
+    Metric("records skipped", "skipped_records", fmt_count),
+    Metric("wall time", "wall_seconds", lambda x: "—" if _missing(x) else f"{x:.3f} s"),
+    Metric("jobs/s", "jobs_per_second", fmt_count),
+)
+
+
+def run_values(metrics: Values, wall_seconds: float) -> dict[str, float | int]:
+    """``summarize`` output plus the run's wall time and simulated jobs per wall second."""
+    rate = metrics["jobs"] / wall_seconds if wall_seconds > 0 else math.nan
+    return {**metrics, "wall_seconds": wall_seconds, "jobs_per_second": rate}
+
+
+def metrics_table(values: Values, title: str | None = None) -> Table:
+    """The metrics of one run, one per row."""
+    table = Table(title=title, title_justify="left")
+    table.add_column("metric")
+    table.add_column("value", justify="right")
+    for m in METRICS:
+        table.add_row(m.label, m.fmt(values.get(m.key, math.nan)))
+    return table
+
+
+def _best(metric: Metric, values: Sequence[float]) -> set[int]:
+    """Positions holding the best value of a row (none if there is no winner or all tie)."""
+    finite = [v for v in values if not _missing(v)]
+    if metric.better is None or len(set(finite)) < 2:
+        return set()
+    target = min(finite) if metric.better == "low" else max(finite)
+    return {i for i, v in enumerate(values) if v == target}
+
+
+def comparison_table(runs: Mapping[str, Values], title: str | None = None) -> Table:
+    """Schedulers as columns, metrics as rows; each row's best value is highlighted."""
+    table = Table(title=title, title_justify="left")
+    table.add_column("metric")
+    for name in runs:
+        table.add_column(name, justify="right")
+    for m in METRICS:
+        values = [run.get(m.key, math.nan) for run in runs.values()]
+        best = _best(m, values)
+        cells = [Text(m.fmt(v), style="bold green" if i in best else "")
+                 for i, v in enumerate(values)]
+        table.add_row(m.label, *cells)
+    return table
+
+
+def _grid_rows(grid: Sequence[Entry],
+               job_help: Mapping[str, str]) -> tuple[list[tuple[str, str, str]], list[str]]:
+    """One row per job selection of the ``job-node`` grid, and every node selection."""
+    jobs = dict.fromkeys(str(e.defaults["job_selection"]) for e in grid)
+    nodes = list(dict.fromkeys(str(e.defaults["node_selection"]) for e in grid))
+    rows = [(f"{job}-<node>", "grid", f"jobs: {job_help.get(job, job)}") for job in jobs]
+    return rows, nodes
+
+
+def schedulers_table(entries: Sequence[Entry], job_help: Mapping[str, str],
+                     show_all: bool = False) -> Table:
+    """The registry; unless ``show_all``, the grid's entries are grouped by job selection."""
+    grid = [] if show_all else [e for e in entries if e.family == "grid"]
+    rows = [(e.name, e.family, e.description) for e in entries
+            if show_all or e.family != "grid"]
+    grid_rows, nodes = _grid_rows(grid, job_help)
+    caption = (f"grid: {len(grid)} names <job>-<node>, <node> ∈ {{{', '.join(nodes)}}} "
+               "(e.g. shortest-high_gflops); `hetsched schedulers --all` lists each"
+               if grid else None)
+    table = Table(caption=caption, caption_justify="left")
+    for column in ("name", "family", "description"):
+        table.add_column(column, overflow="fold")
+    for row in rows + grid_rows:
+        table.add_row(*(Text(cell) for cell in row))
+    return table

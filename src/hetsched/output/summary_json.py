@@ -1,0 +1,123 @@
+"""``summary.json`` (metrics, inputs' hashes, version, seed, per-node totals, every job not
+finished and why) and ``timeseries.csv`` (queue length, running jobs, busy cores, power)."""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import json
+import math
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from hetsched import __version__
+from hetsched.metrics import summarize
+from hetsched.output.jobs_csv import fmt_float
+from hetsched.sim.result import JobState, SimResult
+
+TIMESERIES_COLUMNS = ("time", "queued", "running", "busy_cores", "power_w")
+
+
+def jsonable(value: Any) -> Any:
+    """``value`` with NaN/inf floats as ``None`` (JSON ``null``) and numpy scalars as Python."""
+    if isinstance(value, Mapping):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [jsonable(v) for v in value]
+    if hasattr(value, "item") and callable(value.item):  # numpy scalar
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, Path):
+        return str(value)
+    return value
+
+
+def file_sha256(path: str | Path) -> str:
+    digest = hashlib.sha256()
+    with Path(path).open("rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def input_entry(source: str) -> dict[str, str | None]:
+    """``{"path", "sha256"}`` of an input file; both ``None`` for in-memory inputs."""
+    path = Path(source)
+    if not path.is_file():
+        return {"path": None, "sha256": None}
+    return {"path": source, "sha256": file_sha256(path)}
+
+
+def node_totals(result: SimResult) -> list[dict[str, Any]]:
+    window = result.t_end - result.t0
+    return [{"name": node.name, "type": node.type.name,
+             "energy_j": float(result.node_energy_j[i]),
+             "busy_seconds": float(result.node_busy_seconds[i]),
+             "idle_seconds": window - float(result.node_busy_seconds[i]),
+             "busy_core_seconds": float(result.node_busy_core_seconds[i])}
+            for i, node in enumerate(result.platform.nodes)]
+
+
+def jobs_in_state(result: SimResult, state: JobState) -> list[dict[str, str]]:
+    jobs = result.workload.jobs
+    return [{"job_id": jobs[i].id, "reason": result.reason.get(i, "")}
+            for i in (result.state == state).nonzero()[0].tolist()]
+
+
+def summary(result: SimResult, options: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Everything ``summary.json`` holds, as plain JSON-ready values."""
+    return jsonable({
+        "hetsched_version": __version__,
+        "scheduler": result.scheduler,
+        "seed": result.seed,
+        "inputs": {"platform": input_entry(result.platform.source),
+                   "workload": input_entry(result.workload.source)},
+        "options": dict(options or {}),
+        "metrics": summarize(result),
+        "nodes": node_totals(result),
+        "rejected": jobs_in_state(result, JobState.REJECTED),
+        "unfinished": jobs_in_state(result, JobState.UNFINISHED),
+        "skipped_records": [{"line": s.line, "job_id": s.job_id, "reason": s.reason}
+                            for s in result.workload.skipped],
+        "wall_seconds": result.wall_seconds,
+    })
+
+
+def write_summary_json(result: SimResult, path: str | Path,
+                       options: Mapping[str, Any] | None = None) -> Path:
+    path = Path(path)
+    text = json.dumps(summary(result, options), indent=2, allow_nan=False)
+    path.write_text(text + "\n", encoding="utf-8")
+    return path
+
+
+def write_timeseries_csv(result: SimResult, path: str | Path) -> Path:
+    """One row per instant at which something happened (state after the scheduler answered)."""
+    path = Path(path)
+    ts = result.timeseries
+    with path.open("w", newline="", encoding="utf-8") as f:
+        writer = csv.writer(f, lineterminator="\n")
+        writer.writerow(TIMESERIES_COLUMNS)
+        writer.writerows(
+            (fmt_float(t), q, r, b, fmt_float(p))
+            for t, q, r, b, p in zip(ts.time, ts.queued, ts.running, ts.busy_cores, ts.power_w))
+    return path
+
+
+def _cell(value: float | int) -> str:
+    return fmt_float(value) if isinstance(value, float) else str(value)
+
+
+def write_comparison_csv(runs: Mapping[str, Mapping[str, float | int]],
+                         path: str | Path) -> Path:
+    """One row per scheduler: its name, then each of its metrics (NaN as an empty cell)."""
+    path = Path(path)
+    keys = list(dict.fromkeys(key for values in runs.values() for key in values))
+    with path.open("w", newline="", encoding="utf-8") as f:
+        writer = csv.writer(f, lineterminator="\n")
+        writer.writerow(["scheduler", *keys])
+        for name, values in runs.items():
+            writer.writerow([name, *(_cell(values.get(k, math.nan)) for k in keys)])
+    return path

@@ -1,0 +1,151 @@
+"""jobs.csv, summary.json and timeseries.csv."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import pytest
+
+from hetsched.examples import default_platform_path, default_workload_path
+from hetsched.output import COLUMNS, write_jobs_csv, write_run
+from hetsched.output.core_ids import core_ranges
+from hetsched.output.jobs_csv import format_ranges
+from hetsched.platform.load import load_platform
+from hetsched.platform.model import NodeType, Platform
+from hetsched.schedulers import create
+from hetsched.sim.engine import simulate
+from hetsched.sim.result import SimResult
+from hetsched.workload.load import load_workload
+from hetsched.workload.model import Job, Workload
+
+BATSIM = ["job_id", "workload_name", "profile", "submission_time",
+          "requested_number_of_resources", "requested_time", "success", "final_state",
+          "starting_time", "execution_time", "finish_time", "waiting_time", "turnaround_time",
+          "stretch", "allocated_resources", "consumed_energy", "metadata"]
+
+SMALL = NodeType("small", cores=4, clock_ghz=1.0, idle_w=10, static_w=20, dynamic_w_per_core=5)
+BIG = NodeType("big", cores=8, clock_ghz=2.0, idle_w=20, static_w=40, dynamic_w_per_core=5)
+
+
+def tiny_platform() -> Platform:
+    """Nodes small-0 (cores 0-3), small-1 (4-7), big-0 (8-15)."""
+    return Platform.from_counts("tiny", [(SMALL, 2), (BIG, 1)])
+
+
+def job(id: str, submit: float, ntasks: int, seconds: float, nodes: int = 1) -> Job:
+    """A job taking ``seconds`` on the slowest (1 GHz) core."""
+    return Job(id=id, submit=submit, ntasks=ntasks, req_ops=seconds * 1e9, req_time=seconds,
+               nodes=nodes, profile="p")
+
+
+def tiny_run(**options: object) -> SimResult:
+    jobs = (job("a", 0, 4, 100), job("b", 5, 9, 10), job("c", 10, 20, 10),
+            job("d", 20, 4, 0), job("e", 30, 1, 1000))
+    return simulate(tiny_platform(), Workload("tiny-w", jobs), create("fcfs"), **options)
+
+
+def read_rows(path: Path) -> list[dict[str, str]]:
+    with path.open(newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def default_run(scheduler: str, seed: int) -> SimResult:
+    platform = load_platform(default_platform_path())
+    workload = load_workload(default_workload_path(), platform)
+    return simulate(platform, workload, create(scheduler), seed=seed)
+
+
+def test_columns_are_batsims_then_ours(tmp_path: Path) -> None:
+    assert list(COLUMNS) == BATSIM + ["node", "node_type", "bounded_slowdown", "het_slowdown"]
+    path = write_jobs_csv(tiny_run(), tmp_path / "jobs.csv")
+    assert path.read_text().splitlines()[0] == ",".join(COLUMNS)
+
+
+@pytest.mark.parametrize("ids, text", [([0, 1, 2, 3, 8], "0-3 8"), ([8, 3, 2, 1, 0], "0-3 8"),
+                                       ([5], "5"), ([], ""), ([1, 2, 4, 5, 7], "1-2 4-5 7")])
+def test_format_ranges_of_single_ids(ids: list[int], text: str) -> None:
+    assert format_ranges((i, i + 1) for i in ids) == text
+
+
+def test_ranges_merge_across_nodes() -> None:
+    assert format_ranges([(8, 9), (0, 4)]) == "0-3 8"
+    assert format_ranges([(4, 6), (0, 4)]) == "0-5"
+
+
+def test_core_ids_never_overlap_and_reuse_lowest_ids() -> None:
+    # One 4-core node. a: 2 cores [0, 10); b: 2 cores [5, 15); c: 2 cores [10, 20) reuses a's.
+    node = NodeType("n", cores=4, clock_ghz=1.0)
+    platform = Platform.from_counts("p", [(node, 1)])
+    jobs = (Job("a", 0, 2, 10e9, 10), Job("b", 5, 2, 10e9, 10), Job("c", 10, 2, 10e9, 10))
+    result = simulate(platform, Workload("w", jobs), create("fcfs"))
+    assert core_ranges(result) == [[(0, 2)], [(2, 4)], [(0, 2)]]
+
+
+def test_rows_semantics(tmp_path: Path) -> None:
+    rows = {r["job_id"]: r for r in read_rows(write_jobs_csv(tiny_run(), tmp_path / "j.csv"))}
+    a = rows["a"]
+    assert (a["success"], a["final_state"], a["allocated_resources"]) == \
+        ("1", "COMPLETED_SUCCESSFULLY", "0-3")
+    assert (a["node"], a["node_type"], a["workload_name"], a["profile"]) == \
+        ("small-0", "small", "tiny-w", "p")
+    assert float(a["execution_time"]) == 100.0 and float(a["stretch"]) == 1.0
+    b = rows["b"]  # 9 tasks on one node: fits no node -> rejected at submission
+    assert (b["success"], b["final_state"]) == ("0", "REJECTED")
+    assert "largest node has 8" in b["metadata"]
+    for column in ("starting_time", "finish_time", "execution_time", "waiting_time", "stretch",
+                   "allocated_resources", "consumed_energy", "node", "bounded_slowdown"):
+        assert b[column] == "", column
+    assert rows["c"]["final_state"] == "REJECTED"
+    d = rows["d"]  # zero-length job: stretch undefined -> empty, not NaN
+    assert d["final_state"] == "COMPLETED_SUCCESSFULLY" and d["stretch"] == ""
+    assert d["bounded_slowdown"] == "1.0"
+
+
+def test_no_nan_text_and_unfinished_at_horizon(tmp_path: Path) -> None:
+    path = write_jobs_csv(tiny_run(horizon=500.0), tmp_path / "j.csv")
+    assert "nan" not in path.read_text().lower()
+    e = {r["job_id"]: r for r in read_rows(path)}["e"]
+    assert (e["success"], e["final_state"]) == ("0", "UNFINISHED")
+    assert e["starting_time"] == "30.0" and e["finish_time"] == "" and e["node"]
+    assert "horizon" in e["metadata"]
+
+
+def test_jobs_csv_byte_identical_for_same_seed(tmp_path: Path) -> None:
+    first = write_jobs_csv(default_run("random-random", 7), tmp_path / "1.csv").read_bytes()
+    second = write_jobs_csv(default_run("random-random", 7), tmp_path / "2.csv").read_bytes()
+    assert first == second
+    other = write_jobs_csv(default_run("random-random", 8), tmp_path / "3.csv").read_bytes()
+    assert other != first
+
+
+def test_write_run_files_and_summary(tmp_path: Path) -> None:
+    result = default_run("fcfs", 0)
+    written = write_run(result, tmp_path / "out", {"horizon": None})
+    assert sorted(written) == ["jobs.csv", "summary.json", "timeseries.csv"]
+    summary = json.loads((tmp_path / "out" / "summary.json").read_text())
+    assert set(summary) == {"hetsched_version", "scheduler", "seed", "inputs", "options",
+                            "metrics", "nodes", "rejected", "unfinished", "skipped_records",
+                            "wall_seconds"}
+    assert summary["scheduler"] == "fcfs" and summary["seed"] == 0
+    assert summary["inputs"]["platform"]["path"] == str(default_platform_path())
+    assert len(summary["inputs"]["workload"]["sha256"]) == 64
+    assert summary["metrics"]["finished"] == 200
+    node = summary["nodes"][0]
+    assert set(node) == {"name", "type", "energy_j", "busy_seconds", "idle_seconds",
+                         "busy_core_seconds"}
+    window = summary["metrics"]["makespan"]
+    assert node["idle_seconds"] == pytest.approx(window - node["busy_seconds"])
+    series = (tmp_path / "out" / "timeseries.csv").read_text().splitlines()
+    assert series[0] == "time,queued,running,busy_cores,power_w" and len(series) > 200
+
+
+def test_summary_nan_is_null_and_lists_unfinished_jobs(tmp_path: Path) -> None:
+    write_run(tiny_run(horizon=5.0), tmp_path)
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert summary["metrics"]["mean_wait"] is None  # nothing finished by t=5
+    assert summary["inputs"]["platform"] == {"path": None, "sha256": None}
+    # a was running; c, d, e are submitted after the horizon: unfinished too, never dropped
+    assert [u["job_id"] for u in summary["unfinished"]] == ["a", "c", "d", "e"]
+    assert [r["job_id"] for r in summary["rejected"]] == ["b"]
