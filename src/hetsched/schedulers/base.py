@@ -45,6 +45,13 @@ class Enqueue:
 
 
 @dataclass(frozen=True, slots=True)
+class Dequeue:
+    """Take ``job`` back out of the local queue it waits in (it becomes pending again)."""
+
+    job: Job
+
+
+@dataclass(frozen=True, slots=True)
 class WakeUp:
     """Call the scheduler again at ``time`` even if nothing else happens."""
 
@@ -57,7 +64,7 @@ class Reject:
     reason: str
 
 
-Decision = Union[Start, Enqueue, WakeUp, Reject]
+Decision = Union[Start, Enqueue, Dequeue, WakeUp, Reject]
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,7 +13,7 @@ import numpy as np
 from hetsched.errors import InputError, SchedulerError
 from hetsched.platform.model import Platform
 from hetsched.schedulers.placement import capacity
-from hetsched.schedulers.base import Decision, Enqueue, Events, Reject, Scheduler, Start, WakeUp
+from hetsched.schedulers.base import Decision, Dequeue, Enqueue, Events, Reject, Scheduler, Start, WakeUp
 from hetsched.sim.feasibility import infeasibility
 from hetsched.sim.result import JobState, SimResult, TimeSeries
 from hetsched.sim.state import ClusterState, RunningJob
@@ -74,6 +74,7 @@ class Simulation:
         self.series = TimeSeries()
         self.done = 0
         self.queued_locally = 0
+        self.queued_on: dict[int, int] = {}
 
     # ---- the loop -------------------------------------------------------------------------
     def run(self) -> SimResult:
@@ -153,6 +154,8 @@ class Simulation:
                 self._start(decision.job, decision.allocation, now)
             elif kind is Enqueue:
                 self._enqueue(decision, now)
+            elif kind is Dequeue:
+                self._dequeue(decision.job)
             elif kind is WakeUp:
                 self._wake_at(decision.time, now)
             elif kind is Reject:
@@ -177,8 +180,22 @@ class Simulation:
         self._take_pending(job, "queue")
         self.job_state[job.index] = JobState.QUEUED
         self.state.local_queues[node].append(job)
+        self.queued_on[job.index] = node
         self.queued_locally += 1
         self._drain_local_queue(node, now)
+
+    def _dequeue(self, job: Job) -> None:
+        """Back to pending, keeping the pending jobs in submission order."""
+        node = self.queued_on.pop(job.index, None)
+        if node is None:
+            raise SchedulerError(f"{self.scheduler.name}: cannot dequeue job '{job.id}': "
+                                 f"it waits in no local queue")
+        self.state.local_queues[node].remove(job)
+        self.queued_locally -= 1
+        self.job_state[job.index] = JobState.PENDING
+        items = sorted([*self.pending.items(), (job.index, job)])
+        self.pending.clear()
+        self.pending.update(items)
 
     def _wake_at(self, at: float, now: float) -> None:
         """Wake-ups not in the future, or already asked for, are ignored."""
@@ -190,6 +207,7 @@ class Simulation:
         queue = self.state.local_queues[node]
         while queue and self.state.fits(node, queue[0].ntasks, queue[0]):
             job = queue.popleft()
+            del self.queued_on[job.index]
             self.queued_locally -= 1
             self._start(job, ((node, job.ntasks),), now)
 
