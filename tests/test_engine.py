@@ -195,9 +195,6 @@ def test_unknown_decision() -> None:
     _raises((job("a", 0, 1, 1),), fn, r"scripted: unknown decision 'start everything'")
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "Job.nodes = k means 'spread evenly over exactly k nodes' (workload/model.py) but the "
-    "engine accepts any split over k nodes, e.g. 3 + 1 tasks for a 4-task, 2-node job"))
 def test_start_of_a_k_node_job_split_unevenly() -> None:
     def fn(s, now, events):
         for j in events.submitted:
@@ -245,24 +242,22 @@ def test_enqueue_refuses_multi_node_jobs_and_too_small_nodes() -> None:
         yield Enqueue(events.submitted[0], 0)
 
     _raises((job("a", 0, 2, 1, nodes=SPREAD),), multi, r"local queues take single-node jobs")
-    _raises((job("a", 0, 6, 1),), multi, r"job 'a' queued on node 0, which has too few cores")
+    _raises((job("a", 0, 6, 1),), multi, r"job 'a' queued on node 0, which can never hold it")
 
 
-def test_job_left_in_a_local_queue_is_unfinished() -> None:
-    # A job queued on a node where it can never start waits forever, and so does the job
-    # queued behind it (no overtaking); both are reported unfinished, never dropped.
+def test_enqueue_refuses_a_node_without_enough_memory_ever() -> None:
+    # Queued on a node that can never hold it, a job would wait forever and block the local
+    # queue behind it: the engine refuses the decision instead.
     def fn(s, now, events):
         for j in events.submitted:
             yield Enqueue(j, 0)
 
     small = NodeType("small", 4, 1.0, memory_mb=1000)
     large = NodeType("large", 4, 1.0, memory_mb=8000)
-    # "fat" (2000 MB) can run on node 1 only; queued on node 0 it waits forever, and "after"
-    # (queued behind it) may not overtake it.
     jobs = (job("fat", 0, 1, 10, mem=2000), job("after", 0, 1, 10))
-    result = simulate(platform((small, 1), (large, 1)), Workload("w", jobs), Scripted(fn))
-    assert result.state.tolist() == [JobState.UNFINISHED, JobState.UNFINISHED]
-    assert all("never started" in result.reason[i] for i in (0, 1))
+    with pytest.raises(SchedulerError, match=r"job 'fat' queued on node 0, which can never "
+                                             r"hold it \(cores or memory\)"):
+        simulate(platform((small, 1), (large, 1)), Workload("w", jobs), Scripted(fn))
 
 
 # ---- wake-ups ------------------------------------------------------------------------------

@@ -96,10 +96,13 @@ def cases(draw: st.DrawFn, estimates: str = "any", memory: bool = True,
 # ---- an independent replay of a result ----------------------------------------------------
 
 def feasible(job: Job, platform: Platform) -> bool:
-    """Whether ``job`` could run on the empty platform (written from the model, not the code)."""
+    """Whether ``job`` could run on the empty platform (written from the model, not the code).
+
+    A ``nodes=k`` job puts ``ntasks // k`` tasks on each of k nodes and one more on
+    ``ntasks % k`` of them."""
+    base, extra = divmod(job.ntasks, max(job.nodes, 1))
+    per_node = job.ntasks if job.nodes in (1, SPREAD) else base + (1 if extra else 0)
     usable = []
-    per_node = job.ntasks if job.nodes == 1 else (
-        job.ntasks if job.nodes == SPREAD else -(-job.ntasks // job.nodes))
     for node in platform.nodes:
         cores = min(node.type.cores, per_node)
         if job.mem_mb > 0:
@@ -109,7 +112,8 @@ def feasible(job: Job, platform: Platform) -> bool:
         return max(usable) >= job.ntasks
     if job.nodes == SPREAD:
         return sum(usable) >= job.ntasks
-    return sum(1 for c in usable if c >= per_node) >= job.nodes
+    return (sum(1 for c in usable if c >= base) >= job.nodes
+            and sum(1 for c in usable if c > base) >= extra)
 
 
 def intervals(result: SimResult) -> list[tuple[int, float, float]]:
@@ -241,7 +245,9 @@ def fits_now(job: Job, free: np.ndarray) -> bool:
         return bool(free.max() >= job.ntasks)
     if job.nodes == SPREAD:
         return bool(free.sum() >= job.ntasks)
-    return int(np.count_nonzero(free >= -(-job.ntasks // job.nodes))) >= job.nodes
+    base, extra = divmod(job.ntasks, job.nodes)
+    return (int(np.count_nonzero(free >= base)) >= job.nodes
+            and int(np.count_nonzero(free > base)) >= extra)
 
 
 def check_head_never_delayed(platform: Platform, workload: Workload, result: SimResult) -> None:

@@ -467,9 +467,6 @@ def test_horizon_after_some_jobs_finished() -> None:
     assert summarize(result)["makespan"] == pytest.approx(150.0)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "with a horizon earlier than the first submission the engine closes the window at the "
-    "horizon, so t_end < t0 and summarize() reports makespan -5.0 (and edp -0.0)"))
 def test_horizon_before_the_first_submission() -> None:
     # The only job is submitted at 10, the horizon is 5: nothing happens, the accounting
     # window [10, 10] is empty -> makespan 0, energy 0; the job is unfinished.
@@ -694,10 +691,6 @@ def test_easy_head_starts_when_it_fits_even_if_others_wait() -> None:
     assert timeline(fcfs)["s"][:2] == (20.0, 25.0)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "conservative re-plans every reservation from scratch when a job ends early, so a job "
-    "ahead in the queue can take the slot reserved for a later job and delay it (j reserved "
-    "at 40, started at 90); the docstring says re-planning 'can only move jobs earlier'"))
 def test_conservative_compression_never_delays_a_reservation() -> None:
     # One slow node, 2 cores.
     # A: 1 core, estimate 100 s, really 10 s: [0, 10). B: 1 core, 40 s: [0, 40).
@@ -714,11 +707,6 @@ def test_conservative_compression_never_delays_a_reservation() -> None:
     assert tl["j"][0] <= 40.0
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "feasibility._usable_cores and placement.capacity compute floor(memory_mb / mem_mb) and cast "
-    "it to int64; with unlimited node memory (NodeType default, native platform without "
-    "memory_gb) inf -> INT64_MIN, so any job with mem_mb > 0 is rejected: 'needs 100 MB of "
-    "memory on one node; no node has that much'"))
 def test_job_with_memory_runs_on_a_node_with_unlimited_memory() -> None:
     # SLOW has memory_mb = inf. A 1-task job asking 100 MB runs like any other: [0, 10).
     result = run(SOLO, [job("m", 0, 1, 10, mem=100)], "fcfs")
@@ -748,10 +736,6 @@ def test_conservative_uneven_k_node_head_starts_on_its_reservation() -> None:
     assert timeline(result)["H"] == (10.0, 20.0, ((0, 2), (1, 1)))
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "placement._exact_nodes needs ceil(ntasks/k) free cores on each of k nodes but allocates "
-    "2 + 1; EASY's reservation books only the allocated counts, so a backfilled job takes the "
-    "'extra' core and the head (3 tasks, nodes=2) waits until 102 instead of its shadow 10"))
 def test_easy_uneven_k_node_head_is_not_delayed() -> None:
     result = run([(DUO, 2)], _uneven_head_jobs(10), "easy")
     assert timeline(result)["J"] == (2.0, 102.0, ((1, 1),))
@@ -759,10 +743,6 @@ def test_easy_uneven_k_node_head_is_not_delayed() -> None:
     assert timeline(result)["H"][:2] == (10.0, 20.0)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "same root cause for conservative: when A ends early (t=5) the re-plan places H with "
-    "placement.place, which needs 2 free cores on both nodes, so H's (2, 1) reservation at 10 "
-    "is lost to the backfilled J and H starts at 102"))
 def test_conservative_replan_keeps_uneven_k_node_head_reservation() -> None:
     # A really runs 5 s (estimate 10): re-planning at 5 may only move H earlier than 10.
     result = run([(DUO, 2)], _uneven_head_jobs(5), "conservative")

@@ -12,8 +12,9 @@ reservation leaves free at the shadow time ("extra" cores, per node).
 
 Conservative: every queued job, in queue order, gets a reservation at the earliest time it
 fits without touching earlier reservations; a job starts when its reservation is due. When a
-job ends before its estimate (or overruns it) every reservation is re-planned in queue
-order, which can only move jobs earlier (compression).
+job ends before its estimate the plan is compressed: each reserved job, in order of start,
+moves to its earliest slot while all others stay booked, so none ever moves later. A job
+running past its estimate pushes back the reservations it now collides with.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from hetsched.schedulers.base import Decision, Events, Scheduler, Start
+from hetsched.schedulers.base import Decision, Events, Scheduler, Start, WakeUp
 from hetsched.schedulers.placement import Allocation, capacity, place
 from hetsched.schedulers.profile import Profile, first_fit_time
 from hetsched.schedulers.queue import NodePreference
@@ -115,26 +116,47 @@ class ConservativeBackfill(_Backfilling):
         self.expected_end: dict[int, float] = {}
 
     def decide(self, now: float, events: Events) -> Iterator[Decision]:
-        if self._must_replan(now, events):
+        if self.profile is None:
             self.profile = Profile.of_running(self.view)
-            self.reserved = {}
-            for job in self.view.pending.values():
-                self._reserve(job)
+        elif self._must_replan(now, events):
+            self._compress(now)
         else:
-            assert self.profile is not None
             self.profile.advance(now)
-            for job in events.submitted:
-                self._reserve(job)
+        for job in events.submitted:
+            self._reserve(job)
         yield from self._start_due(now)
 
     def _must_replan(self, now: float, events: Events) -> bool:
         """Re-plan unless the projection still holds: no early end, no overrun."""
-        if self.profile is None:
-            return True
         for job in events.finished:
             if now < self.expected_end.pop(job.index) - 1e-9 * max(1.0, abs(now)):
                 return True
         return any(run.est_end < now for run in self.view.running.values())
+
+    def _compress(self, now: float) -> None:
+        """Re-project from the running jobs, keep every reservation that still fits where it
+        is (an overrun may push some: they take the earliest slot left, in queue order), then
+        move each job, in order of start, to its earliest slot with all others still booked.
+        Its own old slot is always available, so no reservation ever moves later."""
+        view = self.view
+        self.profile = profile = Profile.of_running(view)
+        by_start = sorted(self.reserved.items(), key=lambda item: (item[1][0], item[0]))
+        pushed = []
+        for index, (start, allocation) in by_start:
+            job, start = view.pending[index], max(start, now)
+            end = _end(view, job, start, allocation)
+            if profile.holds(job, start, end, allocation):
+                profile.reserve(job, start, end, allocation)
+                self.reserved[index] = (start, allocation)
+            else:
+                pushed.append(job)
+        for job in pushed:
+            self._reserve(job)
+        for index, (start, allocation) in sorted(self.reserved.items(),
+                                                 key=lambda item: (item[1][0], item[0])):
+            job = view.pending[index]
+            profile.release(job, start, _end(view, job, start, allocation), allocation)
+            self._reserve(job)
 
     def _reserve(self, job: Job) -> None:
         assert self.profile is not None
@@ -145,6 +167,7 @@ class ConservativeBackfill(_Backfilling):
         self.reserved[job.index] = (start, allocation)
 
     def _start_due(self, now: float) -> Iterator[Decision]:
+        """Start the reservations that are due; wake up when the next one is."""
         view = self.view
         for index, (start, allocation) in list(self.reserved.items()):
             if start > now:
@@ -154,3 +177,6 @@ class ConservativeBackfill(_Backfilling):
                 del self.reserved[index]
                 self.expected_end[index] = _end(view, job, now, allocation)
                 yield Start(job, allocation)
+        upcoming = [start for start, _ in self.reserved.values() if start > now]
+        if upcoming:
+            yield WakeUp(min(upcoming))

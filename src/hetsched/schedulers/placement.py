@@ -7,8 +7,6 @@ states with the same rules as placement now.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from hetsched.workload.model import SPREAD, Job
@@ -20,7 +18,8 @@ def capacity(job: Job, free_cores: np.ndarray, free_mem: np.ndarray) -> np.ndarr
     """Tasks of ``job`` each node can take given free cores and memory."""
     if job.mem_mb <= 0:
         return free_cores
-    return np.minimum(free_cores, np.floor(free_mem / job.mem_mb).astype(np.int64))
+    # in float first: unlimited memory (inf) must not overflow the integer conversion
+    return np.minimum(free_cores, np.floor(free_mem / job.mem_mb)).astype(np.int64)
 
 
 def _ranked(candidates: np.ndarray, key: np.ndarray | None, rng: np.random.Generator) -> np.ndarray:
@@ -71,15 +70,32 @@ def _spread(ntasks: int, cap: np.ndarray, key: np.ndarray | None, rng: np.random
     return tuple(zip(ranked[: last + 1].tolist(), counts.tolist()))
 
 
+def even_split(job: Job) -> tuple[int, int]:
+    """``(base, extra)``: a ``nodes=k`` job puts ``base + 1`` tasks on ``extra`` of its nodes
+    and ``base`` on the others."""
+    return divmod(job.ntasks, job.nodes)
+
+
 def _exact_nodes(job: Job, cap: np.ndarray, key: np.ndarray | None, rng: np.random.Generator,
                  allowed: np.ndarray | None) -> Allocation | None:
-    per_node = math.ceil(job.ntasks / job.nodes)
-    fit = cap >= per_node
+    """Exactly ``job.nodes`` nodes, in preference order, each given what it can hold: the
+    ``extra`` larger shares go to the first preferred nodes that can take them."""
+    base, extra = even_split(job)
+    fit = cap >= base
     if allowed is not None:
         fit &= allowed
     candidates = np.flatnonzero(fit)
-    if candidates.size < job.nodes:
+    if candidates.size < job.nodes or np.count_nonzero(cap[candidates] > base) < extra:
         return None
-    chosen = _ranked(candidates, key, rng)[: job.nodes]
-    base, extra = divmod(job.ntasks, job.nodes)
-    return tuple((int(node), base + (1 if i < extra else 0)) for i, node in enumerate(chosen))
+    allocation = []
+    small_left = job.nodes - extra
+    for node in _ranked(candidates, key, rng).tolist():
+        if extra and cap[node] > base:
+            allocation.append((node, base + 1))
+            extra -= 1
+        elif small_left:
+            allocation.append((node, base))
+            small_left -= 1
+        if not extra and not small_left:
+            return tuple(allocation)
+    raise AssertionError("unreachable: counts were checked above")

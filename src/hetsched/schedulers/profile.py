@@ -65,13 +65,31 @@ class Profile:
 
     def reserve(self, job: Job, start: float, end: float, allocation: Allocation) -> None:
         """Take ``allocation`` over ``[start, end)``."""
+        self._book(job, start, end, allocation, -1)
+
+    def release(self, job: Job, start: float, end: float, allocation: Allocation) -> None:
+        """Give back what :meth:`reserve` took."""
+        self._book(job, start, end, allocation, 1)
+
+    def holds(self, job: Job, start: float, end: float, allocation: Allocation) -> bool:
+        """Whether ``allocation`` fits over ``[start, end)`` in what is left."""
+        first, last = self._rows(start, end)
+        nodes, counts = _columns(allocation)
+        room = capacity(job, self.cores[first:last, nodes], self.mem[first:last, nodes])
+        return bool(np.all(room >= counts))
+
+    def _rows(self, start: float, end: float) -> tuple[int, int]:
+        """Rows covering ``[start, end)`` (inserting boundaries as needed; empty if end <= start)."""
         first = self._row_at(start)
-        last = self._row_at(end) if end > start else first
-        nodes = [node for node, _ in allocation]
-        counts = np.array([count for _, count in allocation])
-        self.cores[first:last, nodes] -= counts
+        return first, self._row_at(end) if end > start else first
+
+    def _book(self, job: Job, start: float, end: float, allocation: Allocation,
+              sign: int) -> None:
+        first, last = self._rows(start, end)
+        nodes, counts = _columns(allocation)
+        self.cores[first:last, nodes] += sign * counts
         if job.mem_mb:
-            self.mem[first:last, nodes] -= counts * job.mem_mb
+            self.mem[first:last, nodes] += sign * counts * job.mem_mb
 
     def window_min(self, row: int, durations: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Per node, the least free cores / memory over ``[times[row], times[row] + d_n)``."""
@@ -102,6 +120,10 @@ class Profile:
             if allocation is not None:
                 return self.times[row], allocation
         raise AssertionError(f"job {job.id} fits nowhere even when the cluster is empty")
+
+
+def _columns(allocation: Allocation) -> tuple[list[int], np.ndarray]:
+    return [node for node, _ in allocation], np.array([count for _, count in allocation])
 
 
 def _min_per_node(job: Job) -> int:

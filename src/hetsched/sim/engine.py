@@ -12,7 +12,7 @@ import numpy as np
 
 from hetsched.errors import InputError, SchedulerError
 from hetsched.platform.model import Platform
-from hetsched.schedulers.placement import capacity
+from hetsched.schedulers.placement import capacity, even_split
 from hetsched.schedulers.base import Decision, Dequeue, Enqueue, Events, Reject, Scheduler, Start, WakeUp
 from hetsched.sim.feasibility import infeasibility
 from hetsched.sim.result import JobState, SimResult, TimeSeries
@@ -108,7 +108,7 @@ class Simulation:
                 self._apply(self.scheduler.decide(t, events), t)
             if self.record_timeseries:
                 self._record(t)
-        t_end = self.horizon if cut else last_end
+        t_end = max(self.horizon, self.clock[0]) if cut else last_end
         self._close(t_end, cut)
         return self._result(t_end, wallclock.perf_counter() - began)
 
@@ -174,9 +174,10 @@ class Simulation:
         if job.nodes != 1 or not 0 <= node < len(self.platform.nodes):
             raise SchedulerError(f"{self.scheduler.name}: cannot queue job '{job.id}' on node "
                                  f"{node}: local queues take single-node jobs on valid nodes")
-        if self.platform.arrays.cores[node] < job.ntasks:
+        a = self.platform.arrays
+        if capacity(job, a.cores[node:node + 1], a.memory_mb[node:node + 1])[0] < job.ntasks:
             raise SchedulerError(f"{self.scheduler.name}: job '{job.id}' queued on node "
-                                 f"{node}, which has too few cores for it")
+                                 f"{node}, which can never hold it (cores or memory)")
         self._take_pending(job, "queue")
         self.job_state[job.index] = JobState.QUEUED
         self.state.local_queues[node].append(job)
@@ -213,6 +214,8 @@ class Simulation:
 
     # ---- job life cycle -------------------------------------------------------------------
     def _check_allocation(self, job: Job, nodes: np.ndarray, cores: np.ndarray) -> None:
+        if nodes.size == 1 and self._fits_one_node(job, int(nodes[0]), int(cores[0])):
+            return  # the common case, checked with scalars
         problem = None
         n_nodes = len(self.platform.nodes)
         if cores.sum() != job.ntasks:
@@ -223,6 +226,9 @@ class Simulation:
             problem = "names a node twice"
         elif job.nodes != SPREAD and nodes.size != job.nodes:
             problem = f"uses {nodes.size} nodes; the job asks for exactly {job.nodes}"
+        elif job.nodes > 1 and not self._even(job, cores):
+            base = even_split(job)[0]
+            problem = f"splits its tasks unevenly: each node must get {base} or {base + 1}"
         else:
             room = capacity(job, self.state.free_cores[nodes], self.state.free_mem[nodes])
             short = np.flatnonzero(room < cores)
@@ -232,6 +238,17 @@ class Simulation:
                            f"for {int(room[short[0]])}")
         if problem:
             raise SchedulerError(f"{self.scheduler.name}: start of job '{job.id}' {problem}")
+
+    def _fits_one_node(self, job: Job, node: int, cores: int) -> bool:
+        state = self.state
+        return (cores == job.ntasks and job.nodes in (1, SPREAD)
+                and 0 <= node < len(self.platform.nodes) and cores <= state.free_cores[node]
+                and cores * job.mem_mb <= state.free_mem[node])
+
+    @staticmethod
+    def _even(job: Job, cores: np.ndarray) -> bool:
+        base = even_split(job)[0]
+        return bool(np.all((cores == base) | (cores == base + 1)))
 
     def _start(self, job: Job, allocation: tuple[tuple[int, int], ...], now: float) -> None:
         allocation = tuple((int(n), int(c)) for n, c in allocation)
@@ -309,7 +326,7 @@ class Simulation:
             self.job_state[index] = JobState.UNFINISHED
             if not cut:
                 self.reason[index] = "never started: the scheduler left it waiting"
-            elif jobs[index].submit > t_end:
+            elif jobs[index].submit > self.horizon:
                 self.reason[index] = "not submitted before the horizon"
             else:
                 self.reason[index] = f"{was.name.lower()} at the horizon"

@@ -2,21 +2,17 @@
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from hetsched.platform.model import Platform
+from hetsched.schedulers.placement import capacity, even_split
 from hetsched.workload.model import SPREAD, Job
 
 
 def _usable_cores(job: Job, platform: Platform, per_node: int) -> np.ndarray:
     """Cores each node could ever give ``job`` if it asks ``per_node`` cores there."""
     a = platform.arrays
-    cores = np.minimum(a.cores, per_node)
-    if job.mem_mb > 0:
-        cores = np.minimum(cores, np.floor(a.memory_mb / job.mem_mb).astype(np.int64))
-    return cores
+    return capacity(job, np.minimum(a.cores, per_node), a.memory_mb)
 
 
 def infeasibility(job: Job, platform: Platform) -> str | None:
@@ -35,7 +31,10 @@ def infeasibility(job: Job, platform: Platform) -> str | None:
         return f"needs {job.ntasks} cores; the platform has {platform.total_cores}"
     if job.nodes > job.ntasks:
         return f"asks for {job.nodes} nodes but has only {job.ntasks} tasks"
-    per_node = math.ceil(job.ntasks / job.nodes)
-    if np.count_nonzero(_usable_cores(job, platform, per_node) >= per_node) >= job.nodes:
+    base, extra = even_split(job)
+    usable = _usable_cores(job, platform, base + 1)
+    if np.count_nonzero(usable >= base) >= job.nodes and \
+            np.count_nonzero(usable > base) >= extra:
         return None
-    return f"needs {job.nodes} nodes with {per_node} free cores each; the platform has fewer"
+    return (f"needs {job.nodes} nodes for {job.ntasks} tasks ({base} or {base + 1} each); "
+            f"the platform has too few such nodes")
