@@ -12,18 +12,10 @@ from typer.testing import CliRunner
 
 from hetsched.cli.main import app, split_specs
 from hetsched.errors import ConfigError
+from support import assert_one_line_error
 
 ROOT = Path(__file__).resolve().parents[1]
 runner = CliRunner()
-
-
-def assert_one_line_error(result, *fragments: str) -> None:
-    assert result.exit_code == 2, result.output
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
-    assert "Traceback" not in result.output
-    for fragment in fragments:
-        assert fragment in lines[0]
 
 
 def test_run_without_arguments_runs_the_bundled_example(tmp_path: Path,

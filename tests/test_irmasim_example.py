@@ -1,6 +1,5 @@
 """IRMaSim's bundled dual-core example, worked out by hand."""
 
-from pathlib import Path
 
 import pytest
 
@@ -9,8 +8,9 @@ from hetsched.platform.load import load_platform
 from hetsched.schedulers import create
 from hetsched.sim.engine import simulate
 from hetsched.workload.load import load_workload
+from support import SHARED_DATA
 
-DATA = Path(__file__).parents[1].parent / "shared" / "data"
+DATA = SHARED_DATA
 
 
 @pytest.mark.skipif(not DATA.is_dir(), reason="shared data not available")

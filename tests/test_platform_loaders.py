@@ -8,38 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from hetsched.errors import InputError
 from hetsched.examples import default_platform_path
 from hetsched.platform.irmasim import load_irmasim_platform
 from hetsched.platform.load import load_platform
 from hetsched.platform.native import load_native_platform
+from support import assert_mentions, error_of, write
 
 INF = float("inf")
-
-
-@pytest.fixture
-def shared_data() -> Path:
-    path = Path(__file__).parents[1].parent / "shared" / "data"
-    if not path.is_dir():
-        pytest.skip("shared data not available")
-    return path
-
-
-def write(path: Path, content: object) -> Path:
-    path.write_text(content if isinstance(content, str) else json.dumps(content))
-    return path
-
-
-def error_of(call, *args) -> str:
-    with pytest.raises(InputError) as info:
-        call(*args)
-    return str(info.value)
-
-
-def assert_mentions(message: str, *parts: str) -> None:
-    for part in parts:
-        assert part in message, f"{part!r} not in {message!r}"
-    assert "\n" not in message
 
 
 # ---------------------------------------------------------------- IRMaSim, real files

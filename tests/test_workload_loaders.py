@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from hetsched.errors import ConfigError, InputError
+from hetsched.errors import ConfigError
 from hetsched.examples import default_platform_path, default_workload_path
 from hetsched.examples.make_default_workload import SEED, make_jobs, render
 from hetsched.fileio import parse_yaml
@@ -20,35 +20,11 @@ from hetsched.workload.load import load_workload
 from hetsched.workload.model import SPREAD
 from hetsched.workload.native import load_native_workload
 from hetsched.workload.swf import SwfOptions, load_swf
+from support import assert_mentions, error_of, write
 
 SLOW = NodeType("slow", cores=4, clock_ghz=1.0)     # 1e9 ops/s
 FAST = NodeType("fast", cores=8, clock_ghz=2.0)     # 2e9 ops/s
 PLATFORM = Platform.from_counts("t", [(SLOW, 2), (FAST, 1)])
-
-
-@pytest.fixture
-def shared_data() -> Path:
-    path = Path(__file__).parents[1].parent / "shared" / "data"
-    if not path.is_dir():
-        pytest.skip("shared data not available")
-    return path
-
-
-def write(path: Path, content: object) -> Path:
-    path.write_text(content if isinstance(content, str) else json.dumps(content))
-    return path
-
-
-def error_of(call, *args, **kwargs) -> str:
-    with pytest.raises(InputError) as info:
-        call(*args, **kwargs)
-    return str(info.value)
-
-
-def assert_mentions(message: str, *parts: str) -> None:
-    for part in parts:
-        assert part in message, f"{part!r} not in {message!r}"
-    assert "\n" not in message
 
 
 def swf_line(job: int, submit: float = 0, run: float = 10, alloc: int = 1, used_mem: float = -1,

@@ -13,7 +13,6 @@ import bisect
 import numpy as np
 
 from hetsched.schedulers.placement import Allocation, capacity, place
-from hetsched.sim.state import RunningJob
 from hetsched.sim.view import ClusterView
 from hetsched.workload.model import Job
 
@@ -79,7 +78,7 @@ class Profile:
         return bool(np.all(room >= counts))
 
     def _rows(self, start: float, end: float) -> tuple[int, int]:
-        """Rows covering ``[start, end)`` (inserting boundaries as needed; empty if end <= start)."""
+        """Rows covering ``[start, end)``, inserting boundaries as needed (none if end <= start)."""
         first = self._row_at(start)
         return first, self._row_at(end) if end > start else first
 

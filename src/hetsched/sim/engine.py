@@ -12,8 +12,9 @@ import numpy as np
 
 from hetsched.errors import InputError, SchedulerError
 from hetsched.platform.model import Platform
+from hetsched.schedulers.base import (Decision, Dequeue, Enqueue, Events, Reject, Scheduler,
+                                      Start, WakeUp)
 from hetsched.schedulers.placement import capacity, even_split
-from hetsched.schedulers.base import Decision, Dequeue, Enqueue, Events, Reject, Scheduler, Start, WakeUp
 from hetsched.sim.feasibility import infeasibility
 from hetsched.sim.result import JobState, SimResult, TimeSeries
 from hetsched.sim.state import ClusterState, RunningJob
