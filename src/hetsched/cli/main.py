@@ -1,4 +1,4 @@
-"""The ``hetsched`` command: run, compare, schedulers.
+"""The ``hetsched`` command: run, compare, schedulers, map.
 
 User errors (bad input files, unknown schedulers, bad options, unwritable output) print one
 line ``error: <message>`` on stderr and exit with code 2, never a traceback.
@@ -13,15 +13,17 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any, NoReturn, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from hetsched.cli.errors import user_errors
+from hetsched.cli.map_cmd import map_command
 from hetsched.cli.tables import comparison_table, metrics_table, run_values, schedulers_table
-from hetsched.errors import ConfigError, HetschedError
+from hetsched.errors import ConfigError
 from hetsched.examples import default_platform_path, default_workload_path
 from hetsched.fileio import file_stem
 from hetsched.metrics import summarize
@@ -101,23 +103,6 @@ def make_inputs(platform: Path | None, workload: Path | None, seed: int, horizon
 
 
 # ---- error reporting ---------------------------------------------------------------------------
-def fail(message: str) -> NoReturn:
-    typer.echo(f"error: {' '.join(message.split())}", err=True)
-    raise typer.Exit(2)
-
-
-@contextmanager
-def user_errors() -> Iterator[None]:
-    """Turn every user error into one line on stderr and exit code 2."""
-    try:
-        yield
-    except HetschedError as err:
-        fail(str(err))
-    except OSError as err:  # output directory/files: missing parent, permissions, not a dir
-        where = f"{err.filename}: " if err.filename else ""
-        fail(f"{where}{err.strerror or err}")
-
-
 # ---- running -----------------------------------------------------------------------------------
 def safe_name(text: str) -> str:
     """A scheduler spec as a directory name (``easy:node_selection=x`` -> ``easy_node_...``)."""
@@ -246,6 +231,8 @@ def list_schedulers(show_all: Annotated[bool, typer.Option(
     """List the registered schedulers."""
     Console().print(schedulers_table(entries(), JOB_SELECTION_HELP, show_all))
 
+
+app.command("map")(map_command)
 
 if __name__ == "__main__":  # pragma: no cover
     app()

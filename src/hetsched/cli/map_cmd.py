@@ -1,0 +1,114 @@
+"""``hetsched map``: run static mapping heuristics on ETC matrices and compare their makespans.
+
+User errors print one line ``error: <message>`` on stderr and exit with code 2.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Annotated, Any
+
+import numpy as np
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from hetsched.cli.errors import user_errors
+from hetsched.errors import ConfigError
+from hetsched.mapping.exact import lp_bound, trivial_bound
+from hetsched.mapping.io import read_etc
+from hetsched.mapping.registry import HEURISTICS, run_heuristic
+
+#: The heuristics run when none are named: every list heuristic (each takes milliseconds).
+DEFAULT_HEURISTICS = "olb,met,mct,min_min,max_min,duplex,sufferage,kpb,swa"
+
+
+def parse_heuristics(text: str) -> list[str]:
+    """``"min_min, ga"`` -> ``["min_min", "ga"]``; ``all`` = every registered heuristic."""
+    names: list[str] = []
+    for part in (p.strip() for p in text.split(",")):
+        if not part:
+            continue
+        expanded = list(HEURISTICS) if part == "all" else [part]
+        for name in expanded:
+            if name not in HEURISTICS:
+                raise ConfigError(f"unknown heuristic '{name}' "
+                                  f"(one of: {', '.join(HEURISTICS)}, or all)")
+            if name not in names:
+                names.append(name)
+    if not names:
+        raise ConfigError("no heuristic given")
+    return names
+
+
+def _gap(makespan: float, bound: float) -> float | None:
+    return 100.0 * (makespan / bound - 1.0) if bound > 0 else None
+
+
+def map_command(
+        etc: Annotated[list[Path], typer.Argument(
+            help="ETC matrix files: Braun format (first line 'tasks machines 0', then the "
+            "values task-major) or .csv (rows tasks, columns machines).",
+            show_default=False)],
+        heuristic: Annotated[str, typer.Option(
+            "--heuristic", "-H", help="Comma-separated heuristics, or 'all': olb, met, mct, "
+            "min_min, max_min, duplex, sufferage, kpb, swa, astar, ga, sa, gsa, tabu, ils, "
+            "milp, best (the strongest within --time-limit).")] = DEFAULT_HEURISTICS,
+        time_limit: Annotated[float, typer.Option(
+            "--time-limit", "-t", help="Seconds allowed to each time-bounded heuristic "
+            "(astar, ga, sa, gsa, tabu, ils, milp, best).")] = 10.0,
+        seed: Annotated[int, typer.Option(help="Seed of the random generator of the "
+                                               "metaheuristics (fresh per run).")] = 0,
+        json_out: Annotated[bool, typer.Option(
+            "--json", help="Print one JSON object per (instance, heuristic) line instead of "
+            "tables.")] = False) -> None:
+    """Map independent tasks on an ETC matrix: makespan, flowtime and gap to the LP bound."""
+    with user_errors():
+        names = parse_heuristics(heuristic)
+        if not (math.isfinite(time_limit) and time_limit > 0):
+            raise ConfigError(f"--time-limit must be a positive number of seconds, "
+                              f"got {time_limit}")
+        matrices = [(path, read_etc(path)) for path in etc]  # fail fast on any bad file
+        console = Console()
+        for path, matrix in matrices:
+            bound = max(lp_bound(matrix), trivial_bound(matrix))
+            rows: list[dict[str, Any]] = []
+            for name in names:
+                result = run_heuristic(name, matrix, rng=np.random.default_rng(seed),
+                                       time_limit=time_limit)
+                if result.lower_bound is not None and result.lower_bound > bound:
+                    bound = min(result.lower_bound, result.makespan)
+                rows.append({"instance": path.name, "heuristic": name,
+                             "tasks": int(matrix.shape[0]), "machines": int(matrix.shape[1]),
+                             "makespan": result.makespan, "flowtime": result.flowtime,
+                             "seconds": result.seconds})
+            for row in rows:  # the best bound known once every heuristic has run
+                row["lower_bound"] = bound
+                row["gap_percent"] = _gap(row["makespan"], bound)
+            if json_out:
+                for row in rows:
+                    typer.echo(json.dumps(row, allow_nan=False))
+            else:
+                console.print(_table(path, matrix.shape, bound, rows))
+
+
+def _table(path: Path, shape: tuple[int, ...], bound: float,
+           rows: list[dict[str, Any]]) -> Table:
+    table = Table(title=f"{escape(path.name)} · {shape[0]} tasks × {shape[1]} machines · "
+                        f"lower bound {bound:,.2f}", title_justify="left")
+    table.add_column("heuristic")
+    table.add_column("makespan", justify="right")
+    table.add_column("flowtime", justify="right")
+    table.add_column("gap to bound", justify="right")
+    table.add_column("seconds", justify="right")
+    best = min(row["makespan"] for row in rows)
+    for row in rows:
+        style = "bold green" if row["makespan"] == best else None
+        gap = row["gap_percent"]
+        table.add_row(row["heuristic"], f"{row['makespan']:,.2f}", f"{row['flowtime']:,.2f}",
+                      "—" if gap is None else f"{gap:.2f} %", f"{row['seconds']:.3f}",
+                      style=style)
+    return table

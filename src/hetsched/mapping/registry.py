@@ -1,0 +1,106 @@
+"""Every mapping heuristic by name, behind one signature.
+
+``HEURISTICS[name](etc, ready, rng, time_limit) -> Mapping``; :func:`run_heuristic` checks
+the name and the inputs and fills the defaults (``ready``: zeros; ``rng``:
+``numpy.random.default_rng(0)``; ``time_limit``: each heuristic's own default, see
+``DEFAULT_TIME_LIMITS``). Deterministic heuristics ignore ``rng`` and ``time_limit``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from hetsched.errors import ConfigError
+from hetsched.mapping import greedy, meta
+from hetsched.mapping.astar import astar as astar_search
+from hetsched.mapping.core import Mapping, as_etc, as_ready
+from hetsched.mapping.exact import milp_mapping
+from hetsched.mapping.ils import best as best_portfolio
+from hetsched.mapping.ils import ils as iterated_local_search
+
+Heuristic = Callable[[np.ndarray, np.ndarray, np.random.Generator, "float | None"], Mapping]
+
+#: Time limit (seconds) used when none is given; ``None``: the heuristic's own stopping rules.
+DEFAULT_TIME_LIMITS: dict[str, float | None] = {
+    "astar": None, "ga": None, "sa": None, "gsa": None, "tabu": None,
+    "ils": 10.0, "milp": 60.0, "best": 60.0,
+}
+
+
+def _deterministic(fn: Callable[..., Mapping]) -> Heuristic:
+    return lambda etc, ready, rng, time_limit: fn(etc, ready)
+
+
+def _milp(etc: np.ndarray, ready: np.ndarray, rng: np.random.Generator,
+          time_limit: float | None) -> Mapping:
+    found = milp_mapping(etc, ready, time_limit=time_limit)
+    if found is None:  # no integer solution in time: fall back on Min-min, say so
+        fallback = greedy.min_min(etc, ready)
+        fallback.info.update(milp="no solution within the time limit; Min-min returned")
+        return fallback
+    return found
+
+
+HEURISTICS: dict[str, Heuristic] = {
+    "olb": _deterministic(greedy.olb),
+    "met": _deterministic(greedy.met),
+    "mct": _deterministic(greedy.mct),
+    "min_min": _deterministic(greedy.min_min),
+    "max_min": _deterministic(greedy.max_min),
+    "duplex": _deterministic(greedy.duplex),
+    "sufferage": _deterministic(greedy.sufferage),
+    "kpb": _deterministic(greedy.kpb),
+    "swa": _deterministic(greedy.swa),
+    "astar": lambda etc, ready, rng, tl: astar_search(etc, ready, time_limit=tl),
+    "ga": lambda etc, ready, rng, tl: meta.ga(etc, ready, rng=rng, time_limit=tl),
+    "sa": lambda etc, ready, rng, tl: meta.sa(etc, ready, rng=rng, time_limit=tl),
+    "gsa": lambda etc, ready, rng, tl: meta.gsa(etc, ready, rng=rng, time_limit=tl),
+    "tabu": lambda etc, ready, rng, tl: meta.tabu(etc, ready, rng=rng, time_limit=tl),
+    "ils": lambda etc, ready, rng, tl: iterated_local_search(etc, ready, rng=rng, time_limit=tl),
+    "milp": _milp,
+    "best": lambda etc, ready, rng, tl: best_portfolio(etc, ready, rng=rng, time_limit=tl),
+}
+
+#: One line per heuristic, for help texts.
+DESCRIPTIONS: dict[str, str] = {
+    "olb": "opportunistic load balancing: next machine to be ready",
+    "met": "minimum execution time, ignoring load",
+    "mct": "minimum completion time, tasks in index order",
+    "min_min": "least minimum completion time first",
+    "max_min": "largest minimum completion time first",
+    "duplex": "better of Min-min and Max-min",
+    "sufferage": "largest sufferage (2nd best - best CT) wins the machine, per pass",
+    "kpb": "MCT among the 20 % machines of least ETC",
+    "swa": "switching between MCT and MET on the load balance index (0.49/0.6)",
+    "astar": "A* tree search, 1024 open nodes, budget then greedy dive",
+    "ga": "genetic algorithm seeded with Min-min (Braun)",
+    "sa": "simulated annealing (Braun)",
+    "gsa": "genetic simulated annealing (Braun)",
+    "tabu": "tabu search with pair short hops and long hops (Braun)",
+    "ils": "iterated local search from LP rounding / Min-min / Sufferage (numpy)",
+    "milp": "HiGHS on the makespan MILP within the time limit",
+    "best": "portfolio: local search, HiGHS with reduced-cost fixing, MILP-based LNS",
+}
+
+
+def names() -> list[str]:
+    return list(HEURISTICS)
+
+
+def run_heuristic(name: str, etc: object, ready: object = None,
+                  rng: np.random.Generator | None = None,
+                  time_limit: float | None = None) -> Mapping:
+    """Run heuristic ``name`` on ``etc`` (tasks × machines) with machine ``ready`` times."""
+    if name not in HEURISTICS:
+        raise ConfigError(f"unknown heuristic {name!r} (one of: {', '.join(HEURISTICS)})")
+    if time_limit is not None and not time_limit > 0:
+        raise ConfigError(f"time limit must be positive, got {time_limit}")
+    arr = as_etc(etc)
+    r = as_ready(ready, arr.shape[1])
+    if rng is None:
+        rng = np.random.default_rng(0)
+    if time_limit is None:
+        time_limit = DEFAULT_TIME_LIMITS.get(name)
+    return HEURISTICS[name](arr, r, rng, time_limit)

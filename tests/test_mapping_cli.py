@@ -1,0 +1,78 @@
+"""The ``hetsched map`` command."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from hetsched.cli.main import app
+from hetsched.mapping import range_based, write_braun
+from support import SHARED_DATA, assert_one_line_error
+
+runner = CliRunner()
+BRAUN = SHARED_DATA / "braun"
+
+
+@pytest.fixture
+def instance(tmp_path: Path) -> Path:
+    path = tmp_path / "small.0"
+    write_braun(path, range_based(30, 4, np.random.default_rng(2)))
+    return path
+
+
+def test_table_output(instance: Path) -> None:
+    result = runner.invoke(app, ["map", str(instance)])
+    assert result.exit_code == 0, result.output
+    for name in ("min_min", "max_min", "sufferage", "gap to bound", "small.0"):
+        assert name in result.stdout
+
+
+def test_json_lines(instance: Path, tmp_path: Path) -> None:
+    csv = tmp_path / "tiny.csv"
+    csv.write_text("1,2\n3,1\n2,2\n")
+    result = runner.invoke(app, ["map", str(instance), str(csv), "-H", "min_min,ga,best",
+                                 "--time-limit", "0.5", "--json"])
+    assert result.exit_code == 0, result.output
+    rows = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [(r["instance"], r["heuristic"]) for r in rows] == [
+        ("small.0", "min_min"), ("small.0", "ga"), ("small.0", "best"),
+        ("tiny.csv", "min_min"), ("tiny.csv", "ga"), ("tiny.csv", "best")]
+    for row in rows:
+        assert {"instance", "heuristic", "makespan", "flowtime", "lower_bound",
+                "seconds"} <= set(row)
+        assert row["makespan"] >= row["lower_bound"] * (1 - 1e-9)
+    assert rows[-1]["makespan"] == 3.0  # tiny: t0->m0 (1), t1->m1 (1), t2 either (2)
+
+
+def test_seed_makes_runs_repeatable(instance: Path) -> None:
+    args = ["map", str(instance), "-H", "ga,sa", "--seed", "3", "--json"]
+    first = [json.loads(x)["makespan"] for x in runner.invoke(app, args).stdout.splitlines()]
+    again = [json.loads(x)["makespan"] for x in runner.invoke(app, args).stdout.splitlines()]
+    assert first == again
+
+
+def test_errors_are_one_line(instance: Path, tmp_path: Path) -> None:
+    assert_one_line_error(runner.invoke(app, ["map", str(tmp_path / "missing.0")]),
+                          "no such file")
+    assert_one_line_error(runner.invoke(app, ["map", str(instance), "-H", "min_min,foo"]),
+                          "unknown heuristic 'foo'")
+    assert_one_line_error(runner.invoke(app, ["map", str(instance), "-t", "0"]),
+                          "--time-limit")
+    bad = tmp_path / "bad.0"
+    bad.write_text("2 2 0\n1\n2\nx\n4\n")
+    assert_one_line_error(runner.invoke(app, ["map", str(bad)]), "line 4", "etc[1,0]")
+
+
+def test_real_braun_instance() -> None:
+    path = BRAUN / "u_c_hihi.0"
+    if not path.exists():
+        pytest.skip("shared Braun instances not available")
+    result = runner.invoke(app, ["map", str(path), "-H", "min_min,mct,max_min", "--json"])
+    makespans = {json.loads(x)["heuristic"]: json.loads(x)["makespan"]
+                 for x in result.stdout.splitlines()}
+    assert makespans == pytest.approx({"min_min": 8_460_675.00, "mct": 11_422_624.49,
+                                       "max_min": 12_385_671.83}, rel=1e-9)
