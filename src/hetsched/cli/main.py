@@ -1,4 +1,4 @@
-"""The ``hetsched`` command: run, compare, schedulers, map.
+"""The ``hetsched`` command: run, compare, schedulers, map, study.
 
 User errors (bad input files, unknown schedulers, bad options, unwritable output) print one
 line ``error: <message>`` on stderr and exit with code 2, never a traceback.
@@ -22,6 +22,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from hetsched.cli.errors import user_errors
 from hetsched.cli.map_cmd import map_command
+from hetsched.cli.study_cmd import study_app
 from hetsched.cli.tables import comparison_table, metrics_table, run_values, schedulers_table
 from hetsched.errors import ConfigError
 from hetsched.examples import default_platform_path, default_workload_path
@@ -233,6 +234,7 @@ def list_schedulers(show_all: Annotated[bool, typer.Option(
 
 
 app.command("map")(map_command)
+app.add_typer(study_app, name="study")
 
 if __name__ == "__main__":  # pragma: no cover
     app()

@@ -9,54 +9,71 @@ returns a :class:`~hetsched.mapping.core.Mapping`. Conventions shared by all of 
 - **ties always go to the lowest index** (machine, or task where a task is chosen);
 - decisions use float64 and these running sums; the reported makespan and flowtime are then
   recomputed from the assignment alone (see :mod:`hetsched.mapping.core`).
+
+Each heuristic is written once, over a :class:`~hetsched.mapping.machines.MachineState`
+(``*_on`` functions returning a :class:`Plan`): the public functions run them on the classic
+ready-time model, the simulator's batch schedulers on multi-core nodes with FIFO queues. There
+``CT[i, j]`` is the task's completion time under that model, and a machine a task can never use
+has ``etc = inf``.
 """
 
 from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
 from hetsched.errors import ConfigError
 from hetsched.mapping.core import Mapping, as_etc, as_ready, make_mapping
+from hetsched.mapping.machines import MachineState, ReadyTimes
 
 
-def _prepare(etc: object, ready: object) -> tuple[np.ndarray, np.ndarray]:
-    arr = as_etc(etc)
-    return arr, as_ready(ready, arr.shape[1])
+@dataclass
+class Plan:
+    """What a list heuristic decided: ``assignment[i]`` is the machine of task ``i``;
+    ``sequence`` the order tasks were mapped in (per machine, the order they queue in)."""
+
+    assignment: np.ndarray
+    sequence: np.ndarray
+    info: dict[str, Any] = field(default_factory=dict)
 
 
-def _immediate(name: str, etc: object, ready: object, choose) -> Mapping:
-    """Map tasks in index order; ``choose(i, row, r)`` gives the machine of task ``i``."""
-    began = time.perf_counter()
-    etc, ready0 = _prepare(etc, ready)
-    r = ready0.copy()
-    n = etc.shape[0]
+def _immediate_on(state: MachineState, choose: Callable[[int, MachineState], int]) -> Plan:
+    """Map tasks in index order; ``choose(i, state)`` gives the machine of task ``i``."""
+    n = state.etc.shape[0]
     assign = np.empty(n, dtype=np.int64)
     for i in range(n):
-        j = choose(i, etc[i], r)
-        assign[i] = j
-        r[j] += etc[i, j]
-    return make_mapping(name, etc, assign, ready0, seconds=time.perf_counter() - began)
+        assign[i] = j = choose(i, state)
+        state.commit(i, j)
+    return Plan(assign, np.arange(n, dtype=np.int64))
 
 
-def olb(etc: object, ready: object = None) -> Mapping:
+def _ct_row(i: int, state: MachineState) -> np.ndarray:
+    return state.completion(np.array([i]))[0]
+
+
+def olb_on(state: MachineState) -> Plan:
     """Opportunistic Load Balancing: each task, in index order, goes to the machine that is
-    ready first (least ``r[j]``), whatever its ETC there."""
-    return _immediate("olb", etc, ready, lambda i, row, r: int(np.argmin(r)))
+    ready first for it, whatever its ETC there."""
+    def choose(i: int, s: MachineState) -> int:
+        return int(np.argmin(np.where(np.isfinite(s.etc[i]), s.ready(i), np.inf)))
+    return _immediate_on(state, choose)
 
 
-def met(etc: object, ready: object = None) -> Mapping:
+def met_on(state: MachineState) -> Plan:
     """Minimum Execution Time: each task, in index order, goes to the machine with its least
     ETC, whatever that machine's load."""
-    return _immediate("met", etc, ready, lambda i, row, r: int(np.argmin(row)))
+    return _immediate_on(state, lambda i, s: int(np.argmin(s.etc[i])))
 
 
-def mct(etc: object, ready: object = None) -> Mapping:
+def mct_on(state: MachineState) -> Plan:
     """Minimum Completion Time: each task, in index order, goes to the machine with its least
-    completion time ``etc[i, j] + r[j]``."""
-    return _immediate("mct", etc, ready, lambda i, row, r: int(np.argmin(row + r)))
+    completion time."""
+    return _immediate_on(state, lambda i, s: int(np.argmin(_ct_row(i, s))))
 
 
 def kpb_count(machines: int, percent: float) -> int:
@@ -64,148 +81,135 @@ def kpb_count(machines: int, percent: float) -> int:
     return int(min(machines, max(1, math.floor(percent * machines / 100.0 + 1e-9))))
 
 
-def kpb(etc: object, ready: object = None, percent: float = 20.0) -> Mapping:
+def kpb_on(state: MachineState, percent: float = 20.0) -> Plan:
     """k-Percent Best: each task, in index order, is mapped by MCT restricted to its
     ``kpb_count(m, k)`` machines of least ETC (ties in ETC: lower machine index)."""
     if not 0 < percent <= 100:
         raise ConfigError(f"kpb: percent must be in (0, 100], got {percent}")
-    arr, _ = _prepare(etc, ready)
-    k = kpb_count(arr.shape[1], percent)
+    k = kpb_count(state.etc.shape[1], percent)
 
-    def choose(i: int, row: np.ndarray, r: np.ndarray) -> int:
-        best = np.argsort(row, kind="stable")[:k]
+    def choose(i: int, s: MachineState) -> int:
+        best = np.argsort(s.etc[i], kind="stable")[:k]
         best.sort()  # candidates in machine order, so CT ties go to the lowest index
-        return int(best[np.argmin(row[best] + r[best])])
+        return int(best[np.argmin(_ct_row(i, s)[best])])
 
-    result = _immediate("kpb", arr, ready, choose)
-    result.info.update(percent=percent, machines_considered=k)
-    return result
+    plan = _immediate_on(state, choose)
+    plan.info.update(percent=percent, machines_considered=k)
+    return plan
 
 
-def swa(etc: object, ready: object = None, low: float = 0.49, high: float = 0.6) -> Mapping:
+def swa_on(state: MachineState, low: float = 0.49, high: float = 0.6) -> Plan:
     """Switching Algorithm (Maheswaran et al. 1999): MCT and MET in turn, driven by the load
-    balance index ``pi = min_j r[j] / max_j r[j]`` (0 when every ``r[j]`` is 0).
+    balance index ``pi = min_j r[j] / max_j r[j]`` (0 when every ``r[j]`` is 0), ``r`` being
+    the machines' loads.
 
     Start in MCT mode (the paper's initial ``pi = 0``). After each task: in MCT mode switch to
     MET once ``pi >= high``; in MET mode switch back to MCT once ``pi <= low``.
     """
     if not 0 <= low < high <= 1:
         raise ConfigError(f"swa: need 0 <= low < high <= 1, got low={low}, high={high}")
-    began = time.perf_counter()
-    arr, ready0 = _prepare(etc, ready)
-    r = ready0.copy()
-    n = arr.shape[0]
+    n = state.etc.shape[0]
     assign = np.empty(n, dtype=np.int64)
-    use_mct = True
-    switches = 0
-    met_tasks = 0
+    use_mct, switches, met_tasks = True, 0, 0
     for i in range(n):
-        row = arr[i]
         if use_mct:
-            j = int(np.argmin(row + r))
+            j = int(np.argmin(_ct_row(i, state)))
         else:
-            j = int(np.argmin(row))
+            j = int(np.argmin(state.etc[i]))
             met_tasks += 1
         assign[i] = j
-        r[j] += row[j]
-        top = r.max()
-        pi = r.min() / top if top > 0 else 0.0
+        state.commit(i, j)
+        loads = state.loads()
+        top = loads.max()
+        pi = loads.min() / top if top > 0 else 0.0
         if use_mct and pi >= high:
             use_mct, switches = False, switches + 1
         elif not use_mct and pi <= low:
             use_mct, switches = True, switches + 1
-    return make_mapping("swa", arr, assign, ready0, seconds=time.perf_counter() - began,
-                        info={"low": low, "high": high, "switches": switches,
-                              "met_tasks": met_tasks})
+    return Plan(assign, np.arange(n, dtype=np.int64),
+                {"low": low, "high": high, "switches": switches, "met_tasks": met_tasks})
 
 
-def _min_max(name: str, etc: object, ready: object, largest: bool) -> Mapping:
+def _min_max_on(state: MachineState, largest: bool) -> Plan:
     """Min-min (``largest=False``) and Max-min (``largest=True``).
 
     Every step: for each unmapped task its least completion time ``b[i] = min_j CT[i, j]``
     (machine: ``argmin``, lowest index on ties); pick the task with the least (Min-min) or the
-    largest (Max-min) ``b[i]`` (lowest task index on ties); map it on its machine; update that
-    machine's ready time. Vectorised: only column ``j`` of CT changes (it increases), so only
-    the rows whose best machine was ``j`` need their minimum recomputed.
+    largest (Max-min) ``b[i]`` (lowest task index on ties); map it on its machine. Vectorised:
+    only column ``j`` of CT changes (it increases), so only the rows whose best machine was
+    ``j`` need their minimum recomputed.
     """
-    began = time.perf_counter()
-    arr, ready0 = _prepare(etc, ready)
-    n, m = arr.shape
-    r = ready0.copy()
-    ct = arr + r
-    best = ct.min(axis=1)
+    n = state.etc.shape[0]
+    everyone = np.arange(n)
+    ct = state.completion()
     where = ct.argmin(axis=1)
+    key = ct[everyone, where]
     unmapped = np.ones(n, dtype=bool)
     done_key = -np.inf if largest else np.inf
-    key = best.copy()
     assign = np.empty(n, dtype=np.int64)
     sequence = np.empty(n, dtype=np.int64)
     for step in range(n):
         t = int(key.argmax() if largest else key.argmin())
         j = int(where[t])
-        assign[t] = j
-        sequence[step] = t
+        assign[t], sequence[step] = j, t
         unmapped[t] = False
         key[t] = done_key
-        r[j] += arr[t, j]
-        ct[:, j] = arr[:, j] + r[j]
+        state.commit(t, j)
+        ct[:, j] = state.column(j, everyone)
         rows = np.flatnonzero(unmapped & (where == j))
         if rows.size:
             sub = ct[rows]
             col = sub.argmin(axis=1)
             where[rows] = col
             key[rows] = sub[np.arange(rows.size), col]
-    return make_mapping(name, arr, assign, ready0, sequence=sequence,
-                        seconds=time.perf_counter() - began)
+    return Plan(assign, sequence)
 
 
-def min_min(etc: object, ready: object = None) -> Mapping:
+def min_min_on(state: MachineState) -> Plan:
     """Min-min: repeatedly map the task with the least minimum completion time."""
-    return _min_max("min_min", etc, ready, largest=False)
+    return _min_max_on(state, largest=False)
 
 
-def max_min(etc: object, ready: object = None) -> Mapping:
+def max_min_on(state: MachineState) -> Plan:
     """Max-min: repeatedly map the task with the largest minimum completion time."""
-    return _min_max("max_min", etc, ready, largest=True)
+    return _min_max_on(state, largest=True)
 
 
-def duplex(etc: object, ready: object = None) -> Mapping:
-    """Duplex: Min-min and Max-min, keep the smaller makespan (tie: Min-min)."""
-    began = time.perf_counter()
-    a = min_min(etc, ready)
-    b = max_min(etc, ready)
-    pick = b if b.makespan < a.makespan else a
-    return Mapping("duplex", pick.assignment, pick.order, pick.loads, pick.makespan,
-                   pick.flowtime, seconds=time.perf_counter() - began,
-                   info={"chosen": pick.heuristic, "min_min": a.makespan,
-                         "max_min": b.makespan})
+def duplex_on(state: MachineState) -> Plan:
+    """Duplex: Min-min and Max-min, keep the one whose machines finish first (tie: Min-min)."""
+    low, high = state.copy(), state.copy()
+    a, b = min_min_on(low), max_min_on(high)
+    a_end, b_end = float(low.loads().max()), float(high.loads().max())
+    pick = b if b_end < a_end else a
+    for i in pick.sequence:  # replay the choice on the caller's state
+        state.commit(int(i), int(pick.assignment[i]))
+    pick.info.update(chosen="max_min" if pick is b else "min_min", min_min=a_end,
+                     max_min=b_end)
+    return pick
 
 
-def sufferage(etc: object, ready: object = None) -> Mapping:
+def sufferage_on(state: MachineState) -> Plan:
     """Sufferage (Maheswaran et al. 1999), in passes over the unmapped tasks.
 
-    In a pass, with the ready times ``r`` fixed at their value at the start of the pass, each
-    unmapped task ``i`` (in index order) has a best machine ``j_i`` (least CT, lowest index on
-    ties) and a sufferage ``s_i`` = second least CT − least CT (0 with a single machine). The
-    task is tentatively given ``j_i``; if another task already holds ``j_i`` tentatively, the
-    one with the larger sufferage keeps it — the newcomer replaces the holder only when its
-    sufferage is strictly larger — and the loser stays unmapped. At the end of the pass the
-    tentative assignments are committed and the ready times updated.
+    In a pass, with the machines as they are at the start of the pass, each unmapped task ``i``
+    (in index order) has a best machine ``j_i`` (least CT, lowest index on ties) and a
+    sufferage ``s_i`` = second least CT − least CT (0 with a single machine). The task is
+    tentatively given ``j_i``; if another task already holds ``j_i`` tentatively, the one with
+    the larger sufferage keeps it — the newcomer replaces the holder only when its sufferage is
+    strictly larger — and the loser stays unmapped. At the end of the pass the tentative
+    assignments are committed.
 
     Equivalently (and so computed here, vectorised): each machine gets, among the tasks whose
     best machine it is, the one of largest sufferage, lowest task index on ties.
     """
-    began = time.perf_counter()
-    arr, ready0 = _prepare(etc, ready)
-    n, m = arr.shape
-    r = ready0.copy()
+    n, m = state.etc.shape
     left = np.arange(n, dtype=np.int64)
     assign = np.empty(n, dtype=np.int64)
     sequence: list[np.ndarray] = []
     passes = 0
     while left.size:
         passes += 1
-        ct = arr[left] + r
+        ct = state.completion(left)
         where = ct.argmin(axis=1)
         if m > 1:
             two = np.partition(ct, 1, axis=1)
@@ -217,14 +221,67 @@ def sufferage(etc: object, ready: object = None) -> Mapping:
         first = np.ones(order.size, dtype=bool)
         first[1:] = where[order[1:]] != where[order[:-1]]
         win = np.sort(order[first])  # positions in `left`, increasing task index
-        tasks = left[win]
-        machines = where[win]
+        tasks, machines = left[win], where[win]
         assign[tasks] = machines
-        r[machines] += arr[tasks, machines]  # one task per machine: no repeated index
+        for task, machine in zip(tasks.tolist(), machines.tolist()):
+            state.commit(task, machine)  # one task per machine: the order does not matter
         sequence.append(tasks)
         keep = np.ones(left.size, dtype=bool)
         keep[win] = False
         left = left[keep]
     seq = np.concatenate(sequence) if sequence else np.empty(0, dtype=np.int64)
-    return make_mapping("sufferage", arr, assign, ready0, sequence=seq,
-                        seconds=time.perf_counter() - began, info={"passes": passes})
+    return Plan(assign, seq, {"passes": passes})
+
+
+#: The list heuristics by name, over any machine model.
+LIST_HEURISTICS: dict[str, Callable[[MachineState], Plan]] = {
+    "olb": olb_on, "met": met_on, "mct": mct_on, "min_min": min_min_on,
+    "max_min": max_min_on, "duplex": duplex_on, "sufferage": sufferage_on, "kpb": kpb_on,
+    "swa": swa_on,
+}
+
+
+def _classic(name: str, etc: object, ready: object, **options: Any) -> Mapping:
+    """Run list heuristic ``name`` on the classic ready-time model."""
+    began = time.perf_counter()
+    arr = as_etc(etc)
+    ready0 = as_ready(ready, arr.shape[1])
+    plan = LIST_HEURISTICS[name](ReadyTimes(arr, ready0), **options)
+    return make_mapping(name, arr, plan.assignment, ready0, sequence=plan.sequence,
+                        seconds=time.perf_counter() - began, info=plan.info)
+
+
+def olb(etc: object, ready: object = None) -> Mapping:
+    return _classic("olb", etc, ready)
+
+
+def met(etc: object, ready: object = None) -> Mapping:
+    return _classic("met", etc, ready)
+
+
+def mct(etc: object, ready: object = None) -> Mapping:
+    return _classic("mct", etc, ready)
+
+
+def kpb(etc: object, ready: object = None, percent: float = 20.0) -> Mapping:
+    return _classic("kpb", etc, ready, percent=percent)
+
+
+def swa(etc: object, ready: object = None, low: float = 0.49, high: float = 0.6) -> Mapping:
+    return _classic("swa", etc, ready, low=low, high=high)
+
+
+def min_min(etc: object, ready: object = None) -> Mapping:
+    return _classic("min_min", etc, ready)
+
+
+def max_min(etc: object, ready: object = None) -> Mapping:
+    return _classic("max_min", etc, ready)
+
+
+def duplex(etc: object, ready: object = None) -> Mapping:
+    return _classic("duplex", etc, ready)
+
+
+def sufferage(etc: object, ready: object = None) -> Mapping:
+    return _classic("sufferage", etc, ready)

@@ -20,7 +20,9 @@ from hetsched.mapping.exact import milp_mapping
 from hetsched.mapping.ils import best as best_portfolio
 from hetsched.mapping.ils import ils as iterated_local_search
 
-Heuristic = Callable[[np.ndarray, np.ndarray, np.random.Generator, "float | None"], Mapping]
+#: ``heuristic(etc, ready, rng, time_limit, **options)``: options are the heuristic's own
+#: keyword arguments (``node_limit`` of A*, ``percent`` of KPB, ...).
+Heuristic = Callable[..., Mapping]
 
 #: Time limit (seconds) used when none is given; ``None``: the heuristic's own stopping rules.
 DEFAULT_TIME_LIMITS: dict[str, float | None] = {
@@ -30,12 +32,17 @@ DEFAULT_TIME_LIMITS: dict[str, float | None] = {
 
 
 def _deterministic(fn: Callable[..., Mapping]) -> Heuristic:
-    return lambda etc, ready, rng, time_limit: fn(etc, ready)
+    return lambda etc, ready, rng, time_limit, **options: fn(etc, ready, **options)
+
+
+def _seeded(fn: Callable[..., Mapping]) -> Heuristic:
+    return lambda etc, ready, rng, time_limit, **options: fn(etc, ready, rng=rng,
+                                                             time_limit=time_limit, **options)
 
 
 def _milp(etc: np.ndarray, ready: np.ndarray, rng: np.random.Generator,
-          time_limit: float | None) -> Mapping:
-    found = milp_mapping(etc, ready, time_limit=time_limit)
+          time_limit: float | None, **options: object) -> Mapping:
+    found = milp_mapping(etc, ready, time_limit=time_limit, **options)
     if found is None:  # no integer solution in time: fall back on Min-min, say so
         fallback = greedy.min_min(etc, ready)
         fallback.info.update(milp="no solution within the time limit; Min-min returned")
@@ -53,14 +60,15 @@ HEURISTICS: dict[str, Heuristic] = {
     "sufferage": _deterministic(greedy.sufferage),
     "kpb": _deterministic(greedy.kpb),
     "swa": _deterministic(greedy.swa),
-    "astar": lambda etc, ready, rng, tl: astar_search(etc, ready, time_limit=tl),
-    "ga": lambda etc, ready, rng, tl: meta.ga(etc, ready, rng=rng, time_limit=tl),
-    "sa": lambda etc, ready, rng, tl: meta.sa(etc, ready, rng=rng, time_limit=tl),
-    "gsa": lambda etc, ready, rng, tl: meta.gsa(etc, ready, rng=rng, time_limit=tl),
-    "tabu": lambda etc, ready, rng, tl: meta.tabu(etc, ready, rng=rng, time_limit=tl),
-    "ils": lambda etc, ready, rng, tl: iterated_local_search(etc, ready, rng=rng, time_limit=tl),
+    "astar": lambda etc, ready, rng, tl, **options: astar_search(etc, ready, time_limit=tl,
+                                                                   **options),
+    "ga": _seeded(meta.ga),
+    "sa": _seeded(meta.sa),
+    "gsa": _seeded(meta.gsa),
+    "tabu": _seeded(meta.tabu),
+    "ils": _seeded(iterated_local_search),
     "milp": _milp,
-    "best": lambda etc, ready, rng, tl: best_portfolio(etc, ready, rng=rng, time_limit=tl),
+    "best": _seeded(best_portfolio),
 }
 
 #: One line per heuristic, for help texts.
@@ -91,8 +99,9 @@ def names() -> list[str]:
 
 def run_heuristic(name: str, etc: object, ready: object = None,
                   rng: np.random.Generator | None = None,
-                  time_limit: float | None = None) -> Mapping:
-    """Run heuristic ``name`` on ``etc`` (tasks × machines) with machine ``ready`` times."""
+                  time_limit: float | None = None, **options: object) -> Mapping:
+    """Run heuristic ``name`` on ``etc`` (tasks × machines) with machine ``ready`` times;
+    ``options`` go to the heuristic (e.g. ``node_limit=128`` for ``astar``)."""
     if name not in HEURISTICS:
         raise ConfigError(f"unknown heuristic {name!r} (one of: {', '.join(HEURISTICS)})")
     if time_limit is not None and not time_limit > 0:
@@ -103,4 +112,10 @@ def run_heuristic(name: str, etc: object, ready: object = None,
         rng = np.random.default_rng(0)
     if time_limit is None:
         time_limit = DEFAULT_TIME_LIMITS.get(name)
-    return HEURISTICS[name](arr, r, rng, time_limit)
+    try:
+        return HEURISTICS[name](arr, r, rng, time_limit, **options)
+    except TypeError as err:
+        if options and "unexpected keyword argument" in str(err):
+            raise ConfigError(f"heuristic {name!r} has no option among "
+                              f"{', '.join(options)}") from None
+        raise

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from hetsched.platform.model import Platform
 from hetsched.workload.model import Job
 
@@ -31,6 +33,10 @@ class SpeedModel:
     def estimate(self, job: Job, node: int) -> float:
         """The scheduler-visible run-time estimate of ``job`` on ``node``."""
         return self.estimate_at_speed(job, float(self.platform.arrays.speed[node]))
+
+    def estimates(self, job: Job) -> np.ndarray:
+        """The estimate of ``job`` on every node (one value per node)."""
+        return job.req_time * self.platform.slowest_speed / self.platform.arrays.speed
 
     def estimate_at_speed(self, job: Job, speed: float) -> float:
         return job.req_time * self.platform.slowest_speed / speed

@@ -7,11 +7,11 @@ from pathlib import Path
 from typing import Any
 
 from hetsched.output.jobs_csv import COLUMNS, write_jobs_csv
-from hetsched.output.summary_json import (summary, write_comparison_csv, write_summary_json,
-                                          write_timeseries_csv)
+from hetsched.output.summary_json import (summary, write_comparison_csv, write_rows_csv,
+                                          write_summary_json, write_timeseries_csv)
 from hetsched.sim.result import SimResult
 
-__all__ = ["COLUMNS", "summary", "write_comparison_csv", "write_jobs_csv",
+__all__ = ["COLUMNS", "summary", "write_comparison_csv", "write_jobs_csv", "write_rows_csv",
            "write_run", "write_summary_json", "write_timeseries_csv"]
 
 

@@ -7,7 +7,7 @@ import csv
 import hashlib
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -106,18 +106,23 @@ def write_timeseries_csv(result: SimResult, path: str | Path) -> Path:
     return path
 
 
-def _cell(value: float | int) -> str:
+def _cell(value: object) -> str:
     return fmt_float(value) if isinstance(value, float) else str(value)
+
+
+def write_rows_csv(rows: Sequence[Mapping[str, object]], path: str | Path) -> Path:
+    """One CSV row per mapping; columns: every key, in first-seen order (NaN: empty cell)."""
+    path = Path(path)
+    keys = list(dict.fromkeys(key for row in rows for key in row))
+    with path.open("w", newline="", encoding="utf-8") as f:
+        writer = csv.writer(f, lineterminator="\n")
+        writer.writerow(keys)
+        for row in rows:
+            writer.writerow([_cell(row.get(k, math.nan)) for k in keys])
+    return path
 
 
 def write_comparison_csv(runs: Mapping[str, Mapping[str, float | int]],
                          path: str | Path) -> Path:
     """One row per scheduler: its name, then each of its metrics (NaN as an empty cell)."""
-    path = Path(path)
-    keys = list(dict.fromkeys(key for values in runs.values() for key in values))
-    with path.open("w", newline="", encoding="utf-8") as f:
-        writer = csv.writer(f, lineterminator="\n")
-        writer.writerow(["scheduler", *keys])
-        for name, values in runs.items():
-            writer.writerow([name, *(_cell(values.get(k, math.nan)) for k in keys)])
-    return path
+    return write_rows_csv([{"scheduler": name, **values} for name, values in runs.items()], path)

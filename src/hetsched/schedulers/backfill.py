@@ -31,11 +31,6 @@ from hetsched.sim.view import ClusterView
 from hetsched.workload.model import Job
 
 
-def estimated_durations(view: ClusterView, job: Job) -> np.ndarray:
-    """Estimated run time of ``job`` on every node."""
-    return job.req_time * view.platform.slowest_speed / view.platform.arrays.speed
-
-
 def _end(view: ClusterView, job: Job, start: float, allocation: Allocation) -> float:
     """Estimated end of ``job`` started at ``start``: it runs at its slowest node's pace."""
     speed = min(float(view.platform.arrays.speed[n]) for n, _ in allocation)
@@ -89,7 +84,7 @@ class EasyBackfill(_Backfilling):
     def _backfill(self, job: Job, now: float, shadow: float, extra_cores: np.ndarray,
                   extra_mem: np.ndarray) -> Allocation | None:
         if job.nodes == 1:
-            ends_in_time = now + estimated_durations(self.view, job) <= shadow
+            ends_in_time = now + self.view.speed.estimates(job) <= shadow
             allowed = ends_in_time | (capacity(job, extra_cores, extra_mem) >= job.ntasks)
             allocation = self._place_now(job, allowed)
         else:
@@ -160,7 +155,7 @@ class ConservativeBackfill(_Backfilling):
 
     def _reserve(self, job: Job) -> None:
         assert self.profile is not None
-        durations = estimated_durations(self.view, job)
+        durations = self.view.speed.estimates(job)
         start, allocation = self.profile.earliest(job, durations, self.nodes.key(self.view),
                                                   self.rng)
         self.profile.reserve(job, start, _end(self.view, job, start, allocation), allocation)

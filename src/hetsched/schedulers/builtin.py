@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from hetsched.mapping.greedy import LIST_HEURISTICS
+from hetsched.mapping.registry import DESCRIPTIONS, HEURISTICS
 from hetsched.schedulers.backfill import ConservativeBackfill, EasyBackfill
+from hetsched.schedulers.batch import HEURISTIC_OPTIONS, BatchMapping
 from hetsched.schedulers.policies import (JOB_SELECTION_HELP, JOB_SELECTIONS,
                                           NODE_SELECTION_HELP, NODE_SELECTIONS)
 from hetsched.schedulers.queue import QueuePolicy
@@ -23,3 +26,8 @@ register("easy", EasyBackfill, "EASY backfilling: head reserved at the shadow ti
          "jump ahead without delaying it (option node=<node selection>)", "backfill")
 register("conservative", ConservativeBackfill, "Conservative backfilling: every queued job "
          "reserved in order; none may be delayed (option node=<node selection>)", "backfill")
+for _name in HEURISTICS:
+    _options = ["replan"] + ([] if _name in LIST_HEURISTICS else ["time_limit"]) + \
+        ([HEURISTIC_OPTIONS[_name]] if _name in HEURISTIC_OPTIONS else [])
+    register(_name, BatchMapping, f"per submission batch: {DESCRIPTIONS[_name]} (options "
+             f"{', '.join(_options)})", "batch", heuristic=_name)

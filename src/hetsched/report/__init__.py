@@ -1,0 +1,1 @@
+"""Figures (matplotlib, an optional extra: ``pip install 'hetsched[plot]'``)."""

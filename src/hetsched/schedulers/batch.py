@@ -1,0 +1,142 @@
+"""Batch-mode mapping: at each submission batch, map the jobs that just arrived with a mapping
+heuristic (:mod:`hetsched.mapping`) and queue each one on its node.
+
+- **ETC**: a job's estimate on node n, ``req_time · slowest_speed / speed_n``; ``inf`` on a node
+  that can never hold it (too few cores or too little memory).
+- **Machines** (:class:`~hetsched.mapping.machines.CoreSlots`): every core of every node is
+  free from now (idle) or from the estimated end of the job running on it; the jobs already
+  waiting in the node's local queue are then played in FIFO order, each taking its k
+  earliest-free cores no earlier than the start of the job ahead of it.
+- **List heuristics** (olb, met, mct, min_min, max_min, duplex, sufferage, kpb, swa) run on
+  that model directly: a job of k tasks completes when its k earliest-free cores are free.
+  **The others** (astar, ga, sa, gsa, tabu, ils, milp, best) solve the classic problem with
+  one machine per core (ready time: when the core is free, and no earlier than the node's FIFO
+  bound), so every job of the batch must have one task.
+- Each job is appended to its node's local FIFO queue in planned start order; the engine starts
+  it there once it fits and every job ahead of it has started (no backfilling).
+
+Jobs already queued are not re-planned (the design of the IRMaSim batch schedulers this follows):
+a queued job keeps its place, so later arrivals can never starve it, but the plan is never
+revised when jobs end earlier or later than estimated or when a better placement appears. With
+``replan=true`` every queued-but-not-started job is taken back at each batch and mapped again
+with the new arrivals: better packing, at the price of possible starvation and of re-planning
+cost that grows with the queue.
+
+Jobs that must span several nodes are rejected with a reason: local queues hold single-node jobs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import numpy as np
+
+from hetsched.errors import ConfigError
+from hetsched.mapping.greedy import LIST_HEURISTICS
+from hetsched.mapping.machines import CoreSlots
+from hetsched.mapping.registry import HEURISTICS, run_heuristic
+from hetsched.schedulers.base import Decision, Dequeue, Enqueue, Events, Reject, Scheduler
+from hetsched.schedulers.placement import capacity
+from hetsched.workload.model import Job
+
+MULTI_NODE_REASON = "batch mapping queues single-node jobs; this job needs several nodes"
+
+
+#: Options a heuristic takes beyond ``time_limit``, as scheduler options.
+HEURISTIC_OPTIONS = {"astar": "node_limit", "kpb": "percent"}
+
+
+class BatchMapping(Scheduler):
+    """Map each submission batch with ``heuristic``. ``time_limit`` (s) bounds the
+    time-bounded heuristics per batch; ``node_limit`` is A*'s, ``percent`` KPB's."""
+
+    def __init__(self, heuristic: str = "min_min", replan: bool = False,
+                 time_limit: float | None = None, node_limit: int | None = None,
+                 percent: float | None = None) -> None:
+        if heuristic not in HEURISTICS:
+            raise ValueError(f"unknown heuristic '{heuristic}'")
+        if heuristic in LIST_HEURISTICS and time_limit is not None:
+            raise ValueError(f"{heuristic} is a list heuristic: it takes no time_limit")
+        given = {"node_limit": node_limit, "percent": percent}
+        self.options = {k: v for k, v in given.items() if v is not None}
+        for key in self.options:
+            if HEURISTIC_OPTIONS.get(heuristic) != key:
+                raise ValueError(f"{heuristic} takes no option {key}")
+        self.heuristic = heuristic
+        self.replan = bool(replan)
+        self.time_limit = time_limit
+
+    def decide(self, now: float, events: Events) -> Iterator[Decision]:
+        if not events.submitted:
+            return
+        view = self.view
+        if self.replan:
+            for node in range(len(view.platform.nodes)):
+                for job in view.local_queue(node):
+                    yield Dequeue(job)
+        batch = []
+        for job in list(view.pending.values()):
+            if job.nodes == 1:
+                batch.append(job)
+            else:
+                yield Reject(job, MULTI_NODE_REASON)
+        if batch:
+            for job, node in self._plan(batch, now):
+                yield Enqueue(job, node)
+
+    # ---- the plan ----------------------------------------------------------------------------
+    def _etc(self, jobs: list[Job]) -> np.ndarray:
+        """Estimates of ``jobs`` on every node; ``inf`` where a node can never hold the job."""
+        a = self.view.platform.arrays
+        etc = np.empty((len(jobs), a.cores.size))
+        for row, job in enumerate(jobs):
+            fits = capacity(job, a.cores, a.memory_mb) >= job.ntasks
+            etc[row] = np.where(fits, self.view.speed.estimates(job), np.inf)
+        return etc
+
+    def _machines(self, now: float) -> CoreSlots:
+        """Per node: when each core is free, after the jobs queued there; the FIFO bound."""
+        view = self.view
+        core_free, fifo = [], np.full(len(view.platform.nodes), now)
+        for node in range(len(view.platform.nodes)):
+            times = [now] * int(view.free_cores[node])
+            for run in view.running_on(node).values():
+                count = int(run.cores[np.flatnonzero(run.node_index == node)[0]])
+                times += [view.estimated_end(run)] * count
+            core_free.append(np.array(times))
+        machines = CoreSlots(np.empty((0, len(core_free))), np.empty(0, np.int64), core_free,
+                             fifo)
+        for node in range(len(view.platform.nodes)):
+            queued = view.local_queue(node)
+            if queued:
+                machines = machines.with_tasks(self._etc(list(queued)),
+                                               [job.ntasks for job in queued])
+                for row in range(len(queued)):
+                    machines.commit(row, node)
+        return machines
+
+    def _plan(self, jobs: list[Job], now: float) -> list[tuple[Job, int]]:
+        """(job, node) pairs in the order to queue them."""
+        machines = self._machines(now).with_tasks(self._etc(jobs), [j.ntasks for j in jobs])
+        if self.heuristic in LIST_HEURISTICS:
+            plan = LIST_HEURISTICS[self.heuristic](machines, **self.options)
+            return [(jobs[i], int(plan.assignment[i])) for i in plan.sequence.tolist()]
+        return self._plan_on_cores(jobs, machines)
+
+    def _plan_on_cores(self, jobs: list[Job], machines: CoreSlots) -> list[tuple[Job, int]]:
+        """Classic mapping with one machine per core; queue order = planned start order."""
+        wide = next((job for job in jobs if job.ntasks != 1), None)
+        if wide is not None:
+            raise ConfigError(f"{self.heuristic} maps single-task jobs on cores; job "
+                              f"'{wide.id}' has {wide.ntasks} tasks (use a list heuristic "
+                              f"such as min_min)")
+        node_of, ready = machines.core_table()
+        etc = machines.etc[:, node_of]
+        mapping = run_heuristic(self.heuristic, etc, ready, rng=self.rng,
+                                time_limit=self.time_limit, **self.options)
+        starts = np.empty(len(jobs))
+        for core, tasks in enumerate(mapping.order):
+            durations = etc[tasks, core]
+            starts[tasks] = ready[core] + np.concatenate(([0.0], np.cumsum(durations)[:-1]))
+        order = np.lexsort((np.arange(len(jobs)), starts))
+        return [(jobs[i], int(node_of[mapping.assignment[i]])) for i in order.tolist()]

@@ -1,0 +1,160 @@
+"""Batch-mode mapping schedulers in the simulator, their machine model, and the thesis study."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from hetsched.cli.main import app
+from hetsched.errors import ConfigError
+from hetsched.experiments.batch_mapping import StudySettings, aggregate, run_study
+from hetsched.mapping.greedy import LIST_HEURISTICS
+from hetsched.mapping.machines import CoreSlots, ReadyTimes
+from hetsched.platform.model import NodeType, Platform
+from hetsched.schedulers import create
+from hetsched.schedulers.batch import MULTI_NODE_REASON
+from hetsched.sim.engine import simulate
+from hetsched.sim.result import JobState
+from hetsched.workload.model import Job, Workload
+from support import assert_one_line_error
+
+SLOW = NodeType("slow", 1, 1.0)  # 1 core, 1e9 ops/s
+FAST = NodeType("fast", 1, 2.0)  # 1 core, 2e9 ops/s
+DUO = NodeType("duo", 2, 1.0)    # 2 cores, 1e9 ops/s each
+
+
+def job(id: str, submit: float, seconds: float, ntasks: int = 1, nodes: int = 1) -> Job:
+    """``seconds`` on a 1 GHz core, estimated exactly (the slowest node here is 1 GHz)."""
+    return Job(id, submit, ntasks, seconds * 1e9, seconds, nodes=nodes)
+
+
+def schedule(types, jobs, scheduler: str) -> dict[str, tuple[float, float, int]]:
+    """job id -> (start, end, node) under ``scheduler``."""
+    result = simulate(Platform.from_counts("p", types), Workload("w", tuple(jobs)),
+                      create(scheduler))
+    return {j.id: (float(result.start[j.index]), float(result.end[j.index]),
+                   result.allocation[j.index][0][0]) for j in result.workload.jobs}
+
+
+# ---- one batch on single-core nodes: the classic problem ------------------------------------
+
+JOBS_ABC = [job("a", 0, 4), job("b", 0, 2), job("c", 0, 6)]  # ETC slow: 4 2 6, fast: 2 1 3
+
+
+def test_min_min_in_the_simulator() -> None:
+    # b (CT fast 1) -> fast [0,1]; a (CT fast 1+2=3) -> fast [1,3]; c: slow 6 = fast 3+3=6,
+    # the tie goes to the lower index -> slow [0,6]
+    assert schedule([(SLOW, 1), (FAST, 1)], JOBS_ABC, "min_min") == {
+        "a": (1.0, 3.0, 1), "b": (0.0, 1.0, 1), "c": (0.0, 6.0, 0)}
+
+
+def test_max_min_and_duplex_in_the_simulator() -> None:
+    # c (least CT 3, the largest) -> fast [0,3]; a: slow 4 < fast 3+2 -> slow [0,4];
+    # b: slow 4+2=6 > fast 3+1=4 -> fast [3,4]. Duplex keeps Max-min (makespan 4 < 6).
+    expected = {"a": (0.0, 4.0, 0), "b": (3.0, 4.0, 1), "c": (0.0, 3.0, 1)}
+    assert schedule([(SLOW, 1), (FAST, 1)], JOBS_ABC, "max_min") == expected
+    assert schedule([(SLOW, 1), (FAST, 1)], JOBS_ABC, "duplex") == expected
+
+
+@pytest.mark.parametrize("name", ["astar", "ga:time_limit=1", "milp:time_limit=5"])
+def test_core_level_heuristics_find_the_optimum_of_a_small_batch(name: str) -> None:
+    # the optimum of JOBS_ABC is makespan 4 (Max-min's); every job ends by then
+    ends = [end for _, end, _ in schedule([(SLOW, 1), (FAST, 1)], JOBS_ABC, name).values()]
+    assert max(ends) == pytest.approx(4.0)
+
+
+# ---- multi-core nodes: k earliest-free cores, FIFO local queues -----------------------------
+
+def test_a_k_task_job_waits_for_its_k_earliest_free_cores() -> None:
+    # t=0: x1 (10 s) and x2 (4 s) take both cores of the duo node; its cores free at 4 and 10.
+    # t=1: p (1 task, 3 s) ready at 4 -> CT 7; q (2 tasks, 1 s) ready at 10 -> CT 11.
+    jobs = [job("x1", 0, 10), job("x2", 0, 4), job("p", 1, 3), job("q", 1, 1, ntasks=2)]
+    # Min-min: p first (7 < 11): p [4,7], then q [10,11]
+    low = schedule([(DUO, 1)], jobs, "min_min")
+    assert (low["p"][:2], low["q"][:2]) == ((4.0, 7.0), (10.0, 11.0))
+    # Max-min: q first (11 > 7), queued ahead of p; p may not pass it (FIFO, no backfilling)
+    # although a core is free at 4: q [10,11], p [11,14]
+    high = schedule([(DUO, 1)], jobs, "max_min")
+    assert (high["q"][:2], high["p"][:2]) == ((10.0, 11.0), (11.0, 14.0))
+
+
+def test_queued_jobs_are_not_replanned_unless_asked() -> None:
+    # t=0: A, B, C (8 s slow, 4 s fast). Min-min: A fast [0,4], B slow [0,8], C queued on
+    # fast [4,8]. t=1: D (2 s slow, 1 s fast).
+    jobs = [job("A", 0, 8), job("B", 0, 8), job("C", 0, 8), job("D", 1, 2)]
+    # kept plan: fast is free from 8 (after C), slow from 8 -> D fast (CT 9) [8,9]
+    kept = schedule([(SLOW, 1), (FAST, 1)], jobs, "min_min")
+    assert (kept["C"][:2], kept["D"][:2]) == ((4.0, 8.0), (8.0, 9.0))
+    # re-planned: C is taken back; D (CT fast 5) goes first [4,5], then C fast [5,9]
+    moved = schedule([(SLOW, 1), (FAST, 1)], jobs, "min_min:replan=true")
+    assert (moved["D"][:2], moved["C"][:2]) == ((4.0, 5.0), (5.0, 9.0))
+
+
+def test_multi_node_jobs_are_rejected_with_a_reason() -> None:
+    jobs = (job("wide", 0, 5, ntasks=2, nodes=2), job("ok", 0, 5))
+    result = simulate(Platform.from_counts("p", [(SLOW, 2)]), Workload("w", jobs),
+                      create("min_min"))
+    wide = result.workload.by_id["wide"].index
+    assert result.state[wide] == JobState.REJECTED and result.reason[wide] == MULTI_NODE_REASON
+    assert result.count(JobState.FINISHED) == 1
+
+
+def test_core_level_heuristics_refuse_multi_task_jobs() -> None:
+    jobs = (job("w", 0, 5, ntasks=2),)
+    with pytest.raises(ConfigError, match="job 'w' has 2 tasks"):
+        simulate(Platform.from_counts("p", [(DUO, 1)]), Workload("w", jobs), create("astar"))
+
+
+def test_bad_batch_options_are_one_line_errors() -> None:
+    runner = CliRunner()
+    for spec, fragment in [("min_min:time_limit=3", "takes no time_limit"),
+                           ("min_min:node_limit=3", "takes no option node_limit"),
+                           ("astar:percent=10", "takes no option percent")]:
+        result = runner.invoke(app, ["run", "-s", spec, "--quiet"])
+        assert_one_line_error(result, fragment)
+
+
+# ---- the machine models agree where they coincide -------------------------------------------
+
+@pytest.mark.parametrize("name", sorted(LIST_HEURISTICS))
+def test_core_slots_on_single_core_machines_is_the_classic_model(name: str) -> None:
+    rng = np.random.default_rng(7)
+    etc = rng.uniform(1, 100, size=(40, 5))
+    ready = rng.uniform(0, 50, size=5)
+    classic = LIST_HEURISTICS[name](ReadyTimes(etc, ready))
+    slots = LIST_HEURISTICS[name](CoreSlots(etc, np.ones(40, np.int64),
+                                            [np.array([r]) for r in ready], np.zeros(5)))
+    assert np.array_equal(classic.assignment, slots.assignment)
+    assert np.array_equal(classic.sequence, slots.sequence)
+
+
+# ---- the thesis study --------------------------------------------------------------------------
+
+FAST_SET = ("fcfs", "random-random", "shortest-high_gflops", "min_min", "max_min", "duplex")
+
+
+def test_the_thesis_study_reproduces_its_ranges_and_ranking() -> None:
+    # requested times on a 1 GHz reference: the thesis' published ranges
+    rows = aggregate(run_study(range(5), schedulers=FAST_SET,
+                               settings=StudySettings(reference_ghz=1.0)))
+    ranges = {"low": (8_000, 10_000), "high": (2_100, 3_500)}
+    for level, (low, high) in ranges.items():
+        mine = {r["scheduler"]: r for r in rows if r["level"] == level}
+        assert all(low <= r["makespan"] <= high for r in mine.values()), level
+        best = min(r["makespan"] for r in mine.values())
+        assert mine["max_min"]["makespan"] == mine["duplex"]["makespan"] == best
+        assert min(mine["fcfs"]["makespan"], mine["random-random"]["makespan"]) > best
+        least = min(r["mean_slowdown"] for r in mine.values())
+        assert least == mine["shortest-high_gflops"]["mean_slowdown"]
+
+
+def test_study_command_writes_tables_csv_and_a_chart(tmp_path) -> None:
+    out = tmp_path / "study"
+    result = CliRunner().invoke(app, ["study", "batch-mapping", "--seeds", "1", "-s",
+                                      "fcfs,min_min", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "low heterogeneity" in result.stdout and "min_min" in result.stdout
+    runs = (out / "runs.csv").read_text().splitlines()
+    assert runs[0].startswith("level,seed,scheduler,makespan") and len(runs) == 1 + 2 * 2
+    assert (out / "bars.png").stat().st_size > 10_000
