@@ -90,6 +90,54 @@ def _initial_population(etc: np.ndarray, ready: np.ndarray, size: int,
     return pop
 
 
+class _Evolution:
+    """What the GA and the GSA share: the checked inputs, the population and its makespans,
+    the elite (best mapping so far), the stopping rules and the result."""
+
+    def __init__(self, name: str, etc: object, ready: object, rng: np.random.Generator | None,
+                 population: int, seed_min_min: bool, stall: int,
+                 time_limit: float | None) -> None:
+        self.name, self.stall, self.clock = name, stall, _Clock(time_limit)
+        self.etc = as_etc(etc)
+        self.ready = as_ready(ready, self.etc.shape[1])
+        self.rng = _rng(rng)
+        if population < 2:
+            raise ConfigError(f"{name}: population must be at least 2, got {population}")
+        self.pop = _initial_population(self.etc, self.ready, population, self.rng,
+                                       seed_min_min)
+        self.fit = population_makespans(self.etc, self.pop, self.ready)
+        best = int(np.argmin(self.fit))
+        self.elite, self.elite_fit = self.pop[best].copy(), float(self.fit[best])
+        self.since = self.generation = 0
+
+    def stop(self, generations: int) -> str | None:
+        """Why to stop before the next generation, or ``None``."""
+        if self.generation >= generations:
+            return "generations"
+        if self.since >= self.stall:
+            return "stall"
+        if self.clock.out():
+            return "time_limit"
+        if np.all(self.pop == self.pop[0]):
+            return "converged"
+        return None
+
+    def improved(self) -> bool:
+        """Count a generation; keep its best as the elite if it is better."""
+        self.generation += 1
+        best = int(np.argmin(self.fit))
+        if self.fit[best] < self.elite_fit:
+            self.elite, self.elite_fit, self.since = self.pop[best].copy(), float(self.fit[best]), 0
+            return True
+        self.since += 1
+        return False
+
+    def result(self, reason: str) -> Mapping:
+        return make_mapping(self.name, self.etc, self.elite, self.ready,
+                            seconds=self.clock.seconds(),
+                            info={"generations": self.generation, "stop": reason})
+
+
 def ga(etc: object, ready: object = None, rng: np.random.Generator | None = None,
        population: int = 200, generations: int = 1000, stall: int = 150,
        crossover: float = 0.6, mutation: float = 0.4, seed_min_min: bool = True,
@@ -105,51 +153,25 @@ def ga(etc: object, ready: object = None, rng: np.random.Generator | None = None
     improvement of the elite, when every chromosome is identical, or at ``time_limit``.
     The result is never worse than its Min-min seed (elitism).
     """
-    clock = _Clock(time_limit)
-    arr = as_etc(etc)
-    r = as_ready(ready, arr.shape[1])
-    rng = _rng(rng)
-    n, m = arr.shape
-    if population < 2:
-        raise ConfigError(f"ga: population must be at least 2, got {population}")
-    if n == 0:
-        return make_mapping("ga", arr, np.zeros(0, dtype=np.int64), r,
-                            seconds=clock.seconds(), info={"generations": 0, "stop": "trivial"})
-    pop = _initial_population(arr, r, population, rng, seed_min_min)
-    fit = population_makespans(arr, pop, r)
-    best = int(np.argmin(fit))
-    elite, elite_fit = pop[best].copy(), float(fit[best])
+    evo = _Evolution("ga", etc, ready, rng, population, seed_min_min, stall, time_limit)
+    if evo.etc.shape[0] == 0:
+        return evo.result("trivial")
+    rng, m = evo.rng, evo.etc.shape[1]
     weights = np.arange(population, 0, -1, dtype=np.float64)
     weights /= weights.sum()
     others = np.arange(1, population)
-    since, gen, reason = 0, 0, "generations"
-    while gen < generations:
-        if since >= stall:
-            reason = "stall"
-            break
-        if clock.out():
-            reason = "time_limit"
-            break
-        if n and np.all(pop == pop[0]):
-            reason = "converged"
-            break
-        gen += 1
-        ranked = np.argsort(fit, kind="stable")
+    while (reason := evo.stop(generations)) is None:
+        ranked = np.argsort(evo.fit, kind="stable")
         chosen = ranked[rng.choice(population, size=population - 1, p=weights)]
-        new = np.empty_like(pop)
-        new[0] = elite
-        new[1:] = pop[chosen]
+        new = np.empty_like(evo.pop)
+        new[0] = evo.elite
+        new[1:] = evo.pop[chosen]
         _crossover(new, others, rng, crossover)
         _mutate(new, others, rng, mutation, m)
-        pop = new
-        fit = population_makespans(arr, pop, r)
-        best = int(np.argmin(fit))
-        if fit[best] < elite_fit:
-            elite, elite_fit, since = pop[best].copy(), float(fit[best]), 0
-        else:
-            since += 1
-    return make_mapping("ga", arr, elite, r, seconds=clock.seconds(),
-                        info={"generations": gen, "stop": reason})
+        evo.pop = new
+        evo.fit = population_makespans(evo.etc, new, evo.ready)
+        evo.improved()
+    return evo.result(reason)
 
 
 def gsa(etc: object, ready: object = None, rng: np.random.Generator | None = None,
@@ -167,49 +189,25 @@ def gsa(etc: object, ready: object = None, rng: np.random.Generator | None = Non
     Elitism: the best mapping so far replaces the worst chromosome whenever the population has
     lost it. Stopping rules as for the GA.
     """
-    clock = _Clock(time_limit)
-    arr = as_etc(etc)
-    r = as_ready(ready, arr.shape[1])
-    rng = _rng(rng)
-    n, m = arr.shape
-    if population < 2:
-        raise ConfigError(f"gsa: population must be at least 2, got {population}")
-    if n == 0:
-        return make_mapping("gsa", arr, np.zeros(0, dtype=np.int64), r,
-                            seconds=clock.seconds(), info={"generations": 0, "stop": "trivial"})
-    pop = _initial_population(arr, r, population, rng, seed_min_min)
-    fit = population_makespans(arr, pop, r)
-    temp = float(fit.mean())
-    best = int(np.argmin(fit))
-    elite, elite_fit = pop[best].copy(), float(fit[best])
+    evo = _Evolution("gsa", etc, ready, rng, population, seed_min_min, stall, time_limit)
+    if evo.etc.shape[0] == 0:
+        return evo.result("trivial")
+    rng, m = evo.rng, evo.etc.shape[1]
+    temp = float(evo.fit.mean())
     everyone = np.arange(population)
-    since, gen, reason = 0, 0, "generations"
-    while gen < generations:
-        if since >= stall:
-            reason = "stall"
-            break
-        if clock.out():
-            reason = "time_limit"
-            break
-        gen += 1
-        child = pop.copy()
+    while (reason := evo.stop(generations)) is None:
+        child = evo.pop.copy()
         _crossover(child, everyone, rng, crossover)
         _mutate(child, everyone, rng, mutation, m)
-        cfit = population_makespans(arr, child, r)
-        take = cfit < fit + temp
-        pop[take] = child[take]
-        fit[take] = cfit[take]
+        cfit = population_makespans(evo.etc, child, evo.ready)
+        take = cfit < evo.fit + temp
+        evo.pop[take] = child[take]
+        evo.fit[take] = cfit[take]
         temp *= cooling
-        best = int(np.argmin(fit))
-        if fit[best] < elite_fit:
-            elite, elite_fit, since = pop[best].copy(), float(fit[best]), 0
-        else:
-            since += 1
-            if fit[best] > elite_fit:
-                worst = int(np.argmax(fit))
-                pop[worst], fit[worst] = elite, elite_fit
-    return make_mapping("gsa", arr, elite, r, seconds=clock.seconds(),
-                        info={"generations": gen, "stop": reason})
+        if not evo.improved() and evo.fit.min() > evo.elite_fit:
+            worst = int(np.argmax(evo.fit))
+            evo.pop[worst], evo.fit[worst] = evo.elite, evo.elite_fit
+    return evo.result(reason)
 
 
 def sa(etc: object, ready: object = None, rng: np.random.Generator | None = None,
