@@ -20,6 +20,7 @@ running past its estimate pushes back the reservations it now collides with.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -31,10 +32,16 @@ from hetsched.sim.view import ClusterView
 from hetsched.workload.model import Job
 
 
+def _duration(view: ClusterView, job: Job, allocation: Allocation) -> float:
+    """Estimated run time of ``job`` on ``allocation``: it runs at its slowest node's pace."""
+    speed = view.platform.arrays.speed
+    slowest = float(speed[allocation[0][0]]) if len(allocation) == 1 else \
+        float(speed[[node for node, _ in allocation]].min())
+    return view.speed.estimate_at_speed(job, slowest)
+
+
 def _end(view: ClusterView, job: Job, start: float, allocation: Allocation) -> float:
-    """Estimated end of ``job`` started at ``start``: it runs at its slowest node's pace."""
-    speed = min(float(view.platform.arrays.speed[n]) for n, _ in allocation)
-    return start + view.speed.estimate_at_speed(job, speed)
+    return start + _duration(view, job, allocation)
 
 
 class _Backfilling(Scheduler):
@@ -101,13 +108,26 @@ class EasyBackfill(_Backfilling):
         return allocation
 
 
+@dataclass(frozen=True, slots=True)
+class _Booking:
+    """A reservation: ``allocation`` from ``start`` for the estimated ``duration``."""
+
+    start: float
+    allocation: Allocation
+    duration: float
+
+    @property
+    def end(self) -> float:
+        return self.start + self.duration
+
+
 class ConservativeBackfill(_Backfilling):
     name = "conservative"
 
     def reset(self, view: ClusterView, rng: np.random.Generator) -> None:
         super().reset(view, rng)
         self.profile: Profile | None = None
-        self.reserved: dict[int, tuple[float, Allocation]] = {}
+        self.reserved: dict[int, _Booking] = {}
         self.expected_end: dict[int, float] = {}
 
     def decide(self, now: float, events: Events) -> Iterator[Decision]:
@@ -128,50 +148,60 @@ class ConservativeBackfill(_Backfilling):
                 return True
         return any(run.est_end < now for run in self.view.running.values())
 
+    def _by_start(self) -> list[tuple[int, _Booking]]:
+        return sorted(self.reserved.items(), key=lambda item: (item[1].start, item[0]))
+
     def _compress(self, now: float) -> None:
         """Re-project from the running jobs, keep every reservation that still fits where it
         is (an overrun may push some: they take the earliest slot left, in queue order), then
-        move each job, in order of start, to its earliest slot with all others still booked.
-        Its own old slot is always available, so no reservation ever moves later."""
+        move each job, in order of start, to its earliest slot before its own, all others still
+        booked. It keeps its slot when there is none, so no reservation ever moves later."""
         view = self.view
         self.profile = profile = Profile.of_running(view)
-        by_start = sorted(self.reserved.items(), key=lambda item: (item[1][0], item[0]))
         pushed = []
-        for index, (start, allocation) in by_start:
-            job, start = view.pending[index], max(start, now)
-            end = _end(view, job, start, allocation)
-            if profile.holds(job, start, end, allocation):
-                profile.reserve(job, start, end, allocation)
-                self.reserved[index] = (start, allocation)
+        for index, booking in self._by_start():
+            job = view.pending[index]
+            if booking.start < now:
+                booking = _Booking(now, booking.allocation, booking.duration)
+            if profile.holds(job, booking.start, booking.end, booking.allocation):
+                profile.reserve(job, booking.start, booking.end, booking.allocation)
+                self.reserved[index] = booking
             else:
                 pushed.append(job)
         for job in pushed:
             self._reserve(job)
-        for index, (start, allocation) in sorted(self.reserved.items(),
-                                                 key=lambda item: (item[1][0], item[0])):
-            job = view.pending[index]
-            profile.release(job, start, _end(view, job, start, allocation), allocation)
-            self._reserve(job)
+        for index, booking in self._by_start():
+            if booking.start > now:
+                job = view.pending[index]
+                profile.release(job, booking.start, booking.end, booking.allocation)
+                if not self._reserve(job, before=booking.start):
+                    profile.reserve(job, booking.start, booking.end, booking.allocation)
 
-    def _reserve(self, job: Job) -> None:
+    def _reserve(self, job: Job, before: float | None = None) -> bool:
+        """Book ``job`` at its earliest slot (only one earlier than ``before``, if given);
+        whether it found one."""
         assert self.profile is not None
-        durations = self.view.speed.estimates(job)
-        start, allocation = self.profile.earliest(job, durations, self.nodes.key(self.view),
-                                                  self.rng)
-        self.profile.reserve(job, start, _end(self.view, job, start, allocation), allocation)
-        self.reserved[job.index] = (start, allocation)
+        found = self.profile.earliest(job, self.view.speed.estimates(job),
+                                      self.nodes.key(self.view), self.rng, before)
+        if found is None:
+            return False
+        start, allocation = found
+        booking = _Booking(start, allocation, _duration(self.view, job, allocation))
+        self.profile.reserve(job, booking.start, booking.end, allocation)
+        self.reserved[job.index] = booking
+        return True
 
     def _start_due(self, now: float) -> Iterator[Decision]:
         """Start the reservations that are due; wake up when the next one is."""
         view = self.view
-        for index, (start, allocation) in list(self.reserved.items()):
-            if start > now:
+        for index, booking in list(self.reserved.items()):
+            if booking.start > now:
                 continue
             job = view.pending[index]
-            if all(view.fits(job, node, count) for node, count in allocation):
+            if all(view.fits(job, node, count) for node, count in booking.allocation):
                 del self.reserved[index]
-                self.expected_end[index] = _end(view, job, now, allocation)
-                yield Start(job, allocation)
-        upcoming = [start for start, _ in self.reserved.values() if start > now]
+                self.expected_end[index] = now + booking.duration
+                yield Start(job, booking.allocation)
+        upcoming = [b.start for b in self.reserved.values() if b.start > now]
         if upcoming:
             yield WakeUp(min(upcoming))

@@ -105,20 +105,25 @@ class Profile:
         return cores, mem
 
     def earliest(self, job: Job, durations: np.ndarray, key: np.ndarray | None,
-                 rng: np.random.Generator) -> tuple[float, Allocation]:
-        """The earliest start and allocation of ``job`` lasting ``durations[n]`` on node n.
+                 rng: np.random.Generator,
+                 before: float | None = None) -> tuple[float, Allocation] | None:
+        """The earliest start and allocation of ``job`` lasting ``durations[n]`` on node n;
+        with ``before``, only starts earlier than it are searched (``None`` if there is none).
 
         Multi-node jobs are checked over their longest possible duration (conservative).
         """
+        last = len(self.times) if before is None else bisect.bisect_left(self.times, before)
         spans = durations if job.nodes == 1 else np.full_like(durations, durations.max())
-        cap = capacity(job, self.cores, self.mem)
+        cap = capacity(job, self.cores[:last], self.mem[:last])
         room = cap.sum(axis=1) if job.nodes == 0 else cap.max(axis=1)
         for row in np.flatnonzero(room >= (job.ntasks if job.nodes == 0 else _min_per_node(job))):
             cores, mem = self.window_min(int(row), spans)
             allocation = place(job, cores, mem, key, rng)
             if allocation is not None:
                 return self.times[row], allocation
-        raise AssertionError(f"job {job.id} fits nowhere even when the cluster is empty")
+        if before is None:
+            raise AssertionError(f"job {job.id} fits nowhere even when the cluster is empty")
+        return None
 
 
 def _columns(allocation: Allocation) -> tuple[list[int], np.ndarray]:
