@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from hetsched.dssim.algorithms import ALGORITHMS
+from hetsched.dssim.driver import DsSimPolicy
 from hetsched.schedulers.backfill import ConservativeBackfill, EasyBackfill
 from hetsched.schedulers.policies import (JOB_SELECTION_HELP, JOB_SELECTIONS,
                                           NODE_SELECTION_HELP, NODE_SELECTIONS)
@@ -23,3 +25,5 @@ register("easy", EasyBackfill, "EASY backfilling: head reserved at the shadow ti
          "jump ahead without delaying it (option node=<node selection>)", "backfill")
 register("conservative", ConservativeBackfill, "Conservative backfilling: every queued job "
          "reserved in order; none may be delayed (option node=<node selection>)", "backfill")
+for _name, _algorithm in ALGORITHMS.items():
+    register(_name, DsSimPolicy, _algorithm.description, "dssim", algorithm=_name)
