@@ -21,6 +21,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from hetsched.cli.tables import comparison_table, metrics_table, run_values, schedulers_table
+from hetsched.dssim.xml import workload_for_config
 from hetsched.errors import ConfigError, HetschedError
 from hetsched.examples import default_platform_path, default_workload_path
 from hetsched.fileio import file_stem
@@ -46,11 +47,12 @@ app = typer.Typer(help="Simulate, compare and tune job schedulers on heterogeneo
 
 # ---- options shared by run and compare ---------------------------------------------------------
 PlatformOpt = Annotated[Optional[Path], typer.Option(
-    "--platform", "-p", help="Platform file (native JSON/YAML or IRMaSim JSON). "
-    "Default: the bundled example platform.")]
+    "--platform", "-p", help="Platform file (native JSON/YAML, IRMaSim JSON or ds-sim "
+    "configuration XML). Default: the bundled example platform.")]
 WorkloadOpt = Annotated[Optional[Path], typer.Option(
-    "--workload", "-w", help="Workload file (SWF, IRMaSim/Batsim/native JSON). "
-    "Default: the bundled example workload.")]
+    "--workload", "-w", help="Workload file (SWF, IRMaSim/Batsim/native JSON, ds-sim job list "
+    "XML). Default: the bundled example workload (for a ds-sim configuration: the job list it "
+    "names).")]
 SeedOpt = Annotated[int, typer.Option(help="Seed of the scheduler's random generator.")]
 HorizonOpt = Annotated[Optional[float], typer.Option(
     help="Stop at this simulated time (s); jobs not done are reported unfinished.")]
@@ -73,7 +75,7 @@ class Inputs:
     """What a run simulates, and how (shared by run and compare)."""
 
     platform_path: Path
-    workload_path: Path
+    workload_path: Path | None
     seed: int
     horizon: float | None
     strict: bool
@@ -87,7 +89,11 @@ class Inputs:
                 "estimate_factor": self.swf.estimate_factor}
 
     def load(self) -> tuple[Platform, Workload]:
+        """The platform and workload; a ds-sim configuration without ``--workload`` brings the
+        job list it names (or says that its jobs must be given)."""
         platform = load_platform(self.platform_path)
+        if self.workload_path is None:
+            return platform, workload_for_config(self.platform_path, platform)
         return platform, load_workload(self.workload_path, platform, self.swf)
 
 
@@ -96,6 +102,8 @@ def make_inputs(platform: Path | None, workload: Path | None, seed: int, horizon
                 estimate_factor: float) -> Inputs:
     swf = SwfOptions(placement=placement, reference_speed=reference_speed,
                      estimate_factor=estimate_factor, strict=strict)
+    if platform is not None and platform.suffix.lower() == ".xml":
+        return Inputs(platform, workload, seed, horizon, strict, swf)
     return Inputs(platform or default_platform_path(), workload or default_workload_path(),
                   seed, horizon, strict, swf)
 
@@ -194,7 +202,7 @@ def run(platform: PlatformOpt = None, workload: WorkloadOpt = None,
         create(scheduler)  # fail fast on a bad name, before loading inputs
         plat, work = inputs.load()
         result = simulate_spec(scheduler, plat, work, inputs, quiet)
-        out = out or Path("runs") / f"{file_stem(inputs.workload_path)}-{safe_name(scheduler)}"
+        out = out or Path("runs") / f"{file_stem(Path(work.source))}-{safe_name(scheduler)}"
         write_run(result, out, inputs.options())
     if not quiet:
         console = Console()

@@ -24,10 +24,10 @@ def rental_cost(result: SimResult) -> float:
     return float(prices @ result.node_charged_seconds / 3600.0)
 
 
-def dssim_turnaround(wait: np.ndarray, run: np.ndarray) -> float:
+def dssim_turnaround(result: SimResult, wait: np.ndarray, run: np.ndarray) -> float:
     """ds-sim's average turnaround: mean wait and mean execution, each truncated to whole
-    seconds, then added (NaN without finished jobs)."""
-    if wait.size == 0:
+    seconds, then added (NaN without finished jobs, and for always-on platforms)."""
+    if wait.size == 0 or result.node_charged_seconds is None:
         return float("nan")
     return float(math.floor(wait.sum() / wait.size) + math.floor(run.sum() / run.size))
 
@@ -78,7 +78,7 @@ def summarize(result: SimResult) -> dict[str, float | int]:
         "edp_js": energy * window,
         "rental_cost": rental_cost(result),
         "busy_core_seconds": busy_core_s,
-        "dssim_turnaround": dssim_turnaround(rec.wait[done], rec.run[done]),
+        "dssim_turnaround": dssim_turnaround(result, rec.wait[done], rec.run[done]),
         "dssim_utilisation": dssim_utilisation(result),
     }
     return summary
