@@ -1,4 +1,4 @@
-"""The ``hetsched`` command: run, compare, schedulers.
+"""The ``hetsched`` command: run, compare, schedulers, dssim-table, dsclient.
 
 User errors (bad input files, unknown schedulers, bad options, unwritable output) print one
 line ``error: <message>`` on stderr and exit with code 2, never a traceback.
@@ -20,7 +20,12 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from hetsched.cli.tables import comparison_table, metrics_table, run_values, schedulers_table
+from hetsched.cli.tables import (comparison_table, dssim_tables, metrics_table, run_values,
+                                 schedulers_table)
+from hetsched.dssim.algorithms import ALGORITHMS
+from hetsched.dssim.client import run_client
+from hetsched.dssim.records import JobnOrder
+from hetsched.dssim.table import reference_mismatches, run_table, write_cells_csv
 from hetsched.dssim.xml import workload_for_config
 from hetsched.errors import ConfigError, HetschedError
 from hetsched.examples import default_platform_path, default_workload_path
@@ -253,6 +258,68 @@ def list_schedulers(show_all: Annotated[bool, typer.Option(
         "--all", help="List every name of the job-node grid.")] = False) -> None:
     """List the registered schedulers."""
     Console().print(schedulers_table(entries(), JOB_SELECTION_HELP, show_all))
+
+
+def _algorithm_names(text: str) -> list[str]:
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    unknown = [n for n in names if n not in ALGORITHMS]
+    if unknown or not names:
+        raise ConfigError(f"unknown ds-sim algorithm '{unknown[0] if unknown else text}' "
+                          f"(choose from {', '.join(ALGORITHMS)})")
+    return names
+
+
+@app.command("dssim-table")
+def dssim_table(
+        configs: Annotated[Path, typer.Option(help="Directory of ds-sim configurations (*.xml).")],
+        jobs: Annotated[Optional[Path], typer.Option(
+            help="Directory of job lists <config>-jobs.xml. Default: ../jobs next to CONFIGS.")]
+        = None,
+        algo: Annotated[str, typer.Option(help="ds-sim algorithms, comma-separated.")]
+        = ",".join(ALGORITHMS),
+        reference: Annotated[Optional[Path], typer.Option(
+            help="ds-sim reference results (JSON) to check every cell it covers against.")]
+        = None,
+        csv_out: Annotated[Optional[Path], typer.Option(
+            "--csv", help="Also write every cell to this CSV file.")] = None) -> None:
+    """Every configuration × ds-sim algorithm: turnaround, utilisation and cost as ds-sim
+    reports them (one table per metric)."""
+    with user_errors():
+        names = _algorithm_names(algo)
+        jobs_dir = jobs or configs.parent / "jobs"
+        cells = run_table(configs, jobs_dir, names)
+        checked, differ = reference_mismatches(cells, reference) if reference else (0, [])
+        if csv_out is not None:
+            write_cells_csv(cells, csv_out)
+    console = Console(width=None if sys.stdout.isatty() else 250)  # files get whole rows
+    for table in dssim_tables(cells, names):
+        console.print(table)
+    if reference is not None:
+        console.print(f"reference: {checked - len(differ)}/{checked} cells match exactly")
+        for line in differ:
+            console.print(f"  differs: {escape(line)}")
+
+
+@app.command()
+def dsclient(algo: Annotated[str, typer.Option(help="ds-sim algorithm (see `hetsched "
+                                                    "schedulers`, family dssim).")] = "ff",
+             host: Annotated[str, typer.Option(help="ds-sim server host.")] = "127.0.0.1",
+             port: Annotated[int, typer.Option(help="ds-sim server port.")] = 50000,
+             jobn_order: Annotated[JobnOrder, typer.Option(
+                 "--jobn-order", help="JOBN fields: current (jobID submitTime cores memory "
+                 "disk estRuntime) or legacy (submitTime jobID estRuntime cores memory disk, "
+                 "ds-sim before 2024).")] = JobnOrder.CURRENT,
+             user: Annotated[str, typer.Option(help="Name sent with AUTH.")] = "hetsched",
+             system: Annotated[Optional[Path], typer.Option(
+                 help="The ds-system.xml the server wrote (boot times for lwt).")] = None,
+             timeout: Annotated[float, typer.Option(
+                 help="Seconds to wait for the server before giving up.")] = 60.0) -> None:
+    """Act as the scheduler of a running ds-sim server (started with -n: newline mode), with
+    the same algorithm code the simulator uses."""
+    with user_errors():
+        name = _algorithm_names(algo)[0]
+        dispatched = run_client(name, host, port, jobn_order, user, system, timeout)
+    typer.echo(f"{name}: dispatched {dispatched} jobs; the ds-sim server ended the run")
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from rich.table import Table
 from rich.text import Text
 
+from hetsched.dssim.table import Cell
 from hetsched.schedulers.registry import Entry
 
 Values = Mapping[str, float | int]
@@ -163,3 +164,21 @@ def schedulers_table(entries: Sequence[Entry], job_help: Mapping[str, str],
     for row in rows + grid_rows:
         table.add_row(*(Text(cell) for cell in row))
     return table
+
+
+def dssim_tables(cells: Sequence[Cell], algos: Sequence[str]) -> list[Table]:
+    """Configurations as rows, algorithms as columns: one table per ds-sim metric."""
+    configs = list(dict.fromkeys(c.config for c in cells))
+    by_key = {(c.config, c.algo): c for c in cells}
+    tables = []
+    for title, fmt in (("avg turnaround (s)", lambda c: str(c.tt)),
+                       ("avg utilisation (%)", lambda c: f"{c.util:.2f}"),
+                       ("total rental cost ($)", lambda c: f"{c.cost:.2f}")):
+        table = Table(title=f"ds-sim {title}", title_justify="left")
+        table.add_column("config")
+        for algo in algos:
+            table.add_column(algo, justify="right")
+        for config in configs:
+            table.add_row(config, *(fmt(by_key[config, a]) for a in algos))
+        tables.append(table)
+    return tables
