@@ -99,19 +99,20 @@ class FirstAvailable(Algorithm):
         return _target(available[0] if available else servers.capable(job)[0])
 
 
-Rule = Callable[[Sequence[ServerRecord], Callable[[ServerRecord], int]], ServerRecord | None]
+Key = Callable[[ServerRecord], int]
+Rule = Callable[[Sequence[ServerRecord], Key], ServerRecord | None]
 
 
-def first(records: Sequence[ServerRecord], key: Callable[[ServerRecord], int]) -> ServerRecord | None:
+def first(records: Sequence[ServerRecord], key: Key) -> ServerRecord | None:
     return records[0] if records else None
 
 
-def best(records: Sequence[ServerRecord], key: Callable[[ServerRecord], int]) -> ServerRecord | None:
+def best(records: Sequence[ServerRecord], key: Key) -> ServerRecord | None:
     """Smallest key; the first such record on ties."""
     return min(records, key=key, default=None)
 
 
-def worst(records: Sequence[ServerRecord], key: Callable[[ServerRecord], int]) -> ServerRecord | None:
+def worst(records: Sequence[ServerRecord], key: Key) -> ServerRecord | None:
     """Largest key; the first such record on ties."""
     return max(records, key=key, default=None)
 

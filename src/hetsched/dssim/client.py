@@ -53,19 +53,22 @@ class RemoteServer:
                      for name, group in seen.items())
 
     def capable(self, job: JobRequest) -> list[ServerRecord]:
-        return self._checked(self._gets(f"GETS Capable {job.cores} {job.memory} {job.disk}"))
+        return self._known(f"GETS Capable {job.cores} {job.memory} {job.disk}")
 
     def available(self, job: JobRequest) -> list[ServerRecord]:
-        return self._checked(self._gets(f"GETS Avail {job.cores} {job.memory} {job.disk}"))
+        return self._known(f"GETS Avail {job.cores} {job.memory} {job.disk}")
 
     def jobs_on(self, record: ServerRecord) -> list[ListedJob]:
-        return [_listed(line) for line in self.connection.records(f"LSTJ {record.type} {record.id}")]
+        lines = self.connection.records(f"LSTJ {record.type} {record.id}")
+        return [_listed(line) for line in lines]
 
     def _gets(self, request: str) -> list[ServerRecord]:
         return [ServerRecord.parse(line) for line in self.connection.records(request)]
 
-    def _checked(self, records: list[ServerRecord]) -> list[ServerRecord]:
+    def _known(self, request: str) -> list[ServerRecord]:
+        """The records of ``request``, all of server types learnt at the start."""
         names = {t.name for t in self.types}
+        records = self._gets(request)
         unknown = next((r for r in records if r.type not in names), None)
         if unknown is not None:
             raise ProtocolError(f"ds-sim server reported unknown server type {unknown.type!r} "

@@ -4,5 +4,5 @@ from hetsched.schedulers.base import (Decision, Dequeue, Enqueue, Events, OwnDri
                                       Scheduler, Start, WakeUp)
 from hetsched.schedulers.registry import create, entries, register
 
-__all__ = ["Decision", "Dequeue", "Enqueue", "Events", "OwnDriver", "Reject", "Scheduler", "Start", "WakeUp",
-           "create", "entries", "register"]
+__all__ = ["Decision", "Dequeue", "Enqueue", "Events", "OwnDriver", "Reject", "Scheduler", "Start",
+           "WakeUp", "create", "entries", "register"]
