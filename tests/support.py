@@ -40,3 +40,21 @@ def assert_one_line_error(result, *fragments: str) -> None:
     assert "Traceback" not in result.output
     for fragment in fragments:
         assert fragment in lines[0]
+
+
+# ---- ds-sim XML snippets -------------------------------------------------------------------
+def config_xml(*servers: str) -> str:
+    """A ds-sim configuration holding ``servers`` (from :func:`server`)."""
+    return "<config><servers>" + "".join(servers) + "</servers></config>"
+
+
+def server(name: str, cores: int, limit: int = 1, boot: int = 60, rate: float = 3.6) -> str:
+    """A ds-sim server type with 1000 MB of memory and disk per core."""
+    return (f'<server type="{name}" limit="{limit}" bootupTime="{boot}" hourlyRate="{rate}" '
+            f'cores="{cores}" memory="{1000 * cores}" disk="{1000 * cores}" />')
+
+
+def job(jid: int, submit: int, cores: int, actual: int, estimate: int | None = None) -> str:
+    """A ds-sim job-list entry needing 100 MB of memory and disk per core."""
+    return (f'<job id="{jid}" type="t" submitTime="{submit}" estRunTime="{estimate or actual}" '
+            f'actRunTime="{actual}" cores="{cores}" memory="{100 * cores}" disk="{100 * cores}" />')

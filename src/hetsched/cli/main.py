@@ -1,4 +1,4 @@
-"""The ``hetsched`` command: run, compare, schedulers, map, study.
+"""The ``hetsched`` command: run, compare, schedulers, map, study, dssim-table, dsclient.
 
 User errors (bad input files, unknown schedulers, bad options, unwritable output) print one
 line ``error: <message>`` on stderr and exit with code 2, never a traceback.
@@ -23,7 +23,13 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from hetsched.cli.errors import user_errors
 from hetsched.cli.map_cmd import map_command
 from hetsched.cli.study_cmd import study_app
-from hetsched.cli.tables import comparison_table, metrics_table, run_values, schedulers_table
+from hetsched.cli.tables import (comparison_table, dssim_tables, metrics_table, run_values,
+                                 schedulers_table)
+from hetsched.dssim.algorithms import ALGORITHMS
+from hetsched.dssim.client import run_client
+from hetsched.dssim.records import JobnOrder
+from hetsched.dssim.table import reference_mismatches, run_table, write_cells_csv
+from hetsched.dssim.xml import workload_for_config
 from hetsched.errors import ConfigError
 from hetsched.examples import default_platform_path, default_workload_path
 from hetsched.fileio import file_stem
@@ -49,11 +55,12 @@ app = typer.Typer(help="Simulate, compare and tune job schedulers on heterogeneo
 
 # ---- options shared by run and compare ---------------------------------------------------------
 PlatformOpt = Annotated[Optional[Path], typer.Option(
-    "--platform", "-p", help="Platform file (native JSON/YAML or IRMaSim JSON). "
-    "Default: the bundled example platform.")]
+    "--platform", "-p", help="Platform file (native JSON/YAML, IRMaSim JSON or ds-sim "
+    "configuration XML). Default: the bundled example platform.")]
 WorkloadOpt = Annotated[Optional[Path], typer.Option(
-    "--workload", "-w", help="Workload file (SWF, IRMaSim/Batsim/native JSON). "
-    "Default: the bundled example workload.")]
+    "--workload", "-w", help="Workload file (SWF, IRMaSim/Batsim/native JSON, ds-sim job list "
+    "XML). Default: the bundled example workload (for a ds-sim configuration: the job list it "
+    "names).")]
 SeedOpt = Annotated[int, typer.Option(help="Seed of the scheduler's random generator.")]
 HorizonOpt = Annotated[Optional[float], typer.Option(
     help="Stop at this simulated time (s); jobs not done are reported unfinished.")]
@@ -76,7 +83,7 @@ class Inputs:
     """What a run simulates, and how (shared by run and compare)."""
 
     platform_path: Path
-    workload_path: Path
+    workload_path: Path | None
     seed: int
     horizon: float | None
     strict: bool
@@ -90,7 +97,11 @@ class Inputs:
                 "estimate_factor": self.swf.estimate_factor}
 
     def load(self) -> tuple[Platform, Workload]:
+        """The platform and workload; a ds-sim configuration without ``--workload`` brings the
+        job list it names (or says that its jobs must be given)."""
         platform = load_platform(self.platform_path)
+        if self.workload_path is None:
+            return platform, workload_for_config(self.platform_path, platform)
         return platform, load_workload(self.workload_path, platform, self.swf)
 
 
@@ -99,6 +110,8 @@ def make_inputs(platform: Path | None, workload: Path | None, seed: int, horizon
                 estimate_factor: float) -> Inputs:
     swf = SwfOptions(placement=placement, reference_speed=reference_speed,
                      estimate_factor=estimate_factor, strict=strict)
+    if platform is not None and platform.suffix.lower() == ".xml":
+        return Inputs(platform, workload, seed, horizon, strict, swf)
     return Inputs(platform or default_platform_path(), workload or default_workload_path(),
                   seed, horizon, strict, swf)
 
@@ -180,7 +193,7 @@ def run(platform: PlatformOpt = None, workload: WorkloadOpt = None,
         create(scheduler)  # fail fast on a bad name, before loading inputs
         plat, work = inputs.load()
         result = simulate_spec(scheduler, plat, work, inputs, quiet)
-        out = out or Path("runs") / f"{file_stem(inputs.workload_path)}-{safe_name(scheduler)}"
+        out = out or Path("runs") / f"{file_stem(Path(work.source))}-{safe_name(scheduler)}"
         write_run(result, out, inputs.options())
     if not quiet:
         console = Console()
@@ -232,6 +245,67 @@ def list_schedulers(show_all: Annotated[bool, typer.Option(
     """List the registered schedulers."""
     Console().print(schedulers_table(entries(), JOB_SELECTION_HELP, show_all))
 
+
+def _algorithm_names(text: str) -> list[str]:
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    unknown = [n for n in names if n not in ALGORITHMS]
+    if unknown or not names:
+        raise ConfigError(f"unknown ds-sim algorithm '{unknown[0] if unknown else text}' "
+                          f"(choose from {', '.join(ALGORITHMS)})")
+    return names
+
+
+@app.command("dssim-table")
+def dssim_table(
+        configs: Annotated[Path, typer.Option(help="Directory of ds-sim configurations (*.xml).")],
+        jobs: Annotated[Optional[Path], typer.Option(
+            help="Directory of job lists <config>-jobs.xml. Default: ../jobs next to CONFIGS.")]
+        = None,
+        algo: Annotated[str, typer.Option(help="ds-sim algorithms, comma-separated.")]
+        = ",".join(ALGORITHMS),
+        reference: Annotated[Optional[Path], typer.Option(
+            help="ds-sim reference results (JSON) to check every cell it covers against.")]
+        = None,
+        csv_out: Annotated[Optional[Path], typer.Option(
+            "--csv", help="Also write every cell to this CSV file.")] = None) -> None:
+    """Every configuration × ds-sim algorithm: turnaround, utilisation and cost as ds-sim
+    reports them (one table per metric)."""
+    with user_errors():
+        names = _algorithm_names(algo)
+        jobs_dir = jobs or configs.parent / "jobs"
+        cells = run_table(configs, jobs_dir, names)
+        checked, differ = reference_mismatches(cells, reference) if reference else (0, [])
+        if csv_out is not None:
+            write_cells_csv(cells, csv_out)
+    console = Console(width=None if sys.stdout.isatty() else 250)  # files get whole rows
+    for table in dssim_tables(cells, names):
+        console.print(table)
+    if reference is not None:
+        console.print(f"reference: {checked - len(differ)}/{checked} cells match exactly")
+        for line in differ:
+            console.print(f"  differs: {escape(line)}")
+
+
+@app.command()
+def dsclient(algo: Annotated[str, typer.Option(help="ds-sim algorithm (see `hetsched "
+                                                    "schedulers`, family dssim).")] = "ff",
+             host: Annotated[str, typer.Option(help="ds-sim server host.")] = "127.0.0.1",
+             port: Annotated[int, typer.Option(help="ds-sim server port.")] = 50000,
+             jobn_order: Annotated[JobnOrder, typer.Option(
+                 "--jobn-order", help="JOBN fields: current (jobID submitTime cores memory "
+                 "disk estRuntime) or legacy (submitTime jobID estRuntime cores memory disk, "
+                 "ds-sim before 2024).")] = JobnOrder.CURRENT,
+             user: Annotated[str, typer.Option(help="Name sent with AUTH.")] = "hetsched",
+             system: Annotated[Optional[Path], typer.Option(
+                 help="The ds-system.xml the server wrote (boot times for lwt).")] = None,
+             timeout: Annotated[float, typer.Option(
+                 help="Seconds to wait for the server before giving up.")] = 60.0) -> None:
+    """Act as the scheduler of a running ds-sim server (started with -n: newline mode), with
+    the same algorithm code the simulator uses."""
+    with user_errors():
+        name = _algorithm_names(algo)[0]
+        dispatched = run_client(name, host, port, jobn_order, user, system, timeout)
+    typer.echo(f"{name}: dispatched {dispatched} jobs; the ds-sim server ended the run")
 
 app.command("map")(map_command)
 app.add_typer(study_app, name="study")

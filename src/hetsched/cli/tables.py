@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from rich.table import Table
 from rich.text import Text
 
+from hetsched.dssim.table import Cell
 from hetsched.schedulers.registry import Entry
 
 Values = Mapping[str, float | int]
@@ -63,6 +64,7 @@ class Metric:
     key: str
     fmt: Callable[[float], str]
     better: str | None = None  # "low", "high" or None (no winner)
+    optional: bool = False  # left out of a table when no run has a value
 
 
 METRICS: tuple[Metric, ...] = (
@@ -79,6 +81,9 @@ METRICS: tuple[Metric, ...] = (
     Metric("energy", "energy_j", lambda x: fmt_si(x, "J"), "low"),
     Metric("EDP (J·s)", "edp_js", fmt_sci, "low"),
     Metric("rental cost", "rental_cost", fmt_ratio, "low"),
+    Metric("ds-sim turnaround", "dssim_turnaround", fmt_count, "low", optional=True),
+    Metric("ds-sim utilisation", "dssim_utilisation",
+           lambda x: "—" if _missing(x) else f"{x:.2f} %", "high", optional=True),
     Metric("jobs finished", "finished", fmt_count, "high"),
     Metric("jobs rejected", "rejected", fmt_count, "low"),
     Metric("jobs unfinished", "unfinished", fmt_count, "low"),
@@ -94,12 +99,18 @@ def run_values(metrics: Values, wall_seconds: float) -> dict[str, float | int]:
     return {**metrics, "wall_seconds": wall_seconds, "jobs_per_second": rate}
 
 
+def shown(runs: Sequence[Values]) -> list[Metric]:
+    """The rows of a table: every metric, except optional ones no run has a value for."""
+    return [m for m in METRICS if not m.optional
+            or any(not _missing(run.get(m.key, math.nan)) for run in runs)]
+
+
 def metrics_table(values: Values, title: str | None = None) -> Table:
     """The metrics of one run, one per row."""
     table = Table(title=title, title_justify="left")
     table.add_column("metric")
     table.add_column("value", justify="right")
-    for m in METRICS:
+    for m in shown([values]):
         table.add_row(m.label, m.fmt(values.get(m.key, math.nan)))
     return table
 
@@ -119,7 +130,7 @@ def comparison_table(runs: Mapping[str, Values], title: str | None = None) -> Ta
     table.add_column("metric")
     for name in runs:
         table.add_column(name, justify="right")
-    for m in METRICS:
+    for m in shown(list(runs.values())):
         values = [run.get(m.key, math.nan) for run in runs.values()]
         best = _best(m, values)
         cells = [Text(m.fmt(v), style="bold green" if i in best else "")
@@ -153,3 +164,21 @@ def schedulers_table(entries: Sequence[Entry], job_help: Mapping[str, str],
     for row in rows + grid_rows:
         table.add_row(*(Text(cell) for cell in row))
     return table
+
+
+def dssim_tables(cells: Sequence[Cell], algos: Sequence[str]) -> list[Table]:
+    """Configurations as rows, algorithms as columns: one table per ds-sim metric."""
+    configs = list(dict.fromkeys(c.config for c in cells))
+    by_key = {(c.config, c.algo): c for c in cells}
+    tables = []
+    for title, fmt in (("avg turnaround (s)", lambda c: str(c.tt)),
+                       ("avg utilisation (%)", lambda c: f"{c.util:.2f}"),
+                       ("total rental cost ($)", lambda c: f"{c.cost:.2f}")):
+        table = Table(title=f"ds-sim {title}", title_justify="left")
+        table.add_column("config")
+        for algo in algos:
+            table.add_column(algo, justify="right")
+        for config in configs:
+            table.add_row(config, *(fmt(by_key[config, a]) for a in algos))
+        tables.append(table)
+    return tables

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from hetsched.metrics.records import job_records
@@ -13,12 +15,42 @@ def _stat(values: np.ndarray, how) -> float:
     return float(how(values)) if values.size else float("nan")
 
 
+def rental_cost(result: SimResult) -> float:
+    """Charged seconds x hourly price / 3600, summed over nodes. Nodes are charged for the
+    whole window unless the driver reports per-node charged seconds (on-demand nodes)."""
+    prices = np.array([n.type.hourly_price for n in result.platform.nodes])
+    if result.node_charged_seconds is None:
+        return float(prices.sum() * (result.t_end - result.t0) / 3600.0)
+    return float(prices @ result.node_charged_seconds / 3600.0)
+
+
+def dssim_turnaround(result: SimResult, wait: np.ndarray, run: np.ndarray) -> float:
+    """ds-sim's average turnaround: mean wait and mean execution, each truncated to whole
+    seconds, then added (NaN without finished jobs, and for always-on platforms)."""
+    if wait.size == 0 or result.node_charged_seconds is None:
+        return float("nan")
+    return float(math.floor(wait.sum() / wait.size) + math.floor(run.sum() / run.size))
+
+
+def dssim_utilisation(result: SimResult) -> float:
+    """ds-sim's utilisation (%): per used node busy seconds / charged seconds, averaged
+    unweighted over the nodes charged for any time (NaN for always-on platforms)."""
+    if result.node_charged_seconds is None:
+        return float("nan")
+    charged = result.node_charged_seconds
+    used = charged > 0
+    if not used.any():
+        return float("nan")
+    return float(100.0 * np.mean(result.node_busy_seconds[used] / charged[used]))
+
+
 def summarize(result: SimResult) -> dict[str, float | int]:
     """Every headline metric of ``result``, as plain numbers.
 
     Times over finished jobs. makespan = last end - first submission; utilisation = busy
     core-seconds / (total cores x makespan); energy integrates every node's power over the
-    same window; EDP = energy x makespan; rental cost charges each priced node for the window.
+    same window; EDP = energy x makespan; rental cost = sum over nodes of charged seconds x
+    hourly price / 3600 (charged: the window, or what the driver reports for on-demand nodes).
     """
     rec = job_records(result)
     done = rec.finished
@@ -26,7 +58,6 @@ def summarize(result: SimResult) -> dict[str, float | int]:
     window = result.t_end - result.t0
     energy = float(result.node_energy_j.sum())
     busy_core_s = float(result.node_busy_core_seconds.sum())
-    prices = np.array([n.type.hourly_price for n in platform.nodes])
     summary: dict[str, float | int] = {
         "jobs": len(result.workload.jobs),
         "finished": result.count(JobState.FINISHED),
@@ -45,7 +76,9 @@ def summarize(result: SimResult) -> dict[str, float | int]:
         "utilisation": busy_core_s / (platform.total_cores * window) if window > 0 else 0.0,
         "energy_j": energy,
         "edp_js": energy * window,
-        "rental_cost": float(prices.sum() * window / 3600.0),
+        "rental_cost": rental_cost(result),
         "busy_core_seconds": busy_core_s,
+        "dssim_turnaround": dssim_turnaround(result, rec.wait[done], rec.run[done]),
+        "dssim_utilisation": dssim_utilisation(result),
     }
     return summary

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from hetsched.dssim.xml import config_platform
 from hetsched.errors import InputError
 from hetsched.fileio import STRUCTURED_SUFFIXES, check_exists, read_structured
 from hetsched.platform.irmasim import irmasim_platform_from_data, is_irmasim_platform
@@ -32,11 +33,14 @@ PLATFORM_FORMATS: tuple[PlatformFormat, ...] = (
                    lambda path, data: native_platform_from_data(data, path)),
     PlatformFormat("irmasim", lambda path, data: is_irmasim_platform(data),
                    lambda path, data: irmasim_platform_from_data(data, path)),
+    PlatformFormat("dssim", lambda path, data: path.suffix.lower() == ".xml",
+                   lambda path, data: config_platform(path)),
 )
 
 
 def load_platform(path: str | Path) -> Platform:
-    """Read a platform file in any supported format (native JSON/YAML, IRMaSim JSON)."""
+    """Read a platform file in any supported format (native JSON/YAML, IRMaSim JSON, ds-sim
+    configuration XML)."""
     path = Path(path)
     check_exists(path)
     data = read_structured(path) if path.suffix.lower() in STRUCTURED_SUFFIXES else None
@@ -45,6 +49,6 @@ def load_platform(path: str | Path) -> Platform:
             return fmt.load(path, data)
     if data is None:
         raise InputError(path, f"unsupported platform file suffix '{path.suffix}' "
-                               f"(expected one of {', '.join(STRUCTURED_SUFFIXES)})")
+                               f"(expected one of {', '.join(STRUCTURED_SUFFIXES)}, .xml)")
     raise InputError(path, "unrecognised platform format: expected a native platform (top-level "
                            "'node_types') or an IRMaSim platform (top-level 'platform')")

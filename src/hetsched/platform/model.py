@@ -13,7 +13,9 @@ class NodeType:
     """A kind of node. Speed per core = clock_ghz * 1e9 * ops_per_cycle ops/s.
 
     Power follows IRMaSim's convention: ``idle_w`` when no core is busy, otherwise
-    ``static_w + dynamic_w_per_core * busy_cores``. Memory is in MB, bandwidth in GB/s.
+    ``static_w + dynamic_w_per_core * busy_cores``. Memory and disk are in MB, bandwidth in
+    GB/s. ``hourly_price`` is the rental rate; ``boot_time`` (s) is how long a switched-off
+    node takes to come up (used by drivers that model on-demand servers, such as ds-sim's).
     """
 
     name: str
@@ -27,6 +29,7 @@ class NodeType:
     dynamic_w_per_core: float = 0.0
     hourly_price: float = 0.0
     boot_time: float = 0.0
+    disk_mb: float = float("inf")
 
     @property
     def speed(self) -> float:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from hetsched.dssim.algorithms import ALGORITHMS
+from hetsched.dssim.driver import DsSimPolicy
 from hetsched.mapping.greedy import LIST_HEURISTICS
 from hetsched.mapping.registry import DESCRIPTIONS, HEURISTICS
 from hetsched.schedulers.backfill import ConservativeBackfill, EasyBackfill
@@ -31,3 +33,5 @@ for _name in HEURISTICS:
         ([HEURISTIC_OPTIONS[_name]] if _name in HEURISTIC_OPTIONS else [])
     register(_name, BatchMapping, f"per submission batch: {DESCRIPTIONS[_name]} (options "
              f"{', '.join(_options)})", "batch", heuristic=_name)
+for _name, _algorithm in ALGORITHMS.items():
+    register(_name, DsSimPolicy, _algorithm.description, "dssim", algorithm=_name)

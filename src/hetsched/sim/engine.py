@@ -12,8 +12,8 @@ import numpy as np
 
 from hetsched.errors import InputError, SchedulerError
 from hetsched.platform.model import Platform
-from hetsched.schedulers.base import (Decision, Dequeue, Enqueue, Events, Reject, Scheduler,
-                                      Start, WakeUp)
+from hetsched.schedulers.base import (Decision, Dequeue, Enqueue, Events, OwnDriver, Reject,
+                                      Scheduler, Start, WakeUp)
 from hetsched.schedulers.placement import capacity, even_split
 from hetsched.sim.feasibility import infeasibility
 from hetsched.sim.result import JobState, SimResult, TimeSeries
@@ -343,7 +343,14 @@ class Simulation:
             wall_seconds=wall, horizon=self.horizon)
 
 
-def simulate(platform: Platform, workload: Workload, scheduler: Scheduler,
+def simulate(platform: Platform, workload: Workload, scheduler: Scheduler | OwnDriver,
              **options: object) -> SimResult:
-    """Run one simulation (see :class:`Simulation` for the options)."""
+    """Run one simulation (see :class:`Simulation` for the options). A policy that brings its
+    own driver (:class:`OwnDriver`) runs there; it accepts the options it documents."""
+    if isinstance(scheduler, OwnDriver):
+        driven = {k: v for k, v in options.items() if k in _OWN_DRIVER_OPTIONS}
+        return scheduler.simulate(platform, workload, **driven)  # type: ignore[arg-type]
     return Simulation(platform, workload, scheduler, **options).run()  # type: ignore[arg-type]
+
+
+_OWN_DRIVER_OPTIONS = ("seed", "horizon", "strict", "progress")

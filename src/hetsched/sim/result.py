@@ -44,6 +44,8 @@ class SimResult:
 
     ``t0``/``t_end`` bound the accounting window: first submission to last job end (or the
     horizon when the run was cut there). Node energies integrate power over that window.
+    ``node_charged_seconds`` is how long each node is rented; ``None`` means every node for the
+    whole window (always-on nodes). Drivers with on-demand nodes (ds-sim) set it per node.
     """
 
     platform: Platform
@@ -64,6 +66,7 @@ class SimResult:
     timeseries: TimeSeries
     wall_seconds: float = 0.0
     horizon: float | None = None
+    node_charged_seconds: np.ndarray | None = None
 
     def count(self, state: JobState) -> int:
         return int(np.count_nonzero(self.state == state))

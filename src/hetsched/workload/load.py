@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from hetsched.dssim.xml import read_job_list
 from hetsched.errors import InputError
 from hetsched.fileio import STRUCTURED_SUFFIXES, check_exists, read_structured
 from hetsched.platform.model import Platform
@@ -30,6 +31,8 @@ class WorkloadFormat:
 
 
 WORKLOAD_FORMATS: tuple[WorkloadFormat, ...] = (
+    WorkloadFormat("dssim", lambda path, data: path.suffix.lower() == ".xml",
+                   lambda path, data, platform, swf: read_job_list(path, platform)),
     WorkloadFormat("swf", lambda path, data: is_swf(path),
                    lambda path, data, platform, swf: load_swf(path, platform, swf)),
     WorkloadFormat("batsim", lambda path, data: is_batsim_workload(data),
@@ -44,7 +47,8 @@ WORKLOAD_FORMATS: tuple[WorkloadFormat, ...] = (
 
 
 def load_workload(path: str | Path, platform: Platform, swf: SwfOptions = SwfOptions()) -> Workload:
-    """Read a workload (SWF, IRMaSim JSON, Batsim JSON or native JSON/YAML) for ``platform``."""
+    """Read a workload (SWF, IRMaSim JSON, Batsim JSON, native JSON/YAML or a ds-sim job list
+    XML) for ``platform``."""
     path = Path(path)
     check_exists(path)
     structured = path.suffix.lower() in STRUCTURED_SUFFIXES
@@ -54,6 +58,6 @@ def load_workload(path: str | Path, platform: Platform, swf: SwfOptions = SwfOpt
             return fmt.load(path, data, platform, swf)
     if not structured:
         raise InputError(path, f"unsupported workload file suffix '{path.suffix}' (expected "
-                               f".swf, .swf.gz, {', '.join(STRUCTURED_SUFFIXES)})")
+                               f".swf, .swf.gz, {', '.join(STRUCTURED_SUFFIXES)}, .xml)")
     raise InputError(path, "unrecognised workload format: expected a top-level 'jobs' list",
                      field="jobs")

@@ -1,0 +1,84 @@
+"""Every ds-sim configuration of a directory × every ds-sim algorithm, in ds-sim's metrics."""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from hetsched.dssim.driver import DsSimPolicy
+from hetsched.dssim.xml import config_platform, read_job_list
+from hetsched.errors import ConfigError, InputError
+from hetsched.metrics import summarize
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One run in ds-sim's conventions (the names of ds-sim's reference results)."""
+
+    config: str
+    algo: str
+    tt: int
+    util: float
+    cost: float
+    end: int
+    jobs: int
+
+
+def job_list_for(config: Path, jobs_dir: Path) -> Path:
+    path = jobs_dir / f"{config.stem}-jobs.xml"
+    if not path.is_file():
+        raise InputError(config, f"no job list {path.name} in {jobs_dir}")
+    return path
+
+
+def run_cell(config: Path, jobs_dir: Path, algo: str) -> Cell:
+    platform = config_platform(config)
+    workload = read_job_list(job_list_for(config, jobs_dir), platform)
+    result = DsSimPolicy(algo).simulate(platform, workload)
+    m = summarize(result)
+    return Cell(config.stem, algo, int(m["dssim_turnaround"]), round(m["dssim_utilisation"], 2),
+                round(m["rental_cost"], 2), int(result.t_end), int(m["finished"]))
+
+
+def run_table(configs_dir: Path, jobs_dir: Path, algos: Sequence[str],
+              done: Callable[[Cell], None] | None = None) -> list[Cell]:
+    configs = sorted(configs_dir.glob("*.xml"))
+    if not configs:
+        raise ConfigError(f"no ds-sim configurations (*.xml) in {configs_dir}")
+    cells = []
+    for config in configs:
+        for algo in algos:
+            cells.append(run_cell(config, jobs_dir, algo))
+            if done is not None:
+                done(cells[-1])
+    return cells
+
+
+def reference_mismatches(cells: Sequence[Cell], reference: Path) -> tuple[int, list[str]]:
+    """How many cells a ds-sim reference file (``{config: {algo: {tt, util, cost, end}}}``)
+    covers, and a description of each that differs."""
+    try:
+        ref = json.loads(reference.read_text())
+    except (OSError, ValueError) as err:
+        raise InputError(reference, f"cannot read the reference results: {err}") from None
+    checked, differ = 0, []
+    for cell in cells:
+        expected = ref.get(cell.config, {}).get(cell.algo)
+        if expected is None:
+            continue
+        checked += 1
+        diffs = [f"{k} {getattr(cell, k)} vs {expected[k]}" for k in ("tt", "util", "cost", "end")
+                 if k in expected and getattr(cell, k) != expected[k]]
+        if diffs:
+            differ.append(f"{cell.config} {cell.algo}: {', '.join(diffs)}")
+    return checked, differ
+
+
+def write_cells_csv(cells: Sequence[Cell], path: Path) -> None:
+    with path.open("w", newline="", encoding="utf-8") as f:
+        writer = csv.DictWriter(f, fieldnames=list(asdict(cells[0])), lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(asdict(c) for c in cells)

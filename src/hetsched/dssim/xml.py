@@ -1,0 +1,188 @@
+"""Readers of ds-sim's XML files: the configuration (server types, and how jobs are made) and
+the job list (jobs with estimated and actual run times). Bad input gives one line naming the
+file, the record and the problem."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass
+from pathlib import Path
+
+from hetsched.dssim.records import JobRequest, ServerType
+from hetsched.errors import InputError
+from hetsched.platform.model import NodeType, Platform
+from hetsched.workload.model import Job, Workload
+
+#: Node speed of ds-sim servers (ops/s): ds-sim has no speeds, so run time = work / 1e9.
+SPEED = 1e9
+#: ``Workload.metadata`` key holding the exact ds-sim job requests and actual run times.
+JOBS_KEY = "dssim_jobs"
+
+_SERVER_FIELDS = ("limit", "bootupTime", "cores", "memory", "disk")
+_JOB_FIELDS = ("id", "submitTime", "estRunTime", "cores", "memory", "disk")
+
+
+@dataclass(frozen=True)
+class DsSimConfig:
+    """What hetsched takes from a configuration: server types (in ds-sim's order, by core
+    count) and where jobs come from: a job list file, or ds-sim's random generator."""
+
+    path: Path
+    types: tuple[ServerType, ...]
+    job_file: Path | None
+    seed: int | None
+
+
+def root_of(path: Path) -> ET.Element:
+    try:
+        return ET.parse(path).getroot()
+    except ET.ParseError as err:
+        line = err.position[0] if err.position else None
+        raise InputError(path, f"malformed XML: {err.msg}",
+                         record=f"line {line}" if line else None) from None
+
+
+def is_dssim_config(path: Path) -> bool:
+    return path.suffix.lower() == ".xml" and root_of(path).tag in ("config", "system")
+
+
+def _int(path: Path, element: ET.Element, name: str, record: str, minimum: int = 0) -> int:
+    text = element.get(name)
+    if text is None:
+        raise InputError(path, "missing attribute", record=record, field=name)
+    try:
+        value = int(text)
+    except ValueError:
+        raise InputError(path, f"not an integer: {text!r}", record=record, field=name) from None
+    if value < minimum:
+        raise InputError(path, f"must be at least {minimum}, got {value}", record=record,
+                         field=name)
+    return value
+
+
+def _rate(path: Path, element: ET.Element, record: str) -> float:
+    text = element.get("hourlyRate")
+    try:
+        value = float(text) if text is not None else -1.0
+    except ValueError:
+        value = -1.0
+    if not value >= 0:
+        raise InputError(path, f"not a non-negative number: {text!r}", record=record,
+                         field="hourlyRate")
+    return value
+
+
+def _server_type(path: Path, element: ET.Element, number: int) -> ServerType:
+    name = element.get("type")
+    record = f"server {number}" + (f" ('{name}')" if name else "")
+    if not name:
+        raise InputError(path, "missing attribute", record=record, field="type")
+    limit, boot, cores, memory, disk = (
+        _int(path, element, f, record, 1 if f in ("limit", "cores") else 0)
+        for f in _SERVER_FIELDS)
+    return ServerType(name, limit, boot, _rate(path, element, record), cores, memory, disk)
+
+
+def read_config(path: str | Path) -> DsSimConfig:
+    """A ds-sim configuration (or the ``ds-system.xml`` a ds-sim server writes)."""
+    path = Path(path)
+    root = root_of(path)
+    if root.tag not in ("config", "system"):
+        raise InputError(path, f"not a ds-sim configuration: the root element is <{root.tag}>, "
+                               "expected <config>")
+    elements = list(root.iter("server"))
+    if not elements:
+        raise InputError(path, "no <server> elements: a ds-sim configuration needs server types",
+                         record="<servers>")
+    types = [_server_type(path, e, i + 1) for i, e in enumerate(elements)]
+    names = [t.name for t in types]
+    duplicate = next((n for n in names if names.count(n) > 1), None)
+    if duplicate:
+        raise InputError(path, f"server type '{duplicate}' is defined twice", record="<servers>")
+    jobs = root.find("jobs")
+    job_file = jobs.get("file") if jobs is not None else None
+    seed = root.get("randomSeed")
+    return DsSimConfig(path, tuple(sorted(types, key=lambda t: t.cores)),
+                       path.parent / job_file if job_file else None,
+                       int(seed) if seed and seed.isdigit() else None)
+
+
+def config_platform(path: str | Path) -> Platform:
+    """The servers of a configuration as a hetsched platform, in ds-sim's server order."""
+    config = read_config(path)
+    node_types = [(NodeType(t.name, t.cores, clock_ghz=SPEED / 1e9, memory_mb=t.memory,
+                            hourly_price=t.hourly_rate, boot_time=t.boot_time,
+                            disk_mb=t.disk), t.limit) for t in config.types]
+    return Platform.from_counts(config.path.stem, node_types, source=str(config.path))
+
+
+def server_types(platform: Platform) -> tuple[ServerType, ...]:
+    """The ds-sim server types behind a platform: one per node type, in node order."""
+    counts: dict[str, int] = {}
+    for node in platform.nodes:
+        counts[node.type.name] = counts.get(node.type.name, 0) + 1
+    return tuple(ServerType(t.name, counts[t.name], int(t.boot_time), t.hourly_price, t.cores,
+                            int(t.memory_mb), int(t.disk_mb)) for t in platform.node_types)
+
+
+def _job(path: Path, element: ET.Element, number: int) -> tuple[JobRequest, int]:
+    record = f"job {element.get('id', f'#{number}')}"
+    v = {f: _int(path, element, f, record, 1 if f == "cores" else 0) for f in _JOB_FIELDS}
+    actual = (_int(path, element, "actRunTime", record) if "actRunTime" in element.attrib
+              else v["estRunTime"])
+    request = JobRequest(v["id"], v["submitTime"], v["cores"], v["memory"], v["disk"],
+                         v["estRunTime"])
+    return request, actual
+
+
+def _check_runnable(path: Path, request: JobRequest, types: tuple[ServerType, ...]) -> None:
+    if not any(t.can_ever_run(request) for t in types):
+        raise InputError(path, f"needs {request.cores} cores, {request.memory} MB memory and "
+                               f"{request.disk} MB disk; no server type can run it",
+                         record=f"job {request.id}")
+
+
+def read_job_list(path: str | Path, platform: Platform) -> Workload:
+    """A ds-sim job list (``<jobs><job id submitTime estRunTime [actRunTime] cores memory
+    disk/>``). Without ``actRunTime`` a job runs for its estimate, as in ds-sim."""
+    path = Path(path)
+    root = root_of(path)
+    if root.tag == "config":
+        return workload_for_config(path, platform)
+    if root.tag != "jobs":
+        raise InputError(path, f"not a ds-sim job list: the root element is <{root.tag}>, "
+                               "expected <jobs>")
+    jobs = [_job(path, e, i + 1) for i, e in enumerate(root.iter("job"))]
+    types = server_types(platform)
+    previous = None
+    for request, _ in jobs:
+        _check_runnable(path, request, types)
+        if previous is not None and request.submit < previous:
+            raise InputError(path, f"submitted at {request.submit}, before the job ahead of it "
+                                   f"({previous}); ds-sim sends jobs in file order",
+                             record=f"job {request.id}")
+        previous = request.submit
+    return Workload(path.stem, tuple(_hetsched_job(r, a) for r, a in jobs), str(path),
+                    metadata={JOBS_KEY: tuple(jobs)})
+
+
+def _hetsched_job(request: JobRequest, actual: int) -> Job:
+    return Job(id=str(request.id), submit=float(request.submit), ntasks=request.cores,
+               req_ops=actual * SPEED, req_time=float(request.estimate),
+               mem_mb=request.memory / request.cores, profile="dssim")
+
+
+def _generated_message(path: Path, config: DsSimConfig) -> str:
+    seed = f" (random seed {config.seed})" if config.seed is not None else ""
+    return ("this is a ds-sim configuration whose jobs ds-sim's random generator makes"
+            f"{seed}; hetsched needs the job list itself: give --workload JOBS.xml (the "
+            "ds-jobs.xml a ds-sim server writes, or a <name>-jobs.xml list)")
+
+
+def workload_for_config(path: str | Path, platform: Platform) -> Workload:
+    """The workload a configuration names (``<jobs file=...>``), or a clear error when its
+    jobs are generated by ds-sim's random generator."""
+    config = read_config(path)
+    if config.job_file is None:
+        raise InputError(config.path, _generated_message(config.path, config))
+    return read_job_list(config.job_file, platform)

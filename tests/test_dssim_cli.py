@@ -1,0 +1,79 @@
+"""ds-sim through the command line: run/compare on XML files, the table, the live client."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from hetsched.cli.main import app
+from support import SHARED_DATA, assert_one_line_error
+
+DSSIM = SHARED_DATA / "dssim"
+CONFIG = DSSIM / "configs" / "config12-short-med.xml"
+JOBS = DSSIM / "jobs" / "config12-short-med-jobs.xml"
+REFERENCE = DSSIM / "reference_results_config12.json"
+needs_data = pytest.mark.skipif(not CONFIG.is_file(), reason="shared ds-sim data not available")
+runner = CliRunner()
+
+
+@needs_data
+def test_run_writes_ds_sim_metrics_next_to_the_usual_ones(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["run", "--platform", str(CONFIG), "--workload", str(JOBS),
+                                 "--scheduler", "bf", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    metrics = json.loads((tmp_path / "summary.json").read_text())["metrics"]
+    expected = json.loads(REFERENCE.read_text())["config12-short-med"]["bf"]
+    assert metrics["dssim_turnaround"] == expected["tt"]
+    assert round(metrics["dssim_utilisation"], 2) == expected["util"]
+    assert round(metrics["rental_cost"], 2) == expected["cost"]
+    assert metrics["finished"] == 2000 and "mean_wait" in metrics
+    assert "ds-sim utilisation" in result.stdout
+
+
+@needs_data
+def test_compare_ds_sim_and_engine_schedulers(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["compare", "-p", str(CONFIG), "-w", str(JOBS), "--json",
+                                 "-s", "ibf,lwt,fcfs"])
+    assert result.exit_code == 0, result.output
+    runs = json.loads(result.stdout)
+    assert runs["ibf"]["dssim_turnaround"] > 0 and runs["fcfs"]["dssim_turnaround"] is None
+
+
+@needs_data
+def test_config_alone_asks_for_the_job_list() -> None:
+    result = runner.invoke(app, ["run", "-p", str(CONFIG), "-s", "ff"])
+    assert_one_line_error(result, "config12-short-med.xml", "random generator", "--workload")
+
+
+@needs_data
+def test_ds_sim_algorithm_needs_a_ds_sim_job_list() -> None:
+    result = runner.invoke(app, ["run", "-s", "ff"])
+    assert_one_line_error(result, "'ff' is a ds-sim algorithm", "job list")
+
+
+@needs_data
+def test_table_checks_the_reference(tmp_path: Path) -> None:
+    (tmp_path / "configs").mkdir()
+    (tmp_path / "jobs").mkdir()
+    shutil.copy(CONFIG, tmp_path / "configs")
+    shutil.copy(JOBS, tmp_path / "jobs")
+    result = runner.invoke(app, ["dssim-table", "--configs", str(tmp_path / "configs"),
+                                 "--algo", "ff,wfq,atl", "--reference", str(REFERENCE),
+                                 "--csv", str(tmp_path / "t.csv")])
+    assert result.exit_code == 0, result.output
+    assert "reference: 3/3 cells match exactly" in result.stdout
+    assert len((tmp_path / "t.csv").read_text().splitlines()) == 4
+
+
+def test_table_rejects_unknown_algorithm(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["dssim-table", "--configs", str(tmp_path), "--algo", "xyz"])
+    assert_one_line_error(result, "unknown ds-sim algorithm 'xyz'")
+
+
+def test_dsclient_without_a_server_is_one_line_error() -> None:
+    result = runner.invoke(app, ["dsclient", "--algo", "bf", "--port", "1", "--timeout", "2"])
+    assert_one_line_error(result, "cannot connect to a ds-sim server at 127.0.0.1:1")

@@ -1,0 +1,89 @@
+"""The emulated ds-sim server on hand-computed cases: boot, jobs held for boot, FIFO without
+backfilling, the global queue and CHKQ, and ds-sim's busy/charged time accounting."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from hetsched.dssim.driver import DsSimPolicy
+from hetsched.dssim.xml import config_platform, read_job_list
+from hetsched.metrics import summarize
+from hetsched.sim.result import SimResult
+from support import config_xml, job, server
+
+
+def emulate(tmp_path: Path, servers: list[str], jobs: list[str], algo: str) -> SimResult:
+    (tmp_path / "c.xml").write_text(config_xml(*servers))
+    (tmp_path / "j.xml").write_text("<jobs>" + "".join(jobs) + "</jobs>")
+    platform = config_platform(tmp_path / "c.xml")
+    return DsSimPolicy(algo).simulate(platform, read_job_list(tmp_path / "j.xml", platform))
+
+
+def starts(result: SimResult) -> list[float]:
+    return result.start.tolist()
+
+
+def test_booting_server_holds_jobs_until_it_is_up(tmp_path: Path) -> None:
+    result = emulate(tmp_path, [server("s", 4)],
+                     [job(0, 0, 2, 100), job(1, 10, 2, 50), job(2, 20, 1, 30), job(3, 30, 1, 5)],
+                     "ff")
+    # 0 and 1 fit the booting server and start at boot (60); 2 waits for a core (110), and 3,
+    # which would fit beside 2, waits behind it: no backfilling.
+    assert starts(result) == [60, 60, 110, 110]
+    assert result.end.tolist() == [160, 110, 140, 115]
+
+
+def test_cost_and_utilisation_count_from_boot_to_last_end(tmp_path: Path) -> None:
+    result = emulate(tmp_path, [server("s", 1, rate=3.6)],
+                     [job(0, 0, 1, 100), job(1, 1000, 1, 100)], "ff")
+    metrics = summarize(result)
+    # up at 60; busy 60-160 and 1000-1100; charged 60-1100 = 1040 s at $3.6/h
+    assert result.node_charged_seconds.tolist() == [1040]
+    assert metrics["rental_cost"] == pytest.approx(1.04)
+    assert metrics["dssim_utilisation"] == pytest.approx(100 * 200 / 1040)
+    assert metrics["dssim_turnaround"] == 100 + 30  # waits 60 and 0, runs 100 and 100
+
+
+def test_turnaround_truncates_mean_wait_and_mean_run_separately(tmp_path: Path) -> None:
+    result = emulate(tmp_path, [server("s", 1, boot=1)],
+                     [job(0, 0, 1, 10), job(1, 0, 1, 11)], "ff")
+    # waits 1 and 11 (mean 6), runs 10 and 11 (mean 10.5 -> 10)
+    assert summarize(result)["dssim_turnaround"] == 16
+
+
+def test_queue_variant_holds_jobs_until_every_job_is_submitted(tmp_path: Path) -> None:
+    result = emulate(tmp_path, [server("s", 2)],
+                     [job(0, 0, 2, 10), job(1, 1, 2, 10), job(2, 100, 1, 50)], "ffq")
+    # job 1 finds no room (the booting server is full) and goes to the global queue; it is not
+    # taken back when job 0 ends at 70, but only once job 2, the last, has arrived (CHKQ);
+    # then there is no room beside job 2, so it waits for the next completion (150).
+    assert starts(result) == [60, 150, 100]
+
+
+def test_plain_variant_queues_locally_instead(tmp_path: Path) -> None:
+    result = emulate(tmp_path, [server("s", 2)],
+                     [job(0, 0, 2, 10), job(1, 1, 2, 10), job(2, 100, 1, 50)], "ff")
+    assert starts(result) == [60, 70, 100]
+
+
+def test_fit_rules_choose_by_available_cores_left(tmp_path: Path) -> None:
+    servers = [server("small", 2), server("big", 8)]
+    jobs = [job(0, 0, 1, 1000), job(1, 1, 1, 10)]
+    placed = {algo: [a[0][0] for a in emulate(tmp_path, servers, jobs, algo).allocation]
+              for algo in ("ff", "bf", "wf")}
+    # second job: small has 1 core left, big 8 -> bf picks small, wf big, ff the first
+    assert placed == {"ff": [0, 0], "bf": [0, 0], "wf": [1, 1]}
+
+
+def test_improved_fit_skips_servers_with_running_and_waiting_jobs(tmp_path: Path) -> None:
+    servers = [server("s", 2, limit=2, boot=0)]
+    jobs = [job(0, 0, 1, 1000), job(1, 1, 2, 100), job(2, 2, 2, 100), job(3, 200, 1, 10)]
+    # job 2 fits nowhere and waits on server 0 (fallback), beside running job 0. At 200, job 3
+    # fits server 0's free core, so ff sends it there, behind job 2 (starts at 1100); iff
+    # skips server 0 (running and waiting jobs) and takes the idle server 1.
+    ff = emulate(tmp_path, servers, jobs, "ff")
+    iff = emulate(tmp_path, servers, jobs, "iff")
+    assert [a[0][0] for a in ff.allocation] == [0, 1, 0, 0] and ff.start[3] == 1100
+    assert [a[0][0] for a in iff.allocation] == [0, 1, 0, 1] and iff.start[3] == 200
