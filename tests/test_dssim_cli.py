@@ -7,6 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from click.testing import Result
 from typer.testing import CliRunner
 
 from hetsched.cli.main import app
@@ -55,18 +56,34 @@ def test_ds_sim_algorithm_needs_a_ds_sim_job_list() -> None:
     assert_one_line_error(result, "'ff' is a ds-sim algorithm", "job list")
 
 
+def _table(tmp_path: Path, reference: Path) -> Result:
+    """``dssim-table`` on the one config12-short-med configuration, for ff, wfq and atl."""
+    for folder, source in (("configs", CONFIG), ("jobs", JOBS)):
+        (tmp_path / folder).mkdir()
+        shutil.copy(source, tmp_path / folder)
+    return runner.invoke(app, ["dssim-table", "--configs", str(tmp_path / "configs"),
+                               "--algo", "ff,wfq,atl", "--reference", str(reference),
+                               "--csv", str(tmp_path / "t.csv")])
+
+
 @needs_data
 def test_table_checks_the_reference(tmp_path: Path) -> None:
-    (tmp_path / "configs").mkdir()
-    (tmp_path / "jobs").mkdir()
-    shutil.copy(CONFIG, tmp_path / "configs")
-    shutil.copy(JOBS, tmp_path / "jobs")
-    result = runner.invoke(app, ["dssim-table", "--configs", str(tmp_path / "configs"),
-                                 "--algo", "ff,wfq,atl", "--reference", str(REFERENCE),
-                                 "--csv", str(tmp_path / "t.csv")])
+    result = _table(tmp_path, REFERENCE)
     assert result.exit_code == 0, result.output
     assert "reference: 3/3 cells match exactly" in result.stdout
     assert len((tmp_path / "t.csv").read_text().splitlines()) == 4
+
+
+@needs_data
+def test_table_fails_when_a_reference_cell_differs(tmp_path: Path) -> None:
+    reference = json.loads(REFERENCE.read_text())
+    reference["config12-short-med"]["ff"]["cost"] += 0.01
+    tampered = tmp_path / "reference.json"
+    tampered.write_text(json.dumps(reference))
+    result = _table(tmp_path, tampered)
+    assert result.exit_code == 1
+    assert "reference: 2/3 cells match exactly" in result.stdout
+    assert "differs" in result.stdout and "ff" in result.stdout
 
 
 def test_table_rejects_unknown_algorithm(tmp_path: Path) -> None:

@@ -268,8 +268,11 @@ def dssim_table(
         = None,
         csv_out: Annotated[Optional[Path], typer.Option(
             "--csv", help="Also write every cell to this CSV file.")] = None) -> None:
-    """Every configuration × ds-sim algorithm: turnaround, utilisation and cost as ds-sim
-    reports them (one table per metric)."""
+    """Every configuration × ds-sim algorithm: turnaround, utilisation and cost as ds-sim reports.
+
+    One table per metric. With --reference, every cell the file covers is checked, and any
+    difference makes the exit code 1.
+    """
     with user_errors():
         names = _algorithm_names(algo)
         jobs_dir = jobs or configs.parent / "jobs"
@@ -284,6 +287,8 @@ def dssim_table(
         console.print(f"reference: {checked - len(differ)}/{checked} cells match exactly")
         for line in differ:
             console.print(f"  differs: {escape(line)}")
+        if differ:
+            raise typer.Exit(1)
 
 
 @app.command()
@@ -300,8 +305,10 @@ def dsclient(algo: Annotated[str, typer.Option(help="ds-sim algorithm (see `hets
                  help="The ds-system.xml the server wrote (boot times for lwt).")] = None,
              timeout: Annotated[float, typer.Option(
                  help="Seconds to wait for the server before giving up.")] = 60.0) -> None:
-    """Act as the scheduler of a running ds-sim server (started with -n: newline mode), with
-    the same algorithm code the simulator uses."""
+    """Act as the scheduler of a running ds-sim server (started with -n, newline mode).
+
+    The algorithms are the same code the emulation (run, compare, dssim-table) uses.
+    """
     with user_errors():
         name = _algorithm_names(algo)[0]
         dispatched = run_client(name, host, port, jobn_order, user, system, timeout)
