@@ -7,8 +7,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from click.testing import Result
-from typer.testing import CliRunner
+
+from typer.testing import CliRunner, Result
 
 from hetsched.cli.main import app
 from support import SHARED_DATA, assert_one_line_error
