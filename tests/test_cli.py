@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from hetsched.cli.main import app, split_specs
+from hetsched.cli.main import app
+from hetsched.cli.running import split_specs
 from hetsched.errors import ConfigError
 from support import assert_one_line_error
 

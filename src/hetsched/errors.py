@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import sysconfig
+import traceback
+from pathlib import Path
+
 
 class HetschedError(Exception):
     """Base class of every error the CLI reports as a one-line message (never a traceback)."""
@@ -33,3 +37,22 @@ class SchedulerError(HetschedError):
 
 class ConfigError(HetschedError):
     """Bad command-line or API configuration (unknown scheduler, bad option value)."""
+
+
+def describe_exception(err: BaseException) -> str:
+    """``KeyError: 'x' (my.py, line 12)``, on one line: the exception and where it was raised,
+    preferring the innermost frame of the user's own code (a scheduler file), then of
+    hetsched, over library frames."""
+    frames = traceback.extract_tb(err.__traceback__)
+    ours = Path(__file__).resolve().parent
+    libraries = {Path(p).resolve() for key, p in sysconfig.get_paths().items()
+                 if key in ("stdlib", "platstdlib", "purelib", "platlib")}
+
+    def rank(frame: traceback.FrameSummary) -> int:
+        parents = Path(frame.filename).resolve().parents
+        return 1 if ours in parents else 0 if libraries.isdisjoint(parents) else 2
+
+    frame = min(reversed(frames), key=rank) if frames else None
+    where = f" ({Path(frame.filename).name}, line {frame.lineno})" if frame else ""
+    text = " ".join(str(err).split())
+    return f"{type(err).__name__}{': ' + text if text else ''}{where}"

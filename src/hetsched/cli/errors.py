@@ -1,19 +1,45 @@
-"""How every command reports a user error: one line ``error: <message>`` on stderr, exit 2."""
+"""How every command reports a problem: one line ``error: <message>`` on stderr, never a
+traceback.
+
+- A bad input file or option (:class:`~hetsched.errors.HetschedError`, or a value the command
+  line parser refuses) exits with code 2.
+- A closed output pipe (``hetsched map ... | head``) ends the command quietly.
+- Anything else is a bug (in hetsched, or in a user's scheduler): one line naming the exception
+  and where it was raised, exit code 1; ``HETSCHED_DEBUG=1`` shows the whole traceback.
+"""
 
 from __future__ import annotations
 
+import os
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import typer
+from typer.core import TyperGroup
 
-from hetsched.errors import HetschedError
+from hetsched.errors import HetschedError, describe_exception
+
+#: Exit code of bad input files and options.
+USAGE_EXIT = 2
+#: Exit code of an unexpected exception (a bug).
+BUG_EXIT = 1
+#: click's base exception (typer vendors click from 0.26 on and re-exports BadParameter).
+_CLICK_ERROR = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
+
+
+def one_line(message: str) -> str:
+    return " ".join(message.split())
 
 
 def fail(message: str) -> NoReturn:
-    typer.echo(f"error: {' '.join(message.split())}", err=True)
-    raise typer.Exit(2)
+    typer.echo(f"error: {one_line(message)}", err=True)
+    raise typer.Exit(USAGE_EXIT)
+
+
+def warn(message: str) -> None:
+    typer.echo(f"warning: {one_line(message)}", err=True)
 
 
 @contextmanager
@@ -23,6 +49,55 @@ def user_errors() -> Iterator[None]:
         yield
     except HetschedError as err:
         fail(str(err))
+    except BrokenPipeError:
+        raise
     except OSError as err:  # output directory/files: missing parent, permissions, not a dir
         where = f"{err.filename}: " if err.filename else ""
         fail(f"{where}{err.strerror or err}")
+
+
+class OneLineErrors(TyperGroup):
+    """The ``hetsched`` command group: the parser's own errors (a bad option value, an unknown
+    option) become one ``error:`` line too, and so does everything unexpected."""
+
+    def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
+        try:
+            code = super().main(*args, standalone_mode=False, **kwargs)
+        except _CLICK_ERROR as err:
+            code = _parser_error(err)
+        except BrokenPipeError:
+            code = _quiet_broken_pipe()
+        except (typer.Abort, KeyboardInterrupt):
+            typer.echo("error: interrupted", err=True)
+            code = 130
+        except Exception as err:  # noqa: BLE001 - the last line of defence: one line, exit 1
+            if os.environ.get("HETSCHED_DEBUG"):
+                raise
+            code = _bug(err)
+        code = code if isinstance(code, int) else 0
+        if standalone_mode:
+            sys.exit(code)
+        return code
+
+
+def _parser_error(err: Any) -> int:
+    if type(err).__name__ == "NoArgsIsHelpError":  # `hetsched` alone: the help, as asked
+        err.show()
+        return 0
+    ctx = getattr(err, "ctx", None)
+    hint = f" (see `{ctx.command_path} --help`)" if ctx is not None else ""
+    typer.echo(f"error: {one_line(err.format_message())}{hint}", err=True)
+    return int(getattr(err, "exit_code", USAGE_EXIT))
+
+
+def _quiet_broken_pipe() -> int:
+    """The reader went away (``| head``): stop writing, say nothing."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    return 1
+
+
+def _bug(err: Exception) -> int:
+    typer.echo(f"error: unexpected {describe_exception(err)}; this is a bug (set "
+               "HETSCHED_DEBUG=1 for the traceback)", err=True)
+    return BUG_EXIT

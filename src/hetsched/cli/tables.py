@@ -93,12 +93,6 @@ METRICS: tuple[Metric, ...] = (
 )
 
 
-def run_values(metrics: Values, wall_seconds: float) -> dict[str, float | int]:
-    """``summarize`` output plus the run's wall time and simulated jobs per wall second."""
-    rate = metrics["jobs"] / wall_seconds if wall_seconds > 0 else math.nan
-    return {**metrics, "wall_seconds": wall_seconds, "jobs_per_second": rate}
-
-
 def shown(runs: Sequence[Values]) -> list[Metric]:
     """The rows of a table: every metric, except optional ones no run has a value for."""
     return [m for m in METRICS if not m.optional

@@ -10,6 +10,7 @@ ETC readers and generators. See docs/mapping.md for every definition.
 """
 
 from hetsched.mapping.astar import astar
+from hetsched.mapping.catalogue import DESCRIPTIONS
 from hetsched.mapping.core import Mapping, flowtime, machine_loads, make_mapping
 from hetsched.mapping.exact import (LPRelaxation, lower_bound, lp_bound, lp_relaxation,
                                     milp_mapping, trivial_bound)
@@ -21,7 +22,7 @@ from hetsched.mapping.meta import ga, gsa, sa, tabu
 from hetsched.mapping.registry import HEURISTICS, names, run_heuristic
 
 __all__ = [
-    "HEURISTICS", "LPRelaxation", "Mapping", "apply_consistency", "astar", "best",
+    "DESCRIPTIONS", "HEURISTICS", "LPRelaxation", "Mapping", "apply_consistency", "astar", "best",
     "braun_instance", "cvb", "duplex", "flowtime", "ga", "gsa", "ils", "kpb", "lower_bound",
     "lp_bound", "lp_relaxation", "machine_loads", "make_mapping", "max_min", "mct", "met",
     "milp_mapping", "min_min", "names", "olb", "range_based", "read_braun", "read_csv_etc",

@@ -22,8 +22,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import sparse
-from scipy.optimize import Bounds, LinearConstraint, linprog, milp
 
 from hetsched.errors import ConfigError
 from hetsched.mapping.core import Mapping, as_etc, as_ready, make_mapping
@@ -71,6 +69,8 @@ def quiet_native_output() -> Iterator[None]:
 
 def _constraints(etc: np.ndarray, allowed: np.ndarray | None):
     """Sparse rows of the model over the variables (x[i, j] for allowed pairs..., C)."""
+    from scipy import sparse  # scipy is imported only when a model is built (start-up time)
+
     n, m = etc.shape
     if allowed is None:
         allowed = np.ones((n, m), dtype=bool)
@@ -97,6 +97,7 @@ def lp_relaxation(etc: object, ready: object = None) -> LPRelaxation:
     c = np.zeros(k + 1)
     c[k] = 1.0
     bounds = (0.0, None)  # x <= 1 is implied by the assignment rows
+    from scipy.optimize import linprog
     res = linprog(c, A_ub=a_ub, b_ub=-r, A_eq=a_eq, b_eq=np.ones(n), bounds=bounds,
                   method="highs-ds")
     if res.status != 0:  # pragma: no cover - the LP is always feasible and bounded
@@ -166,6 +167,7 @@ def milp_mapping(etc: object, ready: object = None, time_limit: float | None = 6
     options: dict[str, object] = {"mip_rel_gap": rel_gap, "presolve": True}
     if time_limit is not None:
         options["time_limit"] = max(0.01, float(time_limit))
+    from scipy.optimize import Bounds, LinearConstraint, milp
     with quiet_native_output():
         res = milp(c, integrality=integrality, bounds=Bounds(np.zeros(k + 1), upper),
                    constraints=[LinearConstraint(a_eq, np.ones(n), np.ones(n)),

@@ -15,6 +15,7 @@ import numpy as np
 from hetsched.errors import ConfigError
 from hetsched.mapping import greedy, meta
 from hetsched.mapping.astar import astar as astar_search
+from hetsched.mapping.catalogue import DEFAULT_TIME_LIMITS
 from hetsched.mapping.core import Mapping, as_etc, as_ready
 from hetsched.mapping.exact import milp_mapping
 from hetsched.mapping.ils import best as best_portfolio
@@ -23,12 +24,6 @@ from hetsched.mapping.ils import ils as iterated_local_search
 #: ``heuristic(etc, ready, rng, time_limit, **options)``: options are the heuristic's own
 #: keyword arguments (``node_limit`` of A*, ``percent`` of KPB, ...).
 Heuristic = Callable[..., Mapping]
-
-#: Time limit (seconds) used when none is given; ``None``: the heuristic's own stopping rules.
-DEFAULT_TIME_LIMITS: dict[str, float | None] = {
-    "astar": None, "ga": None, "sa": None, "gsa": None, "tabu": None,
-    "ils": 10.0, "milp": 60.0, "best": 60.0,
-}
 
 
 def _deterministic(fn: Callable[..., Mapping]) -> Heuristic:
@@ -70,28 +65,6 @@ HEURISTICS: dict[str, Heuristic] = {
     "milp": _milp,
     "best": _seeded(best_portfolio),
 }
-
-#: One line per heuristic, for help texts.
-DESCRIPTIONS: dict[str, str] = {
-    "olb": "opportunistic load balancing: next machine to be ready",
-    "met": "minimum execution time, ignoring load",
-    "mct": "minimum completion time, tasks in index order",
-    "min_min": "least minimum completion time first",
-    "max_min": "largest minimum completion time first",
-    "duplex": "better of Min-min and Max-min",
-    "sufferage": "largest sufferage (2nd best - best CT) wins the machine, per pass",
-    "kpb": "MCT among the 20 % machines of least ETC",
-    "swa": "switching between MCT and MET on the load balance index (0.49/0.6)",
-    "astar": "A* tree search, 1024 open nodes, budget then greedy dive",
-    "ga": "genetic algorithm seeded with Min-min (Braun)",
-    "sa": "simulated annealing (Braun)",
-    "gsa": "genetic simulated annealing (Braun)",
-    "tabu": "tabu search with pair short hops and long hops (Braun)",
-    "ils": "iterated local search from LP rounding / Min-min / Sufferage (numpy)",
-    "milp": "HiGHS on the makespan MILP within the time limit",
-    "best": "portfolio: local search, HiGHS with reduced-cost fixing, MILP-based LNS",
-}
-
 
 def names() -> list[str]:
     return list(HEURISTICS)

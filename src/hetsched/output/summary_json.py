@@ -9,7 +9,7 @@ import json
 import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from hetsched import __version__
 from hetsched.metrics import summarize
@@ -110,15 +110,20 @@ def _cell(value: object) -> str:
     return fmt_float(value) if isinstance(value, float) else str(value)
 
 
-def write_rows_csv(rows: Sequence[Mapping[str, object]], path: str | Path) -> Path:
+def write_rows(rows: Sequence[Mapping[str, object]], stream: TextIO) -> None:
     """One CSV row per mapping; columns: every key, in first-seen order (NaN: empty cell)."""
-    path = Path(path)
     keys = list(dict.fromkeys(key for row in rows for key in row))
+    writer = csv.writer(stream, lineterminator="\n")
+    writer.writerow(keys)
+    for row in rows:
+        writer.writerow([_cell(row.get(k, math.nan)) for k in keys])
+
+
+def write_rows_csv(rows: Sequence[Mapping[str, object]], path: str | Path) -> Path:
+    """:func:`write_rows` into the file ``path``."""
+    path = Path(path)
     with path.open("w", newline="", encoding="utf-8") as f:
-        writer = csv.writer(f, lineterminator="\n")
-        writer.writerow(keys)
-        for row in rows:
-            writer.writerow([_cell(row.get(k, math.nan)) for k in keys])
+        write_rows(rows, f)
     return path
 
 

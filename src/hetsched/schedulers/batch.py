@@ -32,6 +32,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from hetsched.errors import ConfigError
+from hetsched.mapping.catalogue import EXTRA_OPTIONS
 from hetsched.mapping.greedy import LIST_HEURISTICS
 from hetsched.mapping.machines import CoreSlots
 from hetsched.mapping.registry import HEURISTICS, run_heuristic
@@ -40,10 +41,6 @@ from hetsched.schedulers.placement import capacity
 from hetsched.workload.model import Job
 
 MULTI_NODE_REASON = "batch mapping queues single-node jobs; this job needs several nodes"
-
-
-#: Options a heuristic takes beyond ``time_limit``, as scheduler options.
-HEURISTIC_OPTIONS = {"astar": "node_limit", "kpb": "percent"}
 
 
 class BatchMapping(Scheduler):
@@ -60,7 +57,7 @@ class BatchMapping(Scheduler):
         given = {"node_limit": node_limit, "percent": percent}
         self.options = {k: v for k, v in given.items() if v is not None}
         for key in self.options:
-            if HEURISTIC_OPTIONS.get(heuristic) != key:
+            if EXTRA_OPTIONS.get(heuristic) != key:
                 raise ValueError(f"{heuristic} takes no option {key}")
         self.heuristic = heuristic
         self.replan = bool(replan)

@@ -11,6 +11,7 @@ from typing import Protocol
 import numpy as np
 
 from hetsched.errors import InputError, SchedulerError
+from hetsched.options import check_horizon, check_seed
 from hetsched.platform.model import Platform
 from hetsched.schedulers.base import (Decision, Dequeue, Enqueue, Events, OwnDriver, Reject,
                                       Scheduler, Start, WakeUp)
@@ -51,8 +52,8 @@ class Simulation:
         self.platform = platform
         self.workload = workload
         self.scheduler = scheduler
-        self.seed = seed
-        self.horizon = horizon
+        self.seed = check_seed(seed)
+        self.horizon = check_horizon(horizon)
         self.strict = strict
         self.contention = contention
         self.progress = progress
@@ -349,6 +350,8 @@ def simulate(platform: Platform, workload: Workload, scheduler: Scheduler | OwnD
     own driver (:class:`OwnDriver`) runs there; it accepts the options it documents."""
     if isinstance(scheduler, OwnDriver):
         driven = {k: v for k, v in options.items() if k in _OWN_DRIVER_OPTIONS}
+        check_seed(driven.get("seed", 0))
+        check_horizon(driven.get("horizon"))
         return scheduler.simulate(platform, workload, **driven)  # type: ignore[arg-type]
     return Simulation(platform, workload, scheduler, **options).run()  # type: ignore[arg-type]
 

@@ -18,6 +18,7 @@ import numpy as np
 from hetsched.errors import ConfigError, InputError
 from hetsched.fileio import check_exists, file_stem, read_text
 from hetsched.platform.model import Platform
+from hetsched.options import check_number
 from hetsched.workload.model import SPREAD, Job, SkippedRecord, Workload
 
 FIELDS = ("job_number", "submit_time", "wait_time", "run_time", "allocated_processors",
@@ -51,10 +52,9 @@ class SwfOptions:
         if self.placement not in PLACEMENTS:
             raise ConfigError(f"SWF placement must be one of {', '.join(PLACEMENTS)}, "
                               f"not '{self.placement}'")
-        if self.reference_speed is not None and not self.reference_speed > 0:
-            raise ConfigError(f"SWF reference_speed must be > 0, not {self.reference_speed}")
-        if not self.estimate_factor > 0:
-            raise ConfigError(f"SWF estimate_factor must be > 0, not {self.estimate_factor}")
+        if self.reference_speed is not None:
+            check_number("SWF reference speed", self.reference_speed, positive=True)
+        check_number("SWF estimate factor", self.estimate_factor, positive=True)
 
 
 def is_swf(path: Path) -> bool:

@@ -1,0 +1,50 @@
+"""Where command output goes: Rich tables on a terminal, and the same data as CSV or JSON
+(``--format``) for scripts. Output that is not a terminal gets whole rows (no wrapping at 80
+columns), so ``hetsched compare ... > table.txt`` stays readable."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Mapping, Sequence
+from enum import Enum
+from typing import Any
+
+import typer
+
+#: Width given to Rich when stdout is not a terminal: tables keep their natural width.
+FILE_WIDTH = 10_000
+
+
+class Format(str, Enum):
+    """How a command prints its results."""
+
+    TABLE = "table"
+    CSV = "csv"
+    JSON = "json"
+
+
+FormatOpt = typer.Option("--format", "-f", help="Output: table (Rich), csv or json.",
+                         case_sensitive=False)
+
+
+def console(stderr: bool = False) -> Any:
+    """A Rich console: the terminal's width on a terminal, whole rows otherwise."""
+    from rich.console import Console
+
+    stream = sys.stderr if stderr else sys.stdout
+    return Console(stderr=stderr, width=None if stream.isatty() else FILE_WIDTH)
+
+
+def print_json(value: Any) -> None:
+    """``value`` as indented JSON (NaN and infinity as null) on stdout."""
+    from hetsched.output.summary_json import jsonable
+
+    typer.echo(json.dumps(jsonable(value), indent=2, allow_nan=False))
+
+
+def print_csv(rows: Sequence[Mapping[str, object]]) -> None:
+    """One CSV row per mapping on stdout; columns: every key in first-seen order."""
+    from hetsched.output.summary_json import write_rows
+
+    write_rows(rows, sys.stdout)

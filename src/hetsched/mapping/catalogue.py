@@ -1,0 +1,45 @@
+"""What the mapping heuristics are called and take, without importing them: names, one-line
+descriptions, default time limits and extra options. The scheduler registry and help texts read
+this at start-up; :mod:`hetsched.mapping.registry` binds the names to the implementations."""
+
+from __future__ import annotations
+
+#: One line per heuristic, in listing order.
+DESCRIPTIONS: dict[str, str] = {
+    "olb": "opportunistic load balancing: next machine to be ready",
+    "met": "minimum execution time, ignoring load",
+    "mct": "minimum completion time, tasks in index order",
+    "min_min": "least minimum completion time first",
+    "max_min": "largest minimum completion time first",
+    "duplex": "better of Min-min and Max-min",
+    "sufferage": "largest sufferage (2nd best - best CT) wins the machine, per pass",
+    "kpb": "MCT among the 20 % machines of least ETC",
+    "swa": "switching between MCT and MET on the load balance index (0.49/0.6)",
+    "astar": "A* tree search, 1024 open nodes, budget then greedy dive",
+    "ga": "genetic algorithm seeded with Min-min (Braun)",
+    "sa": "simulated annealing (Braun)",
+    "gsa": "genetic simulated annealing (Braun)",
+    "tabu": "tabu search with pair short hops and long hops (Braun)",
+    "ils": "iterated local search from LP rounding / Min-min / Sufferage (numpy)",
+    "milp": "HiGHS on the makespan MILP within the time limit",
+    "best": "portfolio: local search, HiGHS with reduced-cost fixing, MILP-based LNS",
+}
+
+#: The list heuristics: one pass over a machine model, no time limit.
+LIST_NAMES: tuple[str, ...] = ("olb", "met", "mct", "min_min", "max_min", "duplex",
+                               "sufferage", "kpb", "swa")
+
+#: Time limit (seconds) used when none is given; ``None``: the heuristic's own stopping rules.
+DEFAULT_TIME_LIMITS: dict[str, float | None] = {
+    "astar": None, "ga": None, "sa": None, "gsa": None, "tabu": None,
+    "ils": 10.0, "milp": 60.0, "best": 60.0,
+}
+
+#: Options a heuristic takes beyond ``time_limit`` (as batch-scheduler options).
+EXTRA_OPTIONS: dict[str, str] = {"astar": "node_limit", "kpb": "percent"}
+
+
+def scheduler_options(name: str) -> list[str]:
+    """The options of the batch scheduler running heuristic ``name``."""
+    timed = [] if name in LIST_NAMES else ["time_limit"]
+    return ["replan", *timed, *([EXTRA_OPTIONS[name]] if name in EXTRA_OPTIONS else [])]
