@@ -134,6 +134,7 @@ def test_core_slots_on_single_core_machines_is_the_classic_model(name: str) -> N
 FAST_SET = ("fcfs", "random-random", "shortest-high_gflops", "min_min", "max_min", "duplex")
 
 
+@pytest.mark.slow
 def test_the_thesis_study_reproduces_its_ranges_and_ranking() -> None:
     # requested times on a 1 GHz reference: the thesis' published ranges
     rows = aggregate(run_study(range(5), schedulers=FAST_SET,

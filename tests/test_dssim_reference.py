@@ -40,6 +40,7 @@ def test_reference_covers_ten_algorithms_on_four_configs() -> None:
 
 
 @needs_data
+@pytest.mark.slow
 @pytest.mark.parametrize("config", OTHER_CONFIGS)
 def test_other_configs_run_every_job(config: str) -> None:
     jobs = (DSSIM / "jobs" / f"{config}-jobs.xml").read_text().count("<job ")

@@ -28,7 +28,8 @@ except ImportError:  # pragma: no cover - output module absent
     write_jobs_csv = None
 
 SCHEDULERS = ["fcfs", "high_gflops", "low_power", "shortest-high_cores", "random-random",
-              "smallest-low_power", "easy", "conservative", "easy:node=high_gflops"]
+              "smallest-low_power", "easy", pytest.param("conservative", marks=pytest.mark.slow),
+              "easy:node=high_gflops"]
 FAST_SETTINGS = settings(max_examples=40, deadline=None, derandomize=True, database=None,
                          suppress_health_check=[HealthCheck.too_slow,
                                                 HealthCheck.data_too_large])

@@ -45,7 +45,7 @@ WorkloadOpt = Annotated[Optional[Path], typer.Option(
     "--workload", "-w", help="Workload file (SWF, IRMaSim/Batsim/native JSON, ds-sim job list "
     "XML). Default: the bundled example workload (for a ds-sim configuration: the job list it "
     "names).")]
-SeedOpt = Annotated[int, typer.Option(min=0, help="Seed of the scheduler's random generator "
+SeedOpt = Annotated[int, typer.Option(help="Seed of the scheduler's random generator "
                                                   "(a whole number >= 0).")]
 HorizonOpt = Annotated[Optional[float], typer.Option(
     help="Stop at this simulated time (s, >= 0); jobs not done are reported unfinished.")]
