@@ -6,16 +6,10 @@ from pathlib import Path
 from typing import Annotated, Any, Optional
 
 import typer
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
-from rich.table import Table
 
+from hetsched.cli.console import console
 from hetsched.cli.errors import user_errors
 from hetsched.errors import ConfigError
-from hetsched.experiments.batch_mapping import (CLOCK_BANDS, METRICS, SCHEDULERS,
-                                                StudySettings, aggregate, run_study)
-from hetsched.output import write_rows_csv
-from hetsched.schedulers.registry import create
 
 study_app = typer.Typer(add_completion=False, no_args_is_help=True,
                         help="Reproducible studies from the literature.")
@@ -24,7 +18,11 @@ LABELS = {"makespan": "makespan (s)", "mean_wait": "mean wait (s)",
           "mean_slowdown": "mean slowdown", "mean_bounded_slowdown": "mean bounded slowdown"}
 
 
-def _table(level: str, rows: list[dict[str, Any]]) -> Table:
+def _table(level: str, rows: list[dict[str, Any]]) -> Any:
+    from rich.table import Table
+
+    from hetsched.experiments.batch_mapping import METRICS
+
     table = Table(title=f"{level} heterogeneity · mean ± std over {rows[0]['seeds']} seeds",
                   title_justify="left")
     table.add_column("scheduler")
@@ -43,8 +41,9 @@ def _table(level: str, rows: list[dict[str, Any]]) -> Table:
 @study_app.command("batch-mapping")
 def batch_mapping(
         seeds: Annotated[int, typer.Option(help="Seeds 0..N-1 (platform, jobs, schedulers).")] = 5,
-        schedulers: Annotated[str, typer.Option(
-            "--scheduler", "-s", help="Comma-separated schedulers.")] = ",".join(SCHEDULERS),
+        schedulers: Annotated[Optional[str], typer.Option(
+            "--scheduler", "-s", help="Comma-separated schedulers. Default: the thesis' nine "
+            "(docs/experiments.md).")] = None,
         reference_ghz: Annotated[Optional[float], typer.Option(
             help="Clock (GHz) the requested times refer to; default: each platform's "
             "slowest node.")] = None,
@@ -53,31 +52,40 @@ def batch_mapping(
 ) -> None:
     """512 single-task jobs at time 0 on 16 single-core nodes, low and high heterogeneity
     (the IRMaSim batch-mapping thesis study)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    from hetsched.experiments.batch_mapping import (CLOCK_BANDS, SCHEDULERS, StudySettings,
+                                                    aggregate, run_study)
+    from hetsched.schedulers.registry import create
+
     with user_errors():
         if seeds < 1:
             raise ConfigError(f"--seeds must be at least 1, got {seeds}")
         if reference_ghz is not None and not reference_ghz > 0:
             raise ConfigError(f"--reference-ghz must be positive, got {reference_ghz}")
-        names = [s.strip() for s in schedulers.split(",") if s.strip()]
+        names = ([s.strip() for s in schedulers.split(",") if s.strip()]
+                 if schedulers is not None else list(SCHEDULERS))
         for name in names:
             create(name)
         settings = StudySettings(reference_ghz=reference_ghz)
         total = seeds * len(CLOCK_BANDS) * len(names)
         with Progress(TextColumn("runs"), BarColumn(), MofNCompleteColumn(),
-                      console=Console(stderr=True), transient=True) as bar:
+                      console=console(stderr=True), transient=True) as bar:
             task = bar.add_task("runs", total=total)
             rows = run_study(range(seeds), CLOCK_BANDS, names, settings,
                              progress=lambda: bar.advance(task))
         summary = aggregate(rows)
-        console = Console()
+        screen = console()
         for level in CLOCK_BANDS:
-            console.print(_table(level, [r for r in summary if r["level"] == level]))
+            screen.print(_table(level, [r for r in summary if r["level"] == level]))
         if out is not None:
             _write(out, rows, summary)
-            console.print(f"wrote {out}/ (runs.csv, summary.csv, bars.png)")
+            screen.print(f"wrote {out}/ (runs.csv, summary.csv, bars.png)")
 
 
 def _write(out: Path, rows: list[dict[str, Any]], summary: list[dict[str, Any]]) -> None:
+    from hetsched.experiments.batch_mapping import CLOCK_BANDS, METRICS
+    from hetsched.output import write_rows_csv
     from hetsched.report.bars import metric_bars
 
     out.mkdir(parents=True, exist_ok=True)
