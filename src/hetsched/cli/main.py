@@ -304,7 +304,8 @@ def dsclient(algo: Annotated[str, typer.Option(help="ds-sim algorithm (see `hets
              system: Annotated[Optional[Path], typer.Option(
                  help="The ds-system.xml the server wrote (boot times for lwt).")] = None,
              timeout: Annotated[float, typer.Option(
-                 help="Seconds to wait for the server before giving up.")] = 60.0) -> None:
+                 help="Seconds to wait for each whole message from the server before giving "
+                 "up.")] = 60.0) -> None:
     """Act as the scheduler of a running ds-sim server (started with -n, newline mode).
 
     The algorithms are the same code the emulation (run, compare, dssim-table) uses.
