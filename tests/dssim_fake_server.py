@@ -8,8 +8,10 @@ answers from a fixed script, to misbehave on purpose.
 from __future__ import annotations
 
 import socket
+import select
 import threading
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from hetsched.dssim.records import JobnOrder, JobRequest
 from hetsched.dssim.server import EmulatedServer
@@ -29,12 +31,12 @@ class FakeServer(threading.Thread):
 
     def run(self) -> None:
         conn, _ = self.listener.accept()
-        with conn, conn.makefile("rwb") as stream:
-            self.stream = stream
-            try:
+        try:
+            with conn, conn.makefile("rwb") as stream:
+                self.conn, self.stream = conn, stream
                 self.serve()
-            except BaseException as err:  # reported to the test through .error
-                self.error = err
+        except BaseException as err:  # reported to the test through .error
+            self.error = err
         self.listener.close()
 
     def recv(self) -> str:
@@ -50,10 +52,32 @@ class FakeServer(threading.Thread):
         raise NotImplementedError
 
 
-class ScriptedServer(FakeServer):
-    """Answers the n-th message with ``replies[n]``; ``None`` closes the connection."""
+@dataclass(frozen=True)
+class Drip:
+    """A reply that never ends: ``data`` (no newline) every ``interval`` seconds, ``times``
+    times, then the connection closes. ``data=b""`` is a server that says nothing."""
 
-    def __init__(self, replies: Sequence[str | None]) -> None:
+    data: bytes = b"x"
+    interval: float = 0.05
+    times: int = 60
+
+    def play(self, conn: socket.socket) -> None:
+        """Stops early when the client hangs up."""
+        for _ in range(self.times):
+            conn.sendall(self.data)
+            readable, _, _ = select.select([conn], [], [], self.interval)
+            if readable and not conn.recv(1):
+                return
+
+
+Reply = str | bytes | Drip | None
+
+
+class ScriptedServer(FakeServer):
+    """Answers the n-th message with ``replies[n]``: a line, raw bytes (sent as they are), a
+    :class:`Drip`, or ``None`` (closes the connection)."""
+
+    def __init__(self, replies: Sequence[Reply]) -> None:
         super().__init__()
         self.replies = list(replies)
 
@@ -62,7 +86,13 @@ class ScriptedServer(FakeServer):
             self.recv()
             if reply is None:
                 return
-            self.send(reply)
+            if isinstance(reply, Drip):
+                reply.play(self.conn)
+            elif isinstance(reply, bytes):
+                self.stream.write(reply)
+                self.stream.flush()
+            else:
+                self.send(reply)
 
 
 class EmulatedProtocolServer(FakeServer):

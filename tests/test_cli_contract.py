@@ -36,8 +36,8 @@ HETSCHED = [sys.executable, "-m", "hetsched.cli.main"]
     (["run", "--format", "xml"], ["--format"]),
     (["compare", "-s", "fcfs", "--seed", "-3"], ["seed", "-3"]),
     (["compare"], ["--scheduler"]),
-    (["dsclient", "--port", "70000"], ["--port"]),
-    (["dsclient", "--timeout", "-1"], ["--timeout", "> 0"]),
+    (["dsclient", "--port", "70000"], ["port", "70000"]),
+    (["dsclient", "--timeout", "-1"], ["timeout", "> 0"]),
     (["map", "x.etc", "--time-limit", "0"], ["--time-limit"]),
     (["nosuchcommand"], ["nosuchcommand"]),
 ])

@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from hetsched.cli.main import app
-from hetsched.mapping import range_based, write_braun
+from hetsched.mapping import lower_bound, range_based, read_etc, write_braun
 from support import SHARED_DATA, assert_one_line_error
 
 runner = CliRunner()
@@ -27,7 +27,7 @@ def instance(tmp_path: Path) -> Path:
 def test_table_output(instance: Path) -> None:
     result = runner.invoke(app, ["map", str(instance)])
     assert result.exit_code == 0, result.output
-    for name in ("min_min", "max_min", "sufferage", "gap to bound", "small.0"):
+    for name in ("min_min", "max_min", "sufferage", "gap to LP bound", "small.0"):
         assert name in result.stdout
 
 
@@ -42,10 +42,41 @@ def test_json_lines(instance: Path, tmp_path: Path) -> None:
         ("small.0", "min_min"), ("small.0", "ga"), ("small.0", "best"),
         ("tiny.csv", "min_min"), ("tiny.csv", "ga"), ("tiny.csv", "best")]
     for row in rows:
-        assert {"instance", "heuristic", "makespan", "flowtime", "lower_bound",
-                "seconds"} <= set(row)
+        assert {"instance", "heuristic", "makespan", "flowtime", "bound", "lower_bound",
+                "gap_percent", "proved_bound", "seconds"} <= set(row)
         assert row["makespan"] >= row["lower_bound"] * (1 - 1e-9)
+    assert rows[0]["proved_bound"] is None and rows[2]["proved_bound"] is not None
     assert rows[-1]["makespan"] == 3.0  # tiny: t0->m0 (1), t1->m1 (1), t2 either (2)
+
+
+def _json_rows(*args: str) -> dict[str, dict]:
+    result = runner.invoke(app, ["map", *args, "--json"])
+    assert result.exit_code == 0, result.output
+    rows = (json.loads(line) for line in result.stdout.splitlines())
+    return {row.pop("heuristic"): row for row in rows}
+
+
+def test_gap_is_to_the_lp_bound_whatever_else_runs(instance: Path) -> None:
+    alone = _json_rows(str(instance), "-H", "min_min")["min_min"]
+    together = _json_rows(str(instance), "-H", "min_min,milp,best", "-t", "5")
+    milp = together["milp"]
+    assert milp["proved_bound"] > milp["lower_bound"]  # milp proves more than the LP bound...
+    for row in (alone, together["min_min"]):  # ...and min_min's gap does not move
+        del row["seconds"]
+    assert together["min_min"] == alone
+    assert alone["bound"] == "lp" and alone["lower_bound"] == lower_bound(read_etc(instance))
+    assert alone["gap_percent"] == pytest.approx(
+        100 * (alone["makespan"] / alone["lower_bound"] - 1))
+    assert milp["gap_percent"] == pytest.approx(100 * (milp["makespan"] / milp["lower_bound"]
+                                                       - 1))
+
+
+def test_table_names_the_bound_and_what_heuristics_proved(instance: Path) -> None:
+    plain = runner.invoke(app, ["map", str(instance), "-H", "min_min"])
+    assert "LP bound" in plain.stdout and "proved" not in plain.stdout
+    proved = runner.invoke(app, ["map", str(instance), "-H", "min_min,milp", "-t", "5"])
+    assert "gap to LP bound" in proved.stdout
+    assert "lower bounds proved above the LP bound" in " ".join(proved.stdout.split())
 
 
 def test_seed_makes_runs_repeatable(instance: Path) -> None:

@@ -246,8 +246,7 @@ def _algorithm_names(text: str | None) -> list[str]:
 def dsclient(algo: Annotated[str, typer.Option(help="ds-sim algorithm (see `hetsched "
                                                     "schedulers`, family dssim).")] = "ff",
              host: Annotated[str, typer.Option(help="ds-sim server host.")] = "127.0.0.1",
-             port: Annotated[int, typer.Option(min=1, max=65535,
-                                               help="ds-sim server port.")] = 50000,
+             port: Annotated[int, typer.Option(help="ds-sim server port.")] = 50000,
              jobn_order: Annotated[JobnOrder, typer.Option(
                  "--jobn-order", help="JOBN fields: current (jobID submitTime cores memory "
                  "disk estRuntime) or legacy (submitTime jobID estRuntime cores memory disk, "
@@ -256,17 +255,15 @@ def dsclient(algo: Annotated[str, typer.Option(help="ds-sim algorithm (see `hets
              system: Annotated[Optional[Path], typer.Option(
                  help="The ds-system.xml the server wrote (boot times for lwt).")] = None,
              timeout: Annotated[float, typer.Option(
-                 help="Seconds to wait for each message of the server before giving up.")]
-             = 60.0) -> None:
+                 help="Seconds to wait for each whole message from the server before giving "
+                 "up.")] = 60.0) -> None:
     """Act as the scheduler of a running ds-sim server (started with -n, newline mode).
 
     The algorithms are the same code the emulation (run, compare, dssim-table) uses.
     """
     from hetsched.dssim.client import run_client
-    from hetsched.options import check_number
 
     with user_errors():
-        check_number("--timeout", timeout, positive=True)
         name = _algorithm_names(algo)[0]
         dispatched = run_client(name, host, port, jobn_order, user, system, timeout)
     typer.echo(f"{name}: dispatched {dispatched} jobs; the ds-sim server ended the run")

@@ -9,9 +9,21 @@ from pathlib import Path
 from hetsched.dssim.algorithms import ALGORITHMS, ListedJob, Target
 from hetsched.dssim.dispatch import JOB_EVENTS, Event, dispatch
 from hetsched.dssim.protocol import Connection
-from hetsched.dssim.records import (JobnOrder, JobRequest, ProtocolError, ServerRecord,
-                                    ServerType)
+from hetsched.dssim.records import (INT_MAX, JobnOrder, JobRequest, ProtocolError, ServerRecord,
+                                    ServerType, fields_of, integer, shown)
 from hetsched.dssim.xml import read_config
+from hetsched.errors import ConfigError
+from hetsched.options import check_number
+
+#: Fields of the events that carry a time, and which field is the time.
+_RESOURCE_EVENT = (("serverType", "serverID", "time"), "time")
+_TIMED_EVENTS = {"JCPL": (("endTime", "jobID", "serverType", "serverID"), "endTime"),
+                 "RESF": _RESOURCE_EVENT, "RESR": _RESOURCE_EVENT}
+#: LSTJ record fields and their least values (state: 1 waiting, 2 running; startTime -1 while
+#: waiting). Some servers leave out submitTime.
+_LSTJ_FIELDS = {"jobID": 0, "state": 1, "submitTime": 0, "startTime": -1, "estRunTime": 0,
+                "cores": 1, "memory": 0, "disk": 0}
+_RUNNING = 2
 
 
 class RemoteServer:
@@ -47,13 +59,21 @@ class RemoteServer:
         seen: dict[str, list[ServerRecord]] = {}
         for record in self._gets("GETS All"):
             seen.setdefault(record.type, []).append(record)
+        if not seen:
+            raise ProtocolError("ds-sim server answered 'GETS All' with no servers")
         return tuple(ServerType(name, len(group), known[name].boot_time if name in known else 0,
                                 known[name].hourly_rate if name in known else 0.0,
                                 group[0].cores, group[0].memory, group[0].disk)
                      for name, group in seen.items())
 
     def capable(self, job: JobRequest) -> list[ServerRecord]:
-        return self._known(f"GETS Capable {job.cores} {job.memory} {job.disk}")
+        request = f"GETS Capable {job.cores} {job.memory} {job.disk}"
+        records = self._known(request)
+        if not records:  # next_event checked that some type can run the job
+            able = next(t.name for t in self.types if t.can_ever_run(job))
+            raise ProtocolError(f"ds-sim server answered {request!r} with no servers, though "
+                                f"server type {able!r} can run job {job.id}")
+        return records
 
     def available(self, job: JobRequest) -> list[ServerRecord]:
         return self._known(f"GETS Avail {job.cores} {job.memory} {job.disk}")
@@ -78,17 +98,32 @@ class RemoteServer:
     # ---- events and actions ------------------------------------------------------------------
     def next_event(self) -> Event:
         reply = self.connection.ask("REDY")
-        kind, *fields = reply.split() or [""]
+        kind = (reply.split() or [""])[0]
         if kind in JOB_EVENTS:
-            job = JobRequest.parse(fields, self.order)
+            job = JobRequest.parse(reply, self.order)
+            self._check_runnable(job, reply)
             self.now = job.submit
             return Event(kind, self.now, job)
-        if kind in ("JCPL", "RESF", "RESR"):
-            self.now = _event_time(kind, fields, reply)
+        if kind in _TIMED_EVENTS:
+            self.now = _event_time(kind, reply)
             return Event(kind, self.now)
         if kind in ("CHKQ", "NONE"):
             return Event(kind, self.now)
-        raise ProtocolError(f"unexpected message from the ds-sim server: {reply!r}")
+        raise ProtocolError(f"unexpected message from the ds-sim server: {shown(reply)}")
+
+    def _check_runnable(self, job: JobRequest, reply: str) -> None:
+        """Some server type can hold ``job`` (cores, memory and disk), or no algorithm could
+        place it."""
+        if any(t.can_ever_run(job) for t in self.types):
+            return
+        where = f"ds-sim server sent {shown(reply)}, job {job.id}"
+        for field in ("cores", "memory", "disk"):
+            most = max(getattr(t, field) for t in self.types)
+            if getattr(job, field) > most:
+                raise ProtocolError(f"{where}, field '{field}': {getattr(job, field)} is more "
+                                    f"than any server type has ({most}); no server can run it")
+        raise ProtocolError(f"{where}: no server type has {job.cores} cores, {job.memory} MB "
+                            f"memory and {job.disk} MB disk together; no server can run it")
 
     def schedule(self, job: JobRequest, target: Target) -> None:
         self.connection.expect(f"SCHD {job.id} {target[0]} {target[1]}", "OK")
@@ -104,28 +139,44 @@ class RemoteServer:
         self.connection.close()
 
 
-def _event_time(kind: str, fields: list[str], reply: str) -> int:
-    """JCPL endTime jobID type id; RESF/RESR type id time."""
-    text = fields[0] if kind == "JCPL" and fields else fields[2] if len(fields) > 2 else ""
-    if not text.isdigit():
-        raise ProtocolError(f"malformed {kind} message from the ds-sim server: {reply!r}")
-    return int(text)
+def _event_time(kind: str, reply: str) -> int:
+    """The time of a JCPL (``endTime jobID serverType serverID``) or RESF/RESR (``serverType
+    serverID time``)."""
+    names, time_field = _TIMED_EVENTS[kind]
+    where = f"ds-sim server sent {shown(reply)}"
+    parts = fields_of(reply, 1 + len(names), " ".join((kind, *names)), where)
+    return integer(parts[1 + names.index(time_field)], time_field, where)
 
 
 def _listed(line: str) -> ListedJob:
     """An LSTJ record: ``jobID state [submitTime] startTime estRunTime cores memory disk``."""
+    where = f"ds-sim server sent LSTJ record {shown(line)}"
     parts = line.split()
-    if len(parts) not in (7, 8) or not all(p.lstrip("-").isdigit() for p in parts):
-        raise ProtocolError(f"malformed LSTJ record {line!r}")
-    start, estimate = (parts[3], parts[4]) if len(parts) == 8 else (parts[2], parts[3])
-    return ListedJob(int(parts[0]), parts[1] == "2", int(start), int(estimate))
+    if len(parts) not in (7, 8):
+        raise ProtocolError(f"{where}: expected 8 fields ({' '.join(_LSTJ_FIELDS)}), "
+                            f"got {len(parts)}")
+    names = [n for n in _LSTJ_FIELDS if len(parts) == 8 or n != "submitTime"]
+    v = {n: integer(text, n, where, _LSTJ_FIELDS[n], _RUNNING if n == "state" else INT_MAX)
+         for n, text in zip(names, parts)}
+    return ListedJob(v["jobID"], v["state"] == _RUNNING, v["startTime"], v["estRunTime"])
+
+
+def _check_options(port: int, user: str, timeout: float | None) -> None:
+    if not 1 <= port <= 65535:
+        raise ConfigError(f"port must be from 1 to 65535, got {port}")
+    if not (user.isprintable() and user and " " not in user):
+        raise ConfigError(f"user name must be printable text without spaces, got {user!r}")
+    if timeout is not None:
+        check_number("timeout", timeout, positive=True)
 
 
 def run_client(algorithm: str, host: str = "127.0.0.1", port: int = 50000,
                order: JobnOrder = JobnOrder.CURRENT, user: str = "hetsched",
                system: Path | None = None, timeout: float | None = 60.0) -> int:
     """Connect, dispatch every job of a live ds-sim run with ``algorithm``, quit. Returns the
-    number of jobs dispatched."""
+    number of jobs dispatched. ``timeout`` bounds the wait for each message (None: no limit).
+    """
+    _check_options(port, user, timeout)
     if system is not None:
         read_config(system)  # a bad file is reported before connecting
     server = RemoteServer(Connection.open(host, port, timeout), order, system)

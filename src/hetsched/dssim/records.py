@@ -3,14 +3,51 @@ ds-sim protocol carries them (JOBN fields, GETS records), with their text forms.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from enum import Enum
 
 from hetsched.errors import HetschedError
 
+#: ds-server holds ids, times, resources and counts in C ints.
+INT_MAX = 2**31 - 1
+#: What ds-server sends as a server's state in GETS records.
+SERVER_STATES = ("inactive", "booting", "idle", "active", "unavailable")
+#: An integer as ds-server prints it (``%d``): ASCII digits, maybe a minus sign. Stricter than
+#: ``int()`` and ``str.isdigit``, which take '+5', ' 5', '1_0' or '²'.
+_INTEGER = re.compile(r"-?[0-9]+")
+#: Longest text quoted in an error message.
+_SHOWN = 80
+
 
 class ProtocolError(HetschedError):
     """The ds-sim server sent something this client cannot follow, or went away."""
+
+
+def shown(text: str) -> str:
+    """``text`` quoted for an error message, cut short if long."""
+    return repr(text) if len(text) <= _SHOWN else repr(text[:_SHOWN]) + "..."
+
+
+def integer(text: str, field: str, where: str, low: int = 0, high: int = INT_MAX) -> int:
+    """``text`` (field ``field`` of what ``where`` describes) as an integer from ``low`` to
+    ``high``; anything else is a one-line :class:`ProtocolError`."""
+    if _INTEGER.fullmatch(text) is None:
+        problem = "is not an integer"
+    elif len(text.lstrip("-0")) > len(str(INT_MAX)) or not low <= int(text) <= high:
+        problem = f"is out of range ({low} to {high})"
+    else:
+        return int(text)
+    raise ProtocolError(f"{where}, field '{field}': {shown(text)} {problem}")
+
+
+def fields_of(line: str, count: int, names: str, where: str) -> list[str]:
+    """The whitespace-separated fields of ``line``, at least ``count`` of them (``names``)."""
+    parts = line.split()
+    if len(parts) < count:
+        raise ProtocolError(f"{where}: expected at least {count} fields ({names}), "
+                            f"got {len(parts)}")
+    return parts
 
 
 class JobnOrder(str, Enum):
@@ -18,6 +55,18 @@ class JobnOrder(str, Enum):
 
     CURRENT = "current"   # jobID submitTime cores memory disk estRuntime (ds-sim 2024 and later)
     LEGACY = "legacy"     # submitTime jobID estRuntime cores memory disk (before 2024)
+
+    @property
+    def fields(self) -> tuple[str, ...]:
+        """The protocol's names of the six fields, in this order."""
+        if self is JobnOrder.LEGACY:
+            return ("submitTime", "jobID", "estRuntime", "cores", "memory", "disk")
+        return ("jobID", "submitTime", "cores", "memory", "disk", "estRuntime")
+
+
+#: JobRequest attribute of each JOBN field, and the least value ds-server could send.
+_JOB_FIELDS = {"jobID": ("id", 0), "submitTime": ("submit", 0), "cores": ("cores", 1),
+               "memory": ("memory", 0), "disk": ("disk", 0), "estRuntime": ("estimate", 0)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,23 +81,24 @@ class JobRequest:
     estimate: int
 
     @staticmethod
-    def parse(fields: list[str], order: JobnOrder) -> "JobRequest":
-        """From the six integer fields after ``JOBN``/``JOBP``."""
-        if len(fields) != 6 or not all(_is_int(f) for f in fields):
-            raise ProtocolError(f"malformed job message fields: {' '.join(fields)!r}")
-        v = [int(f) for f in fields]
-        if order is JobnOrder.LEGACY:
-            return JobRequest(id=v[1], submit=v[0], cores=v[3], memory=v[4], disk=v[5],
-                              estimate=v[2])
-        return JobRequest(id=v[0], submit=v[1], cores=v[2], memory=v[3], disk=v[4],
-                          estimate=v[5])
+    def parse(message: str, order: JobnOrder) -> "JobRequest":
+        """From a whole ``JOBN``/``JOBP`` message; every field checked (an id, times and
+        resources ds-server could send: cores at least 1, nothing negative or beyond a C int).
+        """
+        where = f"ds-sim server sent {shown(message)}"
+        kind, *texts = message.split() or [""]
+        if len(texts) != 6:
+            raise ProtocolError(f"{where}: expected 6 fields after {kind or 'nothing'} "
+                                f"({' '.join(order.fields)}), got {len(texts)}")
+        text = dict(zip(order.fields, texts))
+        where += f", job {integer(text['jobID'], 'jobID', where)}"
+        values = {attr: integer(text[name], name, where, low)
+                  for name, (attr, low) in _JOB_FIELDS.items()}
+        return JobRequest(**values)
 
     def line(self, kind: str, order: JobnOrder) -> str:
         """The JOBN/JOBP message carrying this job."""
-        if order is JobnOrder.LEGACY:
-            values = (self.submit, self.id, self.estimate, self.cores, self.memory, self.disk)
-        else:
-            values = (self.id, self.submit, self.cores, self.memory, self.disk, self.estimate)
+        values = (getattr(self, _JOB_FIELDS[name][0]) for name in order.fields)
         return " ".join([kind, *map(str, values)])
 
 
@@ -88,11 +138,16 @@ class ServerRecord:
 
     @staticmethod
     def parse(line: str) -> "ServerRecord":
-        parts = line.split()
-        if len(parts) < 9 or not all(_is_int(p) for p in (parts[1], *parts[3:9])):
-            raise ProtocolError(f"malformed server record {line!r}")
-        return ServerRecord(parts[0], int(parts[1]), parts[2],
-                            *(int(p) for p in parts[3:9]))  # type: ignore[arg-type]
+        """From a GETS record (failure statistics after the ninth field are ignored)."""
+        where = f"ds-sim server sent GETS record {shown(line)}"
+        parts = fields_of(line, 9, "type id state startTime cores memory disk #waiting "
+                                   "#running", where)
+        if parts[2] not in SERVER_STATES:
+            raise ProtocolError(f"{where}, field 'state': {shown(parts[2])} is not a server "
+                                f"state ({', '.join(SERVER_STATES)})")
+        numbers = [integer(text, name, where, -1 if name == "startTime" else 0)
+                   for name, text in zip(_RECORD_NUMBERS, parts[3:9])]
+        return ServerRecord(parts[0], integer(parts[1], "id", where), parts[2], *numbers)
 
     def line(self) -> str:
         return (f"{self.type} {self.id} {self.state} {self.start} {self.cores} {self.memory} "
@@ -103,5 +158,5 @@ class ServerRecord:
         return self.cores >= job.cores and self.memory >= job.memory and self.disk >= job.disk
 
 
-def _is_int(text: str) -> bool:
-    return text.lstrip("-").isdigit()
+#: The integer fields of a GETS record after the state (startTime is -1 until a server boots).
+_RECORD_NUMBERS = ("startTime", "cores", "memory", "disk", "#waiting", "#running")
