@@ -1,8 +1,9 @@
-"""How every command reports a user error: one line ``error: <message>`` on stderr, exit 2."""
+"""How every command reports a user error: one line ``error: <message>`` on stderr, exit 2;
+and a warning: one line ``warning: <message>`` on stderr, exit code unchanged."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import NoReturn
 
@@ -14,6 +15,11 @@ from hetsched.errors import HetschedError
 def fail(message: str) -> NoReturn:
     typer.echo(f"error: {' '.join(message.split())}", err=True)
     raise typer.Exit(2)
+
+
+def warn(messages: Iterable[str]) -> None:
+    for message in messages:
+        typer.echo(f"warning: {' '.join(message.split())}", err=True)
 
 
 @contextmanager

@@ -20,7 +20,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from hetsched.cli.errors import user_errors
+from hetsched.cli.errors import user_errors, warn
 from hetsched.cli.map_cmd import map_command
 from hetsched.cli.study_cmd import study_app
 from hetsched.cli.tables import (comparison_table, dssim_tables, metrics_table, run_values,
@@ -40,6 +40,7 @@ from hetsched.platform.load import load_platform
 from hetsched.platform.model import Platform
 from hetsched.schedulers.policies import JOB_SELECTION_HELP
 from hetsched.schedulers.registry import create, entries
+from hetsched.sim.checks import input_warnings
 from hetsched.sim.engine import ProgressCallback, simulate
 from hetsched.sim.result import SimResult
 from hetsched.workload.load import load_workload
@@ -192,6 +193,8 @@ def run(platform: PlatformOpt = None, workload: WorkloadOpt = None,
                              reference_speed, estimate_factor)
         create(scheduler)  # fail fast on a bad name, before loading inputs
         plat, work = inputs.load()
+        if not quiet:
+            warn(input_warnings(plat, work))
         result = simulate_spec(scheduler, plat, work, inputs, quiet)
         out = out or Path("runs") / f"{file_stem(Path(work.source))}-{safe_name(scheduler)}"
         write_run(result, out, inputs.options())
@@ -223,6 +226,8 @@ def compare(scheduler: Annotated[list[str], typer.Option(
         for spec in specs:
             create(spec)
         plat, work = inputs.load()
+        if not quiet:
+            warn(input_warnings(plat, work))
         runs: dict[str, dict[str, float | int]] = {}
         for spec in specs:
             result = simulate_spec(spec, plat, work, inputs, quiet or json_output)
