@@ -210,3 +210,16 @@ def test_partly_powered_platform_reports_no_energy() -> None:
     platform = Platform.from_counts("mixed", [(SMALL, 2), (bare_big, 1)])
     result = simulate(platform, Workload("w", (job("a", 0, 4, 100),)), create("fcfs"))
     assert not platform.has_power_model and not result.has_energy
+
+
+def test_metrics_doc_gives_every_summary_key_its_unit() -> None:
+    from hetsched.metrics import UNITS, summarize
+    assert set(UNITS) == set(summarize(tiny_run()))
+    text = (Path(__file__).resolve().parents[1] / "docs" / "metrics.md").read_text()
+    table = text[text.index("| key | unit | definition |"):]
+    table = table[:table.index("\n\n")]
+    documented = {}
+    for row in table.splitlines()[2:]:
+        keys, unit = row.split("|")[1:3]
+        documented.update({key: unit.strip() for key in keys.replace("`", "").split(", ")})
+    assert {k.strip(): v for k, v in documented.items()} == UNITS
