@@ -5,7 +5,7 @@ from __future__ import annotations
 import csv
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 
 from hetsched.dssim.driver import DsSimPolicy
@@ -90,4 +90,4 @@ def write_cells_csv(cells: Sequence[Cell], path: Path) -> None:
     with path.open("w", newline="", encoding="utf-8") as f:
         writer = csv.writer(f, lineterminator="\n")
         writer.writerow(CSV_COLUMNS.values())
-        writer.writerows([asdict(c)[field] for field in CSV_COLUMNS] for c in cells)
+        writer.writerows([getattr(c, field) for field in CSV_COLUMNS] for c in cells)
