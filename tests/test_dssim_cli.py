@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import json
 import shutil
 from pathlib import Path
@@ -29,10 +30,14 @@ def test_run_writes_ds_sim_metrics_next_to_the_usual_ones(tmp_path: Path) -> Non
     metrics = json.loads((tmp_path / "summary.json").read_text())["metrics"]
     expected = json.loads(REFERENCE.read_text())["config12-short-med"]["bf"]
     assert metrics["dssim_turnaround"] == expected["tt"]
-    assert round(metrics["dssim_utilisation"], 2) == expected["util"]
+    assert round(100 * metrics["dssim_utilisation"], 2) == expected["util"]  # a fraction
     assert round(metrics["rental_cost"], 2) == expected["cost"]
     assert metrics["finished"] == 2000 and "mean_wait" in metrics
     assert "ds-sim utilisation" in result.stdout
+    assert f"{expected['util']:.2f} %" in result.stdout  # the table shows the fraction in %
+    assert metrics["energy_j"] is None and metrics["edp_js"] is None  # ds-sim: no power model
+    energy_row = next(line for line in result.stdout.splitlines() if "energy" in line)
+    assert "—" in energy_row and "0.00" not in energy_row
 
 
 @needs_data
@@ -71,7 +76,13 @@ def test_table_checks_the_reference(tmp_path: Path) -> None:
     result = _table(tmp_path, REFERENCE)
     assert result.exit_code == 0, result.output
     assert "reference: 3/3 cells match exactly" in result.stdout
-    assert len((tmp_path / "t.csv").read_text().splitlines()) == 4
+    with (tmp_path / "t.csv").open(newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert list(rows[0]) == ["config", "algo", "tt_s", "util_percent", "cost_dollars", "end_s",
+                             "jobs"]  # ds-sim's units, each named in its column
+    expected = json.loads(REFERENCE.read_text())["config12-short-med"]
+    assert [(r["algo"], float(r["util_percent"])) for r in rows] == \
+        [(algo, expected[algo]["util"]) for algo in ("ff", "wfq", "atl")]
 
 
 @needs_data

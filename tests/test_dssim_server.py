@@ -3,6 +3,7 @@ backfilling, the global queue and CHKQ, and ds-sim's busy/charged time accountin
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import pytest
@@ -10,7 +11,8 @@ import pytest
 from hetsched.dssim.driver import DsSimPolicy
 from hetsched.dssim.xml import config_platform, read_job_list
 from hetsched.metrics import summarize
-from hetsched.sim.result import SimResult
+from hetsched.platform.model import NodeType, Platform
+from hetsched.sim.result import JobState, SimResult
 from support import config_xml, job, server
 
 
@@ -42,7 +44,8 @@ def test_cost_and_utilisation_count_from_boot_to_last_end(tmp_path: Path) -> Non
     # up at 60; busy 60-160 and 1000-1100; charged 60-1100 = 1040 s at $3.6/h
     assert result.node_charged_seconds.tolist() == [1040]
     assert metrics["rental_cost"] == pytest.approx(1.04)
-    assert metrics["dssim_utilisation"] == pytest.approx(100 * 200 / 1040)
+    assert metrics["dssim_utilisation"] == pytest.approx(200 / 1040)  # a fraction, not %
+    assert result.node_energy_j is None and math.isnan(metrics["energy_j"])  # no power model
     assert metrics["dssim_turnaround"] == 100 + 30  # waits 60 and 0, runs 100 and 100
 
 
@@ -87,3 +90,14 @@ def test_improved_fit_skips_servers_with_running_and_waiting_jobs(tmp_path: Path
     iff = emulate(tmp_path, servers, jobs, "iff")
     assert [a[0][0] for a in ff.allocation] == [0, 1, 0, 0] and ff.start[3] == 1100
     assert [a[0][0] for a in iff.allocation] == [0, 1, 0, 1] and iff.start[3] == 200
+
+
+def test_ds_sim_driver_reports_no_energy_even_on_a_powered_platform(tmp_path: Path) -> None:
+    # The emulation has no power model: a platform with power figures must not get 0 J.
+    powered = NodeType("s", 2, 1.0, memory_mb=2000, disk_mb=2000, idle_w=10, static_w=20)
+    platform = Platform.from_counts("p", [(powered, 1)])
+    assert platform.has_power_model
+    (tmp_path / "j.xml").write_text(f"<jobs>{job(0, 0, 1, 100)}</jobs>")
+    result = DsSimPolicy("ff").simulate(platform, read_job_list(tmp_path / "j.xml", platform))
+    assert result.count(JobState.FINISHED) == 1
+    assert not result.has_energy and math.isnan(summarize(result)["energy_j"])

@@ -51,7 +51,8 @@ def platforms(draw: st.DrawFn, finite_memory: bool = True) -> Platform:
             clock_ghz=draw(st.sampled_from([1.0, 1.5, 2.0, 2.5, 3.0, 4.0])),
             memory_mb=memory, mem_bw_gbs=draw(st.sampled_from([10.0, 50.0, 200.0])),
             idle_w=float(idle), static_w=float(static),
-            dynamic_w_per_core=float(draw(st.integers(0, 20)))), draw(st.integers(1, 4))))
+            dynamic_w_per_core=float(draw(st.integers(0, 20))), has_power=True),
+            draw(st.integers(1, 4))))
     return Platform.from_counts("random", types)
 
 

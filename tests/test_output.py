@@ -94,8 +94,10 @@ def test_rows_semantics(tmp_path: Path) -> None:
     b = rows["b"]  # 9 tasks on one node: fits no node -> rejected at submission
     assert (b["success"], b["final_state"]) == ("0", "REJECTED")
     assert "largest node has 8" in b["metadata"]
-    for column in ("starting_time", "finish_time", "execution_time", "waiting_time", "stretch",
-                   "allocated_resources", "consumed_energy", "node", "bounded_slowdown"):
+    for column in ("starting_time", "execution_time", "finish_time", "waiting_time",
+                   "turnaround_time", "stretch", "consumed_energy"):
+        assert b[column] == "-1", column  # Batsim's and evalys' "no value"
+    for column in ("allocated_resources", "node", "bounded_slowdown", "het_slowdown"):
         assert b[column] == "", column
     assert rows["c"]["final_state"] == "REJECTED"
     d = rows["d"]  # zero-length job: stretch undefined -> empty, not NaN
@@ -108,8 +110,25 @@ def test_no_nan_text_and_unfinished_at_horizon(tmp_path: Path) -> None:
     assert "nan" not in path.read_text().lower()
     e = {r["job_id"]: r for r in read_rows(path)}["e"]
     assert (e["success"], e["final_state"]) == ("0", "UNFINISHED")
-    assert e["starting_time"] == "30.0" and e["finish_time"] == "" and e["node"]
     assert "horizon" in e["metadata"]
+    # e runs from 30 (on small-1) at the horizon: it has a start and a wait, nothing else
+    assert (e["starting_time"], e["waiting_time"], e["node"]) == ("30.0", "0.0", "small-1")
+    for column in ("execution_time", "finish_time", "turnaround_time", "stretch",
+                   "consumed_energy"):
+        assert e[column] == "-1", column
+    assert e["bounded_slowdown"] == e["het_slowdown"] == ""
+
+
+def test_jobs_never_started_have_minus_one_everywhere(tmp_path: Path) -> None:
+    # horizon 5: a runs from 0; c, d and e are submitted after the horizon, never started
+    rows = {r["job_id"]: r for r in read_rows(write_jobs_csv(tiny_run(horizon=5.0),
+                                                            tmp_path / "j.csv"))}
+    for job_id in "cde":
+        assert rows[job_id]["final_state"] == "UNFINISHED"
+        for column in ("starting_time", "execution_time", "finish_time", "waiting_time",
+                       "turnaround_time", "stretch", "consumed_energy"):
+            assert rows[job_id][column] == "-1", (job_id, column)
+    assert rows["a"]["starting_time"] == "0.0" and rows["a"]["finish_time"] == "-1"
 
 
 def test_jobs_csv_byte_identical_for_same_seed(tmp_path: Path) -> None:
@@ -126,8 +145,9 @@ def test_write_run_files_and_summary(tmp_path: Path) -> None:
     assert sorted(written) == ["jobs.csv", "summary.json", "timeseries.csv"]
     summary = json.loads((tmp_path / "out" / "summary.json").read_text())
     assert set(summary) == {"hetsched_version", "scheduler", "seed", "inputs", "options",
-                            "metrics", "nodes", "rejected", "unfinished", "skipped_records",
-                            "wall_seconds"}
+                            "metrics", "units", "nodes", "rejected", "unfinished",
+                            "skipped_records", "wall_seconds"}
+    assert set(summary["units"]) == set(summary["metrics"])  # every metric names its unit
     assert summary["scheduler"] == "fcfs" and summary["seed"] == 0
     assert summary["inputs"]["platform"]["path"] == str(default_platform_path())
     assert len(summary["inputs"]["workload"]["sha256"]) == 64
@@ -149,3 +169,57 @@ def test_summary_nan_is_null_and_lists_unfinished_jobs(tmp_path: Path) -> None:
     # a was running; c, d, e are submitted after the horizon: unfinished too, never dropped
     assert [u["job_id"] for u in summary["unfinished"]] == ["a", "c", "d", "e"]
     assert [r["job_id"] for r in summary["rejected"]] == ["b"]
+
+
+# ---- energy is reported only with a power model ------------------------------------------------
+def unpowered_run(**options: object) -> SimResult:
+    """The tiny workload on the tiny platform's shape with no power figures at all."""
+    bare = [(NodeType(t.name, t.cores, t.clock_ghz), n) for t, n in ((SMALL, 2), (BIG, 1))]
+    jobs = (job("a", 0, 4, 100), job("b", 5, 9, 10), job("e", 30, 1, 1000))
+    return simulate(Platform.from_counts("bare", bare), Workload("w", jobs), create("fcfs"),
+                    **options)
+
+
+def test_without_power_model_energy_is_absent_everywhere(tmp_path: Path) -> None:
+    result = unpowered_run()
+    assert not result.has_energy and result.job_energy_j is None
+    write_run(result, tmp_path)
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert summary["metrics"]["energy_j"] is None and summary["metrics"]["edp_js"] is None
+    assert summary["metrics"]["finished"] == 2  # the rest is reported as usual
+    assert {node["energy_j"] for node in summary["nodes"]} == {None}
+    rows = read_rows(tmp_path / "jobs.csv")
+    assert [r["consumed_energy"] for r in rows] == ["-1", "-1", "-1"]  # as Batsim, no energy
+    assert rows[0]["execution_time"] == "100.0"
+    series = list(csv.DictReader((tmp_path / "timeseries.csv").open()))
+    assert series and {r["power_w"] for r in series} == {""}
+    assert {r["busy_cores"] for r in series} != {""}
+
+
+def test_with_power_model_energy_is_written(tmp_path: Path) -> None:
+    write_run(tiny_run(), tmp_path)
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert summary["metrics"]["energy_j"] > 0 and summary["nodes"][0]["energy_j"] > 0
+    a = read_rows(tmp_path / "jobs.csv")[0]
+    # 4 cores of small-0 for 100 s: (5 W dynamic + 20 W static / 4 cores) x 4 x 100 s
+    assert float(a["consumed_energy"]) == pytest.approx(4000.0)
+
+
+def test_partly_powered_platform_reports_no_energy() -> None:
+    bare_big = NodeType("big", 8, 2.0)  # no power figures
+    platform = Platform.from_counts("mixed", [(SMALL, 2), (bare_big, 1)])
+    result = simulate(platform, Workload("w", (job("a", 0, 4, 100),)), create("fcfs"))
+    assert not platform.has_power_model and not result.has_energy
+
+
+def test_metrics_doc_gives_every_summary_key_its_unit() -> None:
+    from hetsched.metrics import UNITS, summarize
+    assert set(UNITS) == set(summarize(tiny_run()))
+    text = (Path(__file__).resolve().parents[1] / "docs" / "metrics.md").read_text()
+    table = text[text.index("| key | unit | definition |"):]
+    table = table[:table.index("\n\n")]
+    documented = {}
+    for row in table.splitlines()[2:]:
+        keys, unit = row.split("|")[1:3]
+        documented.update({key: unit.strip() for key in keys.replace("`", "").split(", ")})
+    assert {k.strip(): v for k, v in documented.items()} == UNITS

@@ -324,3 +324,37 @@ def test_unrecognised_and_unsupported(tmp_path: Path) -> None:
                     "x.txt", "unsupported platform file suffix")
     assert_mentions(error_of(load_native_platform, write(tmp_path / "y.json", [1])),
                     "y.json", "expected an object")
+
+
+# ---------------------------------------------------------------- power model (energy known?)
+
+def test_native_power_model_is_the_power_key(tmp_path: Path) -> None:
+    platform = load_platform(write(tmp_path / "small.yaml", NATIVE_YAML))
+    fast, slow = platform.nodes[0].type, platform.nodes[2].type
+    assert fast.has_power and not slow.has_power  # slow has no 'power' key
+    assert not platform.has_power_model  # one node type without power: no energy
+    doc = native_doc()  # no power figures at all
+    assert not load_platform(write(tmp_path / "none.json", doc)).has_power_model
+    for t in doc["node_types"]:
+        t["power"] = {}  # given, all zero: an explicit 0 W model
+    assert load_platform(write(tmp_path / "explicit.json", doc)).has_power_model
+
+
+def test_irmasim_power_model_needs_static_or_dynamic_power(tmp_path: Path,
+                                                          shared_data: Path) -> None:
+    assert load_platform(write(tmp_path / "p.json", irmasim_doc())).has_power_model
+    doc = irmasim_doc(processor={"cpu": {"cores": 4, "clock_rate": 2.0, "dpflops_per_cycle": 2,
+                                         "power": 95, "min_power": 0.1}})  # TDP only
+    platform = load_platform(write(tmp_path / "tdp.json", doc))
+    assert not platform.nodes[0].type.has_power and not platform.has_power_model
+    doc["processor"]["cpu"]["dynamic_power"] = 0  # given: a power model, even at 0 W
+    assert load_platform(write(tmp_path / "dyn.json", doc)).has_power_model
+    assert load_platform(shared_data / "platforms" / "irmasim_lublin_20node.json").has_power_model
+
+
+def test_python_node_type_has_power_when_a_figure_is_given() -> None:
+    from hetsched.platform.model import NodeType
+    assert not NodeType("n", 4, 1.0).has_power
+    assert NodeType("n", 4, 1.0, dynamic_w_per_core=2).has_power
+    assert NodeType("n", 4, 1.0, has_power=True).has_power  # an explicit 0 W model
+    assert not NodeType("n", 4, 1.0, idle_w=5, has_power=False).has_power

@@ -1,4 +1,5 @@
-"""User-facing errors: each renders as one line naming the file, the record and the problem."""
+"""User-facing errors: each renders as one line naming the file, the record and the problem.
+Also the warning category of suspicious but legal inputs (``InputWarning``)."""
 
 from __future__ import annotations
 
@@ -29,6 +30,11 @@ class InputError(HetschedError):
         if self.field is not None:
             where += f", field '{self.field}'"
         return f"{where}: {self.problem}"
+
+
+class InputWarning(UserWarning):
+    """Inputs that are legal but probably not what was meant (e.g. a trace made for a machine
+    of another size); the text is one line, as ``hetsched.sim.checks.input_warnings`` gives."""
 
 
 class SchedulerError(HetschedError):

@@ -94,6 +94,7 @@ def run(platform: PlatformOpt = None, workload: WorkloadOpt = None,
                                        quiet or output_format is not Format.TABLE)
         out = out or Path("runs") / running.run_dir_name(work, scheduler)
         write_run(result, out, inputs.options())
+    running.warn_inputs(plat, work, quiet)
     values = running.run_values(summarize(result), result.wall_seconds)
     if output_format is Format.JSON:
         print_json(values)
@@ -147,6 +148,7 @@ def compare(scheduler: Annotated[list[str], typer.Option(
                 write_run(result, out / running.safe_name(spec), inputs.options())
         if out is not None:
             write_comparison_csv(runs, out / "comparison.csv")
+    running.warn_inputs(plat, work, quiet)
     if output_format is Format.JSON:
         print_json(runs)
     elif output_format is Format.CSV:

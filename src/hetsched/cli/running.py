@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from hetsched.cli.errors import warn
 from hetsched.errors import ConfigError
 from hetsched.examples import default_platform_path, default_workload_path
 from hetsched.fileio import file_stem
@@ -20,6 +21,7 @@ from hetsched.options import check_horizon, check_seed
 from hetsched.platform.load import load_platform
 from hetsched.platform.model import Platform
 from hetsched.schedulers.registry import create
+from hetsched.sim.checks import input_warnings
 from hetsched.sim.engine import ProgressCallback, simulate
 from hetsched.sim.result import SimResult
 from hetsched.workload.load import load_workload
@@ -57,6 +59,14 @@ class Inputs:
         if self.workload_path is None:
             return platform, workload_for_config(self.platform_path, platform)
         return platform, load_workload(self.workload_path, platform, self.swf)
+
+
+def warn_inputs(platform: Platform, workload: Workload, quiet: bool) -> None:
+    """Each input warning as one ``warning:`` line on stderr (unless ``quiet``). Commands call
+    this once their runs succeeded, so that an error stays the only line on stderr."""
+    if not quiet:
+        for message in input_warnings(platform, workload):
+            warn(message)
 
 
 def make_inputs(platform: Path | None, workload: Path | None, seed: int, horizon: float | None,

@@ -44,8 +44,9 @@ def fmt_ratio(x: float) -> str:
     return "—" if _missing(x) else f"{x:,.2f}"
 
 
-def fmt_percent(x: float) -> str:
-    return "—" if _missing(x) else f"{100 * x:.1f} %"
+def fmt_percent(x: float, digits: int = 1) -> str:
+    """A fraction as a percentage: ``0.4162`` -> ``41.6 %``."""
+    return "—" if _missing(x) else f"{100 * x:.{digits}f} %"
 
 
 def fmt_sci(x: float) -> str:
@@ -82,8 +83,8 @@ METRICS: tuple[Metric, ...] = (
     Metric("EDP (J·s)", "edp_js", fmt_sci, "low"),
     Metric("rental cost", "rental_cost", fmt_ratio, "low"),
     Metric("ds-sim turnaround", "dssim_turnaround", fmt_count, "low", optional=True),
-    Metric("ds-sim utilisation", "dssim_utilisation",
-           lambda x: "—" if _missing(x) else f"{x:.2f} %", "high", optional=True),
+    Metric("ds-sim utilisation", "dssim_utilisation", lambda x: fmt_percent(x, 2), "high",
+           optional=True),
     Metric("jobs finished", "finished", fmt_count, "high"),
     Metric("jobs rejected", "rejected", fmt_count, "low"),
     Metric("jobs unfinished", "unfinished", fmt_count, "low"),

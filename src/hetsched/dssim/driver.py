@@ -1,6 +1,7 @@
 """The simulation driver of the ds-sim algorithms: the emulated ds-sim server answered by the
 algorithm (:func:`~hetsched.dssim.dispatch.dispatch`), turned into a hetsched ``SimResult``
-so every output (jobs.csv, summary.json, metrics) works as for the event engine."""
+so every output (jobs.csv, summary.json, metrics) works as for the event engine. ds-sim has
+no power model, so the result carries no energy (``None``), whatever the platform says."""
 
 from __future__ import annotations
 
@@ -66,8 +67,8 @@ def _result(name: str, seed: int, platform: Platform, workload: Workload,
     t0 = workload.jobs[0].submit if n else 0.0
     return SimResult(
         platform=platform, workload=workload, scheduler=name, seed=seed, state=state,
-        start=start, end=end, allocation=allocation, reason=reason, job_energy_j=np.zeros(n),
-        node_energy_j=np.zeros(len(platform.nodes)), node_busy_core_seconds=busy_core_s,
+        start=start, end=end, allocation=allocation, reason=reason, job_energy_j=None,
+        node_energy_j=None, node_busy_core_seconds=busy_core_s,
         node_busy_seconds=np.array([s.busy for s in server.servers], float), t0=t0,
         t_end=float(np.nanmax(end)) if n and not np.isnan(end).all() else t0,
         timeseries=_timeseries(workload, start, end), wall_seconds=wall,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import csv
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 
 from hetsched.dssim.driver import DsSimPolicy
@@ -16,7 +16,9 @@ from hetsched.metrics import summarize
 
 @dataclass(frozen=True)
 class Cell:
-    """One run in ds-sim's conventions (the names of ds-sim's reference results)."""
+    """One run in ds-sim's conventions and units, as ds-server prints them (the names of
+    ds-sim's reference results): turnaround and end in whole seconds, utilisation in percent
+    (two decimals), cost in dollars (cents)."""
 
     config: str
     algo: str
@@ -39,7 +41,8 @@ def run_cell(config: Path, jobs_dir: Path, algo: str) -> Cell:
     workload = read_job_list(job_list_for(config, jobs_dir), platform)
     result = DsSimPolicy(algo).simulate(platform, workload)
     m = summarize(result)
-    return Cell(config.stem, algo, int(m["dssim_turnaround"]), round(m["dssim_utilisation"], 2),
+    return Cell(config.stem, algo, int(m["dssim_turnaround"]),
+                round(100 * m["dssim_utilisation"], 2),
                 round(m["rental_cost"], 2), int(result.t_end), int(m["finished"]))
 
 
@@ -77,8 +80,14 @@ def reference_mismatches(cells: Sequence[Cell], reference: Path) -> tuple[int, l
     return checked, differ
 
 
+#: ``write_cells_csv`` column of each ``Cell`` field: the unit is in the name.
+CSV_COLUMNS = {"config": "config", "algo": "algo", "tt": "tt_s", "util": "util_percent",
+               "cost": "cost_dollars", "end": "end_s", "jobs": "jobs"}
+
+
 def write_cells_csv(cells: Sequence[Cell], path: Path) -> None:
+    """Every cell, in ds-sim's units, each named in its column (``util_percent``, ...)."""
     with path.open("w", newline="", encoding="utf-8") as f:
-        writer = csv.DictWriter(f, fieldnames=list(asdict(cells[0])), lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(asdict(c) for c in cells)
+        writer = csv.writer(f, lineterminator="\n")
+        writer.writerow(CSV_COLUMNS.values())
+        writer.writerows([getattr(c, field) for field in CSV_COLUMNS] for c in cells)

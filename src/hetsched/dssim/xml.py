@@ -112,7 +112,8 @@ def config_platform(path: str | Path) -> Platform:
     config = read_config(path)
     node_types = [(NodeType(t.name, t.cores, clock_ghz=SPEED / 1e9, memory_mb=t.memory,
                             hourly_price=t.hourly_rate, boot_time=t.boot_time,
-                            disk_mb=t.disk), t.limit) for t in config.types]
+                            disk_mb=t.disk, has_power=False), t.limit)
+                  for t in config.types]
     return Platform.from_counts(config.path.stem, node_types, source=str(config.path))
 
 

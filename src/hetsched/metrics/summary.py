@@ -10,6 +10,20 @@ from hetsched.metrics.records import job_records
 from hetsched.sim.result import JobState, SimResult
 
 
+#: The unit of every key :func:`summarize` returns (docs/metrics.md). Every ratio is a plain
+#: number, never a percent: ``fraction`` is a share between 0 and 1, ``ratio`` a multiple
+#: (slowdowns). ``currency`` is the unit of the platform's hourly prices.
+UNITS: dict[str, str] = {
+    "jobs": "count", "finished": "count", "rejected": "count", "unfinished": "count",
+    "skipped_records": "count", "makespan": "s", "mean_wait": "s", "median_wait": "s",
+    "max_wait": "s", "mean_turnaround": "s", "mean_slowdown": "ratio",
+    "mean_bounded_slowdown": "ratio", "max_bounded_slowdown": "ratio",
+    "mean_het_slowdown": "ratio", "utilisation": "fraction", "energy_j": "J", "edp_js": "J*s",
+    "rental_cost": "currency", "busy_core_seconds": "core*s", "dssim_turnaround": "s",
+    "dssim_utilisation": "fraction",
+}
+
+
 def _stat(values: np.ndarray, how) -> float:
     values = values[~np.isnan(values)]
     return float(how(values)) if values.size else float("nan")
@@ -33,15 +47,21 @@ def dssim_turnaround(result: SimResult, wait: np.ndarray, run: np.ndarray) -> fl
 
 
 def dssim_utilisation(result: SimResult) -> float:
-    """ds-sim's utilisation (%): per used node busy seconds / charged seconds, averaged
-    unweighted over the nodes charged for any time (NaN for always-on platforms)."""
+    """ds-sim's utilisation (a fraction; ds-sim prints it in percent): per used node busy
+    seconds / charged seconds, averaged unweighted over the nodes charged for any time (NaN
+    for always-on platforms)."""
     if result.node_charged_seconds is None:
         return float("nan")
     charged = result.node_charged_seconds
     used = charged > 0
     if not used.any():
         return float("nan")
-    return float(100.0 * np.mean(result.node_busy_seconds[used] / charged[used]))
+    return float(np.mean(result.node_busy_seconds[used] / charged[used]))
+
+
+def total_energy(result: SimResult) -> float:
+    """Joules used by every node over the window; NaN when energy was not measured."""
+    return float(result.node_energy_j.sum()) if result.node_energy_j is not None else math.nan
 
 
 def summarize(result: SimResult) -> dict[str, float | int]:
@@ -49,14 +69,15 @@ def summarize(result: SimResult) -> dict[str, float | int]:
 
     Times over finished jobs. makespan = last end - first submission; utilisation = busy
     core-seconds / (total cores x makespan); energy integrates every node's power over the
-    same window; EDP = energy x makespan; rental cost = sum over nodes of charged seconds x
-    hourly price / 3600 (charged: the window, or what the driver reports for on-demand nodes).
+    same window (NaN without a power model); EDP = energy x makespan; rental cost = sum over
+    nodes of charged seconds x hourly price / 3600 (charged: the window, or what the driver
+    reports for on-demand nodes). Units: :data:`UNITS`.
     """
     rec = job_records(result)
     done = rec.finished
     platform = result.platform
     window = result.t_end - result.t0
-    energy = float(result.node_energy_j.sum())
+    energy = total_energy(result)
     busy_core_s = float(result.node_busy_core_seconds.sum())
     summary: dict[str, float | int] = {
         "jobs": len(result.workload.jobs),

@@ -1,9 +1,13 @@
 """``jobs.csv``: one row per job, Batsim's columns first (in Batsim's order), then ours.
 
-Rows follow job submission order. Values that do not exist (a finish time of a rejected job,
-the slowdown of a zero-length job) are empty cells, never ``NaN``. Floats are written with
-``repr`` (shortest text that reads back to the same float), so the file is byte-identical for
-the same inputs and seed.
+Rows follow job submission order. Batsim's time and energy columns hold ``-1`` where a job
+that did not finish has no value (evalys reads ``execution_time == -1`` as "did not run to its
+end"): no start or wait before a job started, no execution, finish, turnaround, stretch or
+energy before it finished. ``consumed_energy`` is ``-1`` for every job when the run has no
+energy (no power model), as Batsim writes it without its energy plugin. Other values that do
+not exist (the stretch of a zero-length job, hetsched's slowdowns of a job that did not finish)
+are empty cells, never ``NaN``. Floats are written with ``repr`` (shortest text that reads back
+to the same float), so the file is byte-identical for the same inputs and seed.
 
 ``allocated_resources`` lists global core ids (node ``n`` owns
 ``[offset_n, offset_n + cores_n)``), assigned by :mod:`hetsched.output.core_ids` so that no core
@@ -52,6 +56,15 @@ def float_cells(column: np.ndarray) -> list[str]:
     return [repr(x) if x == x else "" for x in column.astype(float).tolist()]
 
 
+#: Batsim's cell for a time or energy a job does not have (it did not start, or not finish).
+NO_VALUE = "-1"
+
+
+def known_cells(column: np.ndarray, exists: np.ndarray) -> list[str]:
+    """:func:`float_cells` where ``exists``, else :data:`NO_VALUE`."""
+    return [cell if ok else NO_VALUE for cell, ok in zip(float_cells(column), exists.tolist())]
+
+
 def format_ranges(ranges: Iterable[tuple[int, int]]) -> str:
     """Half-open integer ranges ``[a, b)`` as sorted, merged, space-separated closed intervals:
     ``[(8, 9), (0, 4)]`` -> ``0-3 8``."""
@@ -85,10 +98,14 @@ class _NodeCells:
 def job_rows(result: SimResult) -> Iterator[list[str]]:
     """The data rows of ``jobs.csv``, in job submission order."""
     rec = job_records(result)
-    energy = np.where(rec.finished, result.job_energy_j, np.nan)
-    columns = [float_cells(c) for c in (rec.submit, rec.start, rec.run, rec.end, rec.wait,
-                                        rec.response, rec.slowdown, energy,
-                                        rec.bounded_slowdown, rec.het_slowdown)]
+    done, started = rec.finished, ~np.isnan(rec.start)
+    energy = result.job_energy_j if result.job_energy_j is not None else np.zeros(len(done))
+    measured = done & result.has_energy
+    columns = [float_cells(rec.submit), known_cells(rec.start, started),
+               *(known_cells(c, done) for c in (rec.run, rec.end)),
+               known_cells(rec.wait, started), known_cells(rec.response, done),
+               known_cells(rec.slowdown, done), known_cells(energy, measured),
+               float_cells(rec.bounded_slowdown), float_cells(rec.het_slowdown)]
     cells = _NodeCells(result.platform)
     name = result.workload.name
     rows = zip(result.workload.jobs, result.state.tolist(), result.allocation,

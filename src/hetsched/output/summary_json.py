@@ -1,5 +1,6 @@
-"""``summary.json`` (metrics, inputs' hashes, version, seed, per-node totals, every job not
-finished and why) and ``timeseries.csv`` (queue length, running jobs, busy cores, power)."""
+"""``summary.json`` (metrics and their units, inputs' hashes, version, seed, per-node totals,
+every job not finished and why) and ``timeseries.csv`` (queue length, running jobs, busy cores,
+power)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from hetsched import __version__
-from hetsched.metrics import summarize
+from hetsched.metrics import UNITS, summarize
 from hetsched.output.jobs_csv import fmt_float
 from hetsched.sim.result import JobState, SimResult
 
@@ -51,9 +52,11 @@ def input_entry(source: str) -> dict[str, str | None]:
 
 
 def node_totals(result: SimResult) -> list[dict[str, Any]]:
+    """Per node: energy (``None`` when not measured), busy, idle and busy-core time."""
     window = result.t_end - result.t0
+    energy = result.node_energy_j
     return [{"name": node.name, "type": node.type.name,
-             "energy_j": float(result.node_energy_j[i]),
+             "energy_j": float(energy[i]) if energy is not None else None,
              "busy_seconds": float(result.node_busy_seconds[i]),
              "idle_seconds": window - float(result.node_busy_seconds[i]),
              "busy_core_seconds": float(result.node_busy_core_seconds[i])}
@@ -76,6 +79,7 @@ def summary(result: SimResult, options: Mapping[str, Any] | None = None) -> dict
                    "workload": input_entry(result.workload.source)},
         "options": dict(options or {}),
         "metrics": summarize(result),
+        "units": UNITS,
         "nodes": node_totals(result),
         "rejected": jobs_in_state(result, JobState.REJECTED),
         "unfinished": jobs_in_state(result, JobState.UNFINISHED),
@@ -94,15 +98,17 @@ def write_summary_json(result: SimResult, path: str | Path,
 
 
 def write_timeseries_csv(result: SimResult, path: str | Path) -> Path:
-    """One row per instant at which something happened (state after the scheduler answered)."""
+    """One row per instant at which something happened (state after the scheduler answered);
+    ``power_w`` is empty when the run has no energy (no power model)."""
     path = Path(path)
     ts = result.timeseries
+    power = ts.power_w if result.has_energy else [math.nan] * len(ts.time)
     with path.open("w", newline="", encoding="utf-8") as f:
         writer = csv.writer(f, lineterminator="\n")
         writer.writerow(TIMESERIES_COLUMNS)
         writer.writerows(
             (fmt_float(t), q, r, b, fmt_float(p))
-            for t, q, r, b, p in zip(ts.time, ts.queued, ts.running, ts.busy_cores, ts.power_w))
+            for t, q, r, b, p in zip(ts.time, ts.queued, ts.running, ts.busy_cores, power))
     return path
 
 

@@ -70,6 +70,11 @@ class ProcessorSpec(ForeignModel):
     min_power: float = Field(0.0, ge=0)
     mem_bw: float | None = Field(None, gt=0)
 
+    @property
+    def has_power(self) -> bool:
+        """Whether the file gives this processor's power (IRMaSim's TDP ``power`` is not used)."""
+        return bool({"static_power", "dynamic_power"} & self.model_fields_set)
+
 
 @dataclass
 class Catalogue:
@@ -195,4 +200,5 @@ def _combine(name: str, procs: list[tuple[ProcessorSpec, int]], path: Path,
         mem_bw_gbs=sum(bandwidths) if len(bandwidths) == len(procs) else INF,
         idle_w=sum(p.cores * n * p.min_power * p.static_power for p, n in procs),
         static_w=sum(p.cores * n * p.static_power for p, n in procs),
-        dynamic_w_per_core=first.dynamic_power)
+        dynamic_w_per_core=first.dynamic_power,
+        has_power=all(p.has_power for p, _ in procs))

@@ -16,6 +16,12 @@ class NodeType:
     ``static_w + dynamic_w_per_core * busy_cores``. Memory and disk are in MB, bandwidth in
     GB/s. ``hourly_price`` is the rental rate; ``boot_time`` (s) is how long a switched-off
     node takes to come up (used by drivers that model on-demand servers, such as ds-sim's).
+
+    ``has_power`` says whether the power figures are known (a power model). The loaders set it
+    from the file: a native node type without ``power``, an IRMaSim processor without
+    ``static_power``/``dynamic_power`` and every ds-sim server type have none. Left ``None``, it
+    is true when any power figure is non-zero. Energy is reported only for platforms whose
+    node types all have a power model (:attr:`Platform.has_power_model`).
     """
 
     name: str
@@ -30,6 +36,12 @@ class NodeType:
     hourly_price: float = 0.0
     boot_time: float = 0.0
     disk_mb: float = float("inf")
+    has_power: bool | None = None
+
+    def __post_init__(self) -> None:
+        if self.has_power is None:
+            known = any(w != 0 for w in (self.idle_w, self.static_w, self.dynamic_w_per_core))
+            object.__setattr__(self, "has_power", known)
 
     @property
     def speed(self) -> float:
@@ -72,6 +84,11 @@ class Platform:
     @cached_property
     def slowest_speed(self) -> float:
         return float(self.arrays.speed.min())
+
+    @property
+    def has_power_model(self) -> bool:
+        """Whether every node type has a power model, so the platform's energy is known."""
+        return all(t.has_power for t in self.node_types)
 
     @property
     def total_cores(self) -> int:

@@ -39,20 +39,21 @@ class NodeTypeSpec(StrictModel):
     ops_per_cycle: float = Field(1.0, gt=0)
     memory_gb: float | None = Field(None, gt=0)
     mem_bw_gbs: float | None = Field(None, gt=0)
-    power: PowerSpec = PowerSpec()
+    power: PowerSpec | None = None
     hourly_price: float = Field(0.0, ge=0)
     boot_time: float = Field(0.0, ge=0)
     count: int | None = Field(None, ge=1)
 
     def node_type(self) -> NodeType:
+        power = self.power or PowerSpec()
         return NodeType(
             name=self.name, cores=self.cores, clock_ghz=self.clock_ghz,
             ops_per_cycle=self.ops_per_cycle,
             memory_mb=INF if self.memory_gb is None else self.memory_gb * 1024,
             mem_bw_gbs=INF if self.mem_bw_gbs is None else self.mem_bw_gbs,
-            idle_w=self.power.idle, static_w=self.power.static,
-            dynamic_w_per_core=self.power.dynamic_per_core,
-            hourly_price=self.hourly_price, boot_time=self.boot_time)
+            idle_w=power.idle, static_w=power.static, dynamic_w_per_core=power.dynamic_per_core,
+            hourly_price=self.hourly_price, boot_time=self.boot_time,
+            has_power=self.power is not None)
 
 
 class NodeGroupSpec(StrictModel):

@@ -16,6 +16,7 @@ from hetsched.platform.model import Platform
 from hetsched.schedulers.base import (Decision, Dequeue, Enqueue, Events, OwnDriver, Reject,
                                       Scheduler, Start, WakeUp)
 from hetsched.schedulers.placement import capacity, even_split
+from hetsched.sim.checks import reject_dependencies
 from hetsched.sim.feasibility import infeasibility
 from hetsched.sim.result import JobState, SimResult, TimeSeries
 from hetsched.sim.state import ClusterState, RunningJob
@@ -49,6 +50,7 @@ class Simulation:
                  seed: int = 0, horizon: float | None = None, strict: bool = False,
                  contention: ContentionModel | None = None,
                  progress: ProgressCallback | None = None, timeseries: bool = True) -> None:
+        reject_dependencies(workload)
         self.platform = platform
         self.workload = workload
         self.scheduler = scheduler
@@ -334,11 +336,14 @@ class Simulation:
                 self.reason[index] = f"{was.name.lower()} at the horizon"
 
     def _result(self, t_end: float, wall: float) -> SimResult:
+        measured = self.platform.has_power_model
         return SimResult(
             platform=self.platform, workload=self.workload, scheduler=self.scheduler.name,
             seed=self.seed, state=self.job_state, start=self.start_t, end=self.end_t,
-            allocation=self.alloc, reason=self.reason, job_energy_j=self.job_energy,
-            node_energy_j=self.state.energy_j, node_busy_core_seconds=self.state.busy_core_seconds,
+            allocation=self.alloc, reason=self.reason,
+            job_energy_j=self.job_energy if measured else None,
+            node_energy_j=self.state.energy_j if measured else None,
+            node_busy_core_seconds=self.state.busy_core_seconds,
             node_busy_seconds=self.state.busy_seconds, t0=self.workload.jobs[0].submit
             if self.workload.jobs else 0.0, t_end=t_end, timeseries=self.series,
             wall_seconds=wall, horizon=self.horizon)
@@ -349,6 +354,7 @@ def simulate(platform: Platform, workload: Workload, scheduler: Scheduler | OwnD
     """Run one simulation (see :class:`Simulation` for the options). A policy that brings its
     own driver (:class:`OwnDriver`) runs there; it accepts the options it documents."""
     if isinstance(scheduler, OwnDriver):
+        reject_dependencies(workload)
         driven = {k: v for k, v in options.items() if k in _OWN_DRIVER_OPTIONS}
         check_seed(driven.get("seed", 0))
         check_horizon(driven.get("horizon"))

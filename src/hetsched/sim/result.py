@@ -22,7 +22,8 @@ class JobState(IntEnum):
 
 @dataclass
 class TimeSeries:
-    """One row per instant at which something happened (after the scheduler answered)."""
+    """One row per instant at which something happened (after the scheduler answered).
+    ``power_w`` means nothing for a result without energy (``SimResult.has_energy``)."""
 
     time: list[float] = field(default_factory=list)
     queued: list[int] = field(default_factory=list)
@@ -46,6 +47,8 @@ class SimResult:
     horizon when the run was cut there). Node energies integrate power over that window.
     ``node_charged_seconds`` is how long each node is rented; ``None`` means every node for the
     whole window (always-on nodes). Drivers with on-demand nodes (ds-sim) set it per node.
+    ``job_energy_j`` and ``node_energy_j`` are ``None`` when energy was not measured: the
+    platform has no power model (:attr:`Platform.has_power_model`), or the driver has none.
     """
 
     platform: Platform
@@ -57,8 +60,8 @@ class SimResult:
     end: np.ndarray
     allocation: list[tuple[tuple[int, int], ...] | None]
     reason: dict[int, str]
-    job_energy_j: np.ndarray
-    node_energy_j: np.ndarray
+    job_energy_j: np.ndarray | None
+    node_energy_j: np.ndarray | None
     node_busy_core_seconds: np.ndarray
     node_busy_seconds: np.ndarray
     t0: float
@@ -67,6 +70,10 @@ class SimResult:
     wall_seconds: float = 0.0
     horizon: float | None = None
     node_charged_seconds: np.ndarray | None = None
+
+    @property
+    def has_energy(self) -> bool:
+        return self.node_energy_j is not None
 
     def count(self, state: JobState) -> int:
         return int(np.count_nonzero(self.state == state))

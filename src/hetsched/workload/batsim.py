@@ -6,7 +6,8 @@
 
 ``delay`` is the run time on the slowest node (``req_ops = delay * slowest_speed``); ``res``
 tasks may spread over any nodes; ``walltime`` is the estimate (``req_time``), the delay when
-absent or -1.
+absent or -1. ``nb_res``, when given, is kept in ``Workload.metadata`` (checked against the
+platform's cores by :func:`hetsched.sim.checks.input_warnings`).
 """
 
 from __future__ import annotations
@@ -75,7 +76,8 @@ def batsim_workload_from_data(data: Any, path: Path, platform: Platform) -> Work
         walltime = j.walltime if j.walltime is not None and j.walltime > 0 else delay
         jobs.append(Job(id=j.id, submit=j.subtime, ntasks=j.res, req_ops=delay * slowest,
                         req_time=walltime, nodes=SPREAD, profile=j.profile))
-    return Workload(file_stem(path), tuple(jobs), str(path))
+    header = {"nb_res": doc["nb_res"]} if "nb_res" in doc else {}
+    return Workload(file_stem(path), tuple(jobs), str(path), metadata=header)
 
 
 def _profiles(raw: Mapping[str, Any], path: Path) -> dict[str, float]:
