@@ -1,3 +1,21 @@
-"""hetsched: simulate, compare and tune job schedulers on heterogeneous clusters."""
+"""hetsched: simulate, compare and tune job schedulers on heterogeneous clusters.
+
+``hetsched.simulate(platform, workload, scheduler, **options)`` runs one simulation and returns
+a :class:`~hetsched.api.Run` (see :mod:`hetsched.api`). It is imported on first use, so that
+``import hetsched`` (and the command line's start-up) stays light.
+"""
+
+from __future__ import annotations
+
+from typing import Any
 
 __version__ = "0.1.0"
+__all__ = ["Run", "__version__", "simulate"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in ("simulate", "Run"):
+        from hetsched import api
+
+        return getattr(api, name)
+    raise AttributeError(f"module 'hetsched' has no attribute {name!r}")

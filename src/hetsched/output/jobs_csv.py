@@ -60,11 +60,6 @@ def float_cells(column: np.ndarray) -> list[str]:
 NO_VALUE = "-1"
 
 
-def known_cells(column: np.ndarray, exists: np.ndarray) -> list[str]:
-    """:func:`float_cells` where ``exists``, else :data:`NO_VALUE`."""
-    return [cell if ok else NO_VALUE for cell, ok in zip(float_cells(column), exists.tolist())]
-
-
 def format_ranges(ranges: Iterable[tuple[int, int]]) -> str:
     """Half-open integer ranges ``[a, b)`` as sorted, merged, space-separated closed intervals:
     ``[(8, 9), (0, 4)]`` -> ``0-3 8``."""
@@ -95,29 +90,61 @@ class _NodeCells:
         return cells
 
 
+def job_columns(result: SimResult) -> dict[str, list[object] | np.ndarray]:
+    """Every column of ``jobs.csv``, typed, one element per job in submission order: numbers as
+    floats with NaN where a value does not exist (the Python API's ``jobs`` DataFrame)."""
+    rec = job_records(result)
+    jobs = result.workload.jobs
+    energy = (np.where(rec.finished, result.job_energy_j, np.nan) if result.has_energy
+              else np.full(len(jobs), np.nan))
+    cells = _NodeCells(result.platform)
+    nodes = [cells(allocation) for allocation in result.allocation]
+    return {
+        "job_id": [job.id for job in jobs], "workload_name": [result.workload.name] * len(jobs),
+        "profile": [job.profile for job in jobs], "submission_time": rec.submit,
+        "requested_number_of_resources": np.array([job.ntasks for job in jobs], np.int64),
+        "requested_time": np.array([job.req_time for job in jobs], float),
+        "success": rec.finished.astype(np.int64),
+        "final_state": [FINAL_STATE[JobState(state)] for state in result.state.tolist()],
+        "starting_time": rec.start, "execution_time": rec.run, "finish_time": rec.end,
+        "waiting_time": rec.wait, "turnaround_time": rec.response, "stretch": rec.slowdown,
+        "allocated_resources": [format_ranges(r or ()) for r in core_ranges(result)],
+        "consumed_energy": energy,
+        "metadata": [result.reason.get(job.index, "") for job in jobs],
+        "node": [n for n, _ in nodes], "node_type": [t for _, t in nodes],
+        "bounded_slowdown": rec.bounded_slowdown, "het_slowdown": rec.het_slowdown,
+    }
+
+
+def _batsim_absent(result: SimResult) -> dict[str, np.ndarray]:
+    """Per Batsim time/energy column, the jobs that have no such value (written ``-1``): no
+    start or wait before a job started, nothing else before it finished, no energy without a
+    power model."""
+    rec = job_records(result)
+    not_started, not_done = np.isnan(rec.start), ~rec.finished
+    after_end = dict.fromkeys(("execution_time", "finish_time", "turnaround_time", "stretch"),
+                              not_done)
+    return {"starting_time": not_started, "waiting_time": not_started, **after_end,
+            "consumed_energy": not_done | (not result.has_energy)}
+
+
 def job_rows(result: SimResult) -> Iterator[list[str]]:
     """The data rows of ``jobs.csv``, in job submission order."""
-    rec = job_records(result)
-    done, started = rec.finished, ~np.isnan(rec.start)
-    energy = result.job_energy_j if result.job_energy_j is not None else np.zeros(len(done))
-    measured = done & result.has_energy
-    columns = [float_cells(rec.submit), known_cells(rec.start, started),
-               *(known_cells(c, done) for c in (rec.run, rec.end)),
-               known_cells(rec.wait, started), known_cells(rec.response, done),
-               known_cells(rec.slowdown, done), known_cells(energy, measured),
-               float_cells(rec.bounded_slowdown), float_cells(rec.het_slowdown)]
-    cells = _NodeCells(result.platform)
-    name = result.workload.name
-    rows = zip(result.workload.jobs, result.state.tolist(), result.allocation,
-               core_ranges(result), *columns)
-    for job, state, allocation, ranges, submit, start, run, end, wait, response, stretch, \
-            joules, bounded, het in rows:
-        nodes, types = cells(allocation)
-        resources = format_ranges(ranges or ())
-        yield [job.id, name, job.profile, submit, str(job.ntasks), fmt_float(job.req_time),
-               "1" if state == JobState.FINISHED else "0", FINAL_STATE[state], start, run, end,
-               wait, response, stretch, resources, joules, result.reason.get(job.index, ""),
-               nodes, types, bounded, het]
+    columns = job_columns(result)
+    absent = _batsim_absent(result)
+    texts = []
+    for name in COLUMNS:
+        values = columns[name]
+        if isinstance(values, np.ndarray) and values.dtype.kind == "f":
+            cells = float_cells(values)
+            if name in absent:
+                cells = [NO_VALUE if gone else cell
+                         for cell, gone in zip(cells, absent[name].tolist())]
+        else:
+            cells = [str(v) for v in (values.tolist() if isinstance(values, np.ndarray)
+                                      else values)]
+        texts.append(cells)
+    return (list(row) for row in zip(*texts))
 
 
 def write_jobs_csv(result: SimResult, path: str | Path) -> Path:

@@ -97,18 +97,25 @@ def write_summary_json(result: SimResult, path: str | Path,
     return path
 
 
+def timeseries_columns(result: SimResult) -> dict[str, list[float] | list[int]]:
+    """The columns of ``timeseries.csv``; ``power_w`` is NaN when the run has no energy (no
+    power model)."""
+    ts = result.timeseries
+    power = ts.power_w if result.has_energy else [math.nan] * len(ts.time)
+    return {"time": ts.time, "queued": ts.queued, "running": ts.running,
+            "busy_cores": ts.busy_cores, "power_w": power}
+
+
 def write_timeseries_csv(result: SimResult, path: str | Path) -> Path:
     """One row per instant at which something happened (state after the scheduler answered);
     ``power_w`` is empty when the run has no energy (no power model)."""
     path = Path(path)
-    ts = result.timeseries
-    power = ts.power_w if result.has_energy else [math.nan] * len(ts.time)
+    columns = timeseries_columns(result)
     with path.open("w", newline="", encoding="utf-8") as f:
         writer = csv.writer(f, lineterminator="\n")
         writer.writerow(TIMESERIES_COLUMNS)
-        writer.writerows(
-            (fmt_float(t), q, r, b, fmt_float(p))
-            for t, q, r, b, p in zip(ts.time, ts.queued, ts.running, ts.busy_cores, power))
+        writer.writerows((_cell(value) for value in row)
+                         for row in zip(*(columns[name] for name in TIMESERIES_COLUMNS)))
     return path
 
 

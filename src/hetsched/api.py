@@ -1,0 +1,159 @@
+"""One call from Python: ``hetsched.simulate(platform, workload, scheduler, **options)``.
+
+    >>> import hetsched
+    >>> run = hetsched.simulate("platform.json", "trace.swf", "easy", seed=1)  # doctest: +SKIP
+    >>> run.summary["mean_wait"], run.jobs.head(), run.write("runs/easy")     # doctest: +SKIP
+
+Inputs are paths (any format ``hetsched run`` reads) or already built ``Platform`` /
+``Workload`` objects; the scheduler is a spec as on the command line (``"easy:node=random"``,
+``"my.py:MyPolicy"``) or a scheduler object. ``jobs``, ``timeseries`` and ``nodes`` are pandas
+DataFrames (``pip install 'hetsched[pandas]'``); everything else needs no pandas.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from hetsched.errors import ConfigError, InputWarning
+from hetsched.platform.model import Platform
+from hetsched.schedulers.base import OwnDriver, Scheduler
+from hetsched.sim.result import SimResult
+from hetsched.workload.model import Workload
+from hetsched.workload.swf import SwfOptions
+
+if TYPE_CHECKING:
+    import pandas
+
+PathLike = str | Path
+
+
+class Run:
+    """The outcome of :func:`simulate`: the metrics, per-job records, the time series, and the
+    files ``hetsched run`` writes."""
+
+    def __init__(self, result: SimResult, options: dict[str, Any]) -> None:
+        self.result = result
+        self.options = options
+
+    def __repr__(self) -> str:
+        s = self.summary
+        return (f"<Run {self.result.scheduler} on {self.result.platform.name}: "
+                f"{s['finished']}/{s['jobs']} jobs finished, makespan {s['makespan']:.6g} s>")
+
+    @cached_property
+    def summary(self) -> dict[str, float | int]:
+        """Every summary metric (as in ``summary.json``; NaN where undefined) and the
+        simulation's wall time, ``wall_seconds``."""
+        from hetsched.metrics import summarize
+
+        return {**summarize(self.result), "wall_seconds": self.result.wall_seconds}
+
+    @property
+    def jobs(self) -> pandas.DataFrame:
+        """One row per job, the columns of ``jobs.csv``; NaN (not Batsim's -1) where a job has
+        no such value."""
+        from hetsched.output.jobs_csv import job_columns
+
+        return _pandas().DataFrame(job_columns(self.result))
+
+    @property
+    def timeseries(self) -> pandas.DataFrame:
+        """The columns of ``timeseries.csv``: one row per instant something happened."""
+        from hetsched.output.summary_json import timeseries_columns
+
+        return _pandas().DataFrame(timeseries_columns(self.result))
+
+    @property
+    def nodes(self) -> pandas.DataFrame:
+        """Per node: name, type, energy (NaN without a power model), busy and idle time."""
+        from hetsched.output.summary_json import node_totals
+
+        return _pandas().DataFrame(node_totals(self.result)).astype({"energy_j": float})
+
+    def write(self, out_dir: PathLike) -> dict[str, Path]:
+        """Write ``jobs.csv``, ``summary.json`` and ``timeseries.csv`` into ``out_dir``."""
+        from hetsched.output import write_run
+
+        return write_run(self.result, out_dir, self.options)
+
+
+def simulate(platform: PathLike | Platform | None = None,
+             workload: PathLike | Workload | None = None,
+             scheduler: str | Scheduler | OwnDriver = "fcfs", *, seed: int = 0,
+             horizon: float | None = None, strict: bool = False, swf_placement: str = "auto",
+             reference_speed: float | None = None, estimate_factor: float = 1.0,
+             progress: Callable[[int, int], None] | None = None) -> Run:
+    """Simulate ``workload`` on ``platform`` under ``scheduler`` and return a :class:`Run`.
+
+    Without a platform or a workload, the bundled example's (as ``hetsched run``); a ds-sim
+    configuration as the platform, without a workload, brings the job list it names. The
+    options are those of ``hetsched run``. Input warnings (a trace made for a machine of
+    another size, an empty workload, ...) are issued as :class:`~hetsched.errors.InputWarning`.
+    Bad inputs raise :class:`~hetsched.errors.InputError`, bad options
+    :class:`~hetsched.errors.ConfigError`.
+    """
+    from hetsched.schedulers.registry import create
+    from hetsched.sim.checks import input_warnings
+    from hetsched.sim.engine import simulate as run_engine
+
+    swf = SwfOptions(placement=swf_placement, reference_speed=reference_speed,
+                     estimate_factor=estimate_factor, strict=strict)
+    policy = create(scheduler) if isinstance(scheduler, str) else scheduler
+    if not isinstance(policy, (Scheduler, OwnDriver)):
+        raise ConfigError(f"scheduler must be a name or a hetsched Scheduler, got {policy!r}")
+    plat = _platform(platform)
+    work = _workload(workload, plat, swf)
+    for message in input_warnings(plat, work):
+        warnings.warn(message, InputWarning, stacklevel=2)
+    result = run_engine(plat, work, policy, seed=seed, horizon=horizon, strict=strict,
+                        progress=progress)
+    options = {"horizon": horizon, "strict": strict, "swf_placement": swf_placement,
+               "reference_speed": reference_speed, "estimate_factor": estimate_factor}
+    return Run(result, options)
+
+
+def _platform(platform: PathLike | Platform | None) -> Platform:
+    from hetsched.examples import default_platform_path
+    from hetsched.platform.load import load_platform
+
+    if isinstance(platform, Platform):
+        return platform
+    return load_platform(default_platform_path() if platform is None
+                         else _path(platform, "platform"))
+
+
+def _workload(workload: PathLike | Workload | None, platform: Platform,
+              swf: SwfOptions) -> Workload:
+    """The workload object, or the file loaded for ``platform``; ``None`` is the job list a
+    ds-sim configuration names, else the bundled example workload."""
+    from hetsched.dssim.xml import workload_for_config
+    from hetsched.examples import default_workload_path
+    from hetsched.workload.load import load_workload
+
+    if isinstance(workload, Workload):
+        return workload
+    if workload is not None:
+        return load_workload(_path(workload, "workload"), platform, swf)
+    if Path(platform.source).suffix.lower() == ".xml":
+        return workload_for_config(Path(platform.source), platform)
+    return load_workload(default_workload_path(), platform)
+
+
+def _path(value: object, what: str) -> Path:
+    if not isinstance(value, (str, Path)):
+        raise ConfigError(f"{what} must be a path or a {what.capitalize()}, got "
+                          f"{type(value).__name__}")
+    return Path(value)
+
+
+def _pandas() -> Any:
+    try:
+        import pandas
+    except ImportError:
+        raise ImportError("hetsched's DataFrames need pandas: pip install 'hetsched[pandas]'") \
+            from None
+    return pandas
