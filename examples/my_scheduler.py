@@ -18,15 +18,9 @@ class FastestFit(Scheduler):
 
 
 if __name__ == "__main__":
-    from hetsched.examples import default_platform_path, default_workload_path
-    from hetsched.metrics import summarize
-    from hetsched.platform.load import load_platform
-    from hetsched.sim.engine import simulate
-    from hetsched.workload.load import load_workload
+    import hetsched
 
-    platform = load_platform(default_platform_path())
-    workload = load_workload(default_workload_path(), platform)
-    result = simulate(platform, workload, FastestFit())
-    metrics = summarize(result)
-    print(f"{metrics['finished']} jobs finished, mean wait {metrics['mean_wait']:.1f} s, "
-          f"makespan {metrics['makespan']:.1f} s")
+    run = hetsched.simulate(scheduler=FastestFit())  # the bundled example platform and jobs
+    s = run.summary
+    print(f"{s['finished']} jobs finished, mean wait {s['mean_wait']:.1f} s, "
+          f"makespan {s['makespan']:.1f} s")
