@@ -6,6 +6,7 @@ import csv
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from hetsched.examples import default_platform_path, default_workload_path
@@ -223,3 +224,11 @@ def test_metrics_doc_gives_every_summary_key_its_unit() -> None:
         keys, unit = row.split("|")[1:3]
         documented.update({key: unit.strip() for key in keys.replace("`", "").split(", ")})
     assert {k.strip(): v for k, v in documented.items()} == UNITS
+
+
+@pytest.mark.parametrize("values", [[3.0], [5.0, 1.0], [4.0, 1.0, 3.0, 2.0], [2.0, 2.0, 9.0],
+                                    list(range(101))[::-1], [0.1, 0.7, 0.2, 0.9, 0.3]])
+def test_median_is_numpy_median(values: list[float]) -> None:
+    from hetsched.metrics.summary import median
+
+    assert median(np.array(values, dtype=float)) == float(np.median(values))

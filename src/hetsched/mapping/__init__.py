@@ -7,25 +7,40 @@ ETC readers and generators. See docs/mapping.md for every definition.
 
     >>> from hetsched.mapping import read_etc, run_heuristic
     >>> result = run_heuristic("min_min", read_etc("u_c_hihi.0"))  # doctest: +SKIP
+
+The names below are imported from their modules on first use: importing one module of the
+package (the catalogue, read when the scheduler registry starts) imports no heuristic.
 """
 
-from hetsched.mapping.astar import astar
-from hetsched.mapping.catalogue import DESCRIPTIONS
-from hetsched.mapping.core import Mapping, flowtime, machine_loads, make_mapping
-from hetsched.mapping.exact import (LPRelaxation, lower_bound, lp_bound, lp_relaxation,
-                                    milp_mapping, trivial_bound)
-from hetsched.mapping.generate import apply_consistency, braun_instance, cvb, range_based
-from hetsched.mapping.greedy import duplex, kpb, max_min, mct, met, min_min, olb, sufferage, swa
-from hetsched.mapping.ils import best, ils
-from hetsched.mapping.io import read_braun, read_csv_etc, read_etc, write_braun
-from hetsched.mapping.meta import ga, gsa, sa, tabu
-from hetsched.mapping.registry import HEURISTICS, names, run_heuristic
+from __future__ import annotations
 
-__all__ = [
-    "DESCRIPTIONS", "HEURISTICS", "LPRelaxation", "Mapping", "apply_consistency", "astar", "best",
-    "braun_instance", "cvb", "duplex", "flowtime", "ga", "gsa", "ils", "kpb", "lower_bound",
-    "lp_bound", "lp_relaxation", "machine_loads", "make_mapping", "max_min", "mct", "met",
-    "milp_mapping", "min_min", "names", "olb", "range_based", "read_braun", "read_csv_etc",
-    "read_etc", "run_heuristic", "sa", "sufferage", "swa", "tabu", "trivial_bound",
-    "write_braun",
-]
+import importlib
+from typing import Any
+
+_EXPORTS: dict[str, tuple[str, ...]] = {
+    "catalogue": ("DESCRIPTIONS",),
+    "core": ("Mapping", "flowtime", "machine_loads", "make_mapping"),
+    "exact": ("LPRelaxation", "lower_bound", "lp_bound", "lp_relaxation", "milp_mapping",
+              "trivial_bound"),
+    "generate": ("apply_consistency", "braun_instance", "cvb", "range_based"),
+    "greedy": ("duplex", "kpb", "max_min", "mct", "met", "min_min", "olb", "sufferage", "swa"),
+    "io": ("read_braun", "read_csv_etc", "read_etc", "write_braun"),
+    "local_search": ("best", "ils"),
+    "meta": ("ga", "gsa", "sa", "tabu"),
+    "registry": ("HEURISTICS", "names", "run_heuristic"),
+    "tree_search": ("astar",),
+}
+_MODULE_OF = {name: module for module, names in _EXPORTS.items() for name in names}
+
+__all__ = sorted(_MODULE_OF)
+
+
+def __getattr__(name: str) -> Any:
+    module = _MODULE_OF.get(name)
+    if module is None:
+        raise AttributeError(f"module 'hetsched.mapping' has no attribute {name!r}")
+    return getattr(importlib.import_module(f"hetsched.mapping.{module}"), name)
+
+
+def __dir__() -> list[str]:
+    return __all__

@@ -14,12 +14,12 @@ import numpy as np
 
 from hetsched.errors import ConfigError
 from hetsched.mapping import greedy, meta
-from hetsched.mapping.astar import astar as astar_search
+from hetsched.mapping.tree_search import astar as astar_search
 from hetsched.mapping.catalogue import DEFAULT_TIME_LIMITS
 from hetsched.mapping.core import Mapping, as_etc, as_ready
 from hetsched.mapping.exact import milp_mapping
-from hetsched.mapping.ils import best as best_portfolio
-from hetsched.mapping.ils import ils as iterated_local_search
+from hetsched.mapping.local_search import best as best_portfolio
+from hetsched.mapping.local_search import ils as iterated_local_search
 
 #: ``heuristic(etc, ready, rng, time_limit, **options)``: options are the heuristic's own
 #: keyword arguments (``node_limit`` of A*, ``percent`` of KPB, ...).

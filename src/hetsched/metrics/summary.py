@@ -24,6 +24,14 @@ UNITS: dict[str, str] = {
 }
 
 
+def median(values: np.ndarray) -> float:
+    """The median (the mean of the two middle values of an even count), as ``numpy.median``
+    computes it; ``numpy.median`` imports ``numpy.ma``, 20 ms of every run's start-up."""
+    n = values.size
+    middle = np.partition(values, [(n - 1) // 2, n // 2])
+    return float((middle[(n - 1) // 2] + middle[n // 2]) / 2)
+
+
 def _stat(values: np.ndarray, how) -> float:
     values = values[~np.isnan(values)]
     return float(how(values)) if values.size else float("nan")
@@ -87,7 +95,7 @@ def summarize(result: SimResult) -> dict[str, float | int]:
         "skipped_records": len(result.workload.skipped),
         "makespan": window,
         "mean_wait": _stat(rec.wait[done], np.mean),
-        "median_wait": _stat(rec.wait[done], np.median),
+        "median_wait": _stat(rec.wait[done], median),
         "max_wait": _stat(rec.wait[done], np.max),
         "mean_turnaround": _stat(rec.response[done], np.mean),
         "mean_slowdown": _stat(rec.slowdown[done], np.mean),
