@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from hetsched.examples import default_platform_path, default_workload_path
+from hetsched.metrics import summarize
 from hetsched.output import COLUMNS, write_jobs_csv, write_run
 from hetsched.output.core_ids import core_ranges
 from hetsched.output.jobs_csv import format_ranges
@@ -232,3 +233,16 @@ def test_median_is_numpy_median(values: list[float]) -> None:
     from hetsched.metrics.summary import median
 
     assert median(np.array(values, dtype=float)) == float(np.median(values))
+
+
+def test_rental_cost_is_absent_without_prices(tmp_path: Path, shared_data: Path) -> None:
+    platform = load_platform(shared_data / "platforms" / "irmasim_lublin_20node.json")
+    assert all(t.hourly_price == 0 for t in platform.node_types)
+    workload = load_workload(shared_data / "traces" / "lublin_256.swf", platform)
+    result = simulate(platform, Workload("w", workload.jobs[:50]), create("fcfs"))
+    write_run(result, tmp_path)
+    metrics = json.loads((tmp_path / "summary.json").read_text())["metrics"]
+    assert metrics["rental_cost"] is None and metrics["makespan"] > 0
+    priced = load_platform(default_platform_path())
+    run = simulate(priced, load_workload(default_workload_path(), priced), create("fcfs"))
+    assert summarize(run)["rental_cost"] > 0

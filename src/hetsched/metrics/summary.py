@@ -39,8 +39,11 @@ def _stat(values: np.ndarray, how) -> float:
 
 def rental_cost(result: SimResult) -> float:
     """Charged seconds x hourly price / 3600, summed over nodes. Nodes are charged for the
-    whole window unless the driver reports per-node charged seconds (on-demand nodes)."""
+    whole window unless the driver reports per-node charged seconds (on-demand nodes). NaN
+    (absent, not a misleading 0) when no node has a price."""
     prices = np.array([n.type.hourly_price for n in result.platform.nodes])
+    if not prices.any():
+        return math.nan
     if result.node_charged_seconds is None:
         return float(prices.sum() * (result.t_end - result.t0) / 3600.0)
     return float(prices @ result.node_charged_seconds / 3600.0)
