@@ -105,42 +105,40 @@ def simulate(platform: PathLike | Platform | None = None,
     policy = create(scheduler) if isinstance(scheduler, str) else scheduler
     if not isinstance(policy, (Scheduler, OwnDriver)):
         raise ConfigError(f"scheduler must be a name or a hetsched Scheduler, got {policy!r}")
-    plat = _platform(platform)
-    work = _workload(workload, plat, swf)
+    plat, work = load_inputs(platform, workload, swf)
     for message in input_warnings(plat, work):
         warnings.warn(message, InputWarning, stacklevel=2)
     result = run_engine(plat, work, policy, seed=seed, horizon=horizon, strict=strict,
                         progress=progress)
-    options = {"horizon": horizon, "strict": strict, "swf_placement": swf_placement,
-               "reference_speed": reference_speed, "estimate_factor": estimate_factor}
-    return Run(result, options)
+    return Run(result, recorded_options(horizon, strict, swf))
 
 
-def _platform(platform: PathLike | Platform | None) -> Platform:
-    from hetsched.examples import default_platform_path
-    from hetsched.platform.load import load_platform
-
-    if isinstance(platform, Platform):
-        return platform
-    return load_platform(default_platform_path() if platform is None
-                         else _path(platform, "platform"))
-
-
-def _workload(workload: PathLike | Workload | None, platform: Platform,
-              swf: SwfOptions) -> Workload:
-    """The workload object, or the file loaded for ``platform``; ``None`` is the job list a
-    ds-sim configuration names, else the bundled example workload."""
+def load_inputs(platform: PathLike | Platform | None, workload: PathLike | Workload | None,
+                swf: SwfOptions = SwfOptions()) -> tuple[Platform, Workload]:
+    """The platform and workload of a run, from paths or objects. No platform: the bundled
+    example's. No workload: the job list a ds-sim configuration names, else the bundled
+    example's."""
     from hetsched.dssim.xml import workload_for_config
-    from hetsched.examples import default_workload_path
+    from hetsched.examples import default_platform_path, default_workload_path
+    from hetsched.platform.load import load_platform
     from hetsched.workload.load import load_workload
 
+    if not isinstance(platform, Platform):
+        platform = load_platform(default_platform_path() if platform is None
+                                 else _path(platform, "platform"))
     if isinstance(workload, Workload):
-        return workload
+        return platform, workload
     if workload is not None:
-        return load_workload(_path(workload, "workload"), platform, swf)
+        return platform, load_workload(_path(workload, "workload"), platform, swf)
     if Path(platform.source).suffix.lower() == ".xml":
-        return workload_for_config(Path(platform.source), platform)
-    return load_workload(default_workload_path(), platform)
+        return platform, workload_for_config(Path(platform.source), platform)
+    return platform, load_workload(default_workload_path(), platform)
+
+
+def recorded_options(horizon: float | None, strict: bool, swf: SwfOptions) -> dict[str, Any]:
+    """How a run was configured, as ``summary.json`` records it."""
+    return {"horizon": horizon, "strict": strict, "swf_placement": swf.placement,
+            "reference_speed": swf.reference_speed, "estimate_factor": swf.estimate_factor}
 
 
 def _path(value: object, what: str) -> Path:

@@ -13,18 +13,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from hetsched.api import load_inputs, recorded_options
 from hetsched.cli.errors import warn
 from hetsched.errors import ConfigError
-from hetsched.examples import default_platform_path, default_workload_path
 from hetsched.fileio import file_stem
 from hetsched.options import check_horizon, check_seed
-from hetsched.platform.load import load_platform
 from hetsched.platform.model import Platform
 from hetsched.schedulers.registry import create
 from hetsched.sim.checks import input_warnings
 from hetsched.sim.engine import ProgressCallback, simulate
 from hetsched.sim.result import SimResult
-from hetsched.workload.load import load_workload
 from hetsched.workload.model import Workload
 from hetsched.workload.swf import SwfOptions
 
@@ -34,9 +32,10 @@ PROGRESS_MIN_JOBS = 2000
 
 @dataclass(frozen=True)
 class Inputs:
-    """What a run simulates, and how (shared by run and compare)."""
+    """What a run simulates, and how (shared by run and compare); ``None`` paths mean the
+    defaults of :func:`hetsched.api.load_inputs`."""
 
-    platform_path: Path
+    platform_path: Path | None
     workload_path: Path | None
     seed: int
     horizon: float | None
@@ -45,20 +44,10 @@ class Inputs:
 
     def options(self) -> dict[str, Any]:
         """How the run was configured, as recorded in ``summary.json``."""
-        return {"horizon": self.horizon, "strict": self.strict,
-                "swf_placement": self.swf.placement,
-                "reference_speed": self.swf.reference_speed,
-                "estimate_factor": self.swf.estimate_factor}
+        return recorded_options(self.horizon, self.strict, self.swf)
 
     def load(self) -> tuple[Platform, Workload]:
-        """The platform and workload; a ds-sim configuration without ``--workload`` brings the
-        job list it names (or says that its jobs must be given)."""
-        from hetsched.dssim.xml import workload_for_config
-
-        platform = load_platform(self.platform_path)
-        if self.workload_path is None:
-            return platform, workload_for_config(self.platform_path, platform)
-        return platform, load_workload(self.workload_path, platform, self.swf)
+        return load_inputs(self.platform_path, self.workload_path, self.swf)
 
 
 def warn_inputs(platform: Platform, workload: Workload, quiet: bool) -> None:
@@ -75,11 +64,7 @@ def make_inputs(platform: Path | None, workload: Path | None, seed: int, horizon
     """The run's inputs, every option checked (one-line ConfigError) before any file is read."""
     swf = SwfOptions(placement=placement, reference_speed=reference_speed,
                      estimate_factor=estimate_factor, strict=strict)
-    seed, horizon = check_seed(seed), check_horizon(horizon)
-    if platform is not None and platform.suffix.lower() == ".xml":
-        return Inputs(platform, workload, seed, horizon, strict, swf)
-    return Inputs(platform or default_platform_path(), workload or default_workload_path(),
-                  seed, horizon, strict, swf)
+    return Inputs(platform, workload, check_seed(seed), check_horizon(horizon), strict, swf)
 
 
 def safe_name(text: str) -> str:
