@@ -129,3 +129,17 @@ def test_an_unexpected_exception_is_one_line_not_a_traceback(tmp_path: Path) -> 
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and "Traceback" not in result.output, result.output
     assert "KeyError" in lines[0] and "broken.py, line 5" in lines[0]
+
+
+def test_a_narrow_terminal_wraps_cells_instead_of_cutting_them() -> None:
+    from rich.console import Console
+
+    from hetsched.cli.tables import comparison_table
+
+    runs = {name: {"makespan": 21751.3, "edp_js": 3.519e11, "finished": 200}
+            for name in ("conservative", "high_gflops", "shortest-high_cores")}
+    screen = Console(width=40, file=io.StringIO(), force_terminal=False)
+    screen.print(comparison_table(runs))
+    text = screen.file.getvalue()
+    assert "…" not in text  # nothing cut short: long cells continue on the next line
+    assert text.count("3.519e") == 3 and text.count("11") >= 3 and text.count("6.04 h") == 3

@@ -103,16 +103,12 @@ def _row(instance: str, matrix: Any, name: str, bound: float, seed: int,
 
 def _table(path: Path, shape: tuple[int, ...], bound: float, rows: list[dict[str, Any]]) -> Any:
     from rich.markup import escape
-    from rich.table import Table
 
-    table = Table(title=f"{escape(path.name)} · {shape[0]} tasks × {shape[1]} machines · "
-                        f"LP bound {bound:,.2f}", title_justify="left",
-                  caption=_proved_caption(bound, rows), caption_justify="left")
-    table.add_column("heuristic")
-    table.add_column("makespan", justify="right")
-    table.add_column("flowtime", justify="right")
-    table.add_column("gap to LP bound", justify="right")
-    table.add_column("seconds", justify="right")
+    from hetsched.cli.tables import new_table
+
+    table = new_table("heuristic", ["makespan", "flowtime", "gap to LP bound", "seconds"],
+                      title=f"{escape(path.name)} · {shape[0]} tasks × {shape[1]} machines · "
+                            f"LP bound {bound:,.2f}", caption=_proved_caption(bound, rows))
     best = min(row["makespan"] for row in rows)
     for row in rows:
         style = "bold green" if row["makespan"] == best else None

@@ -19,15 +19,11 @@ LABELS = {"makespan": "makespan (s)", "mean_wait": "mean wait (s)",
 
 
 def _table(level: str, rows: list[dict[str, Any]]) -> Any:
-    from rich.table import Table
-
+    from hetsched.cli.tables import new_table
     from hetsched.experiments.batch_mapping import METRICS
 
-    table = Table(title=f"{level} heterogeneity · mean ± std over {rows[0]['seeds']} seeds",
-                  title_justify="left")
-    table.add_column("scheduler")
-    for metric in METRICS:
-        table.add_column(LABELS[metric], justify="right")
+    table = new_table("scheduler", [LABELS[metric] for metric in METRICS],
+                      title=f"{level} heterogeneity · mean ± std over {rows[0]['seeds']} seeds")
     best = {m: min(float(row[m]) for row in rows) for m in METRICS}
     for row in rows:
         cells = []

@@ -6,13 +6,26 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+from typing import TYPE_CHECKING, Any
+
 from rich.table import Table
 from rich.text import Text
 
-from hetsched.dssim.table import Cell
-from hetsched.schedulers.registry import Entry
+if TYPE_CHECKING:
+    from hetsched.dssim.table import Cell
+    from hetsched.schedulers.registry import Entry
 
 Values = Mapping[str, float | int]
+
+
+def new_table(first: str, others: Sequence[str], **options: Any) -> Table:
+    """A table with a left-aligned ``first`` column and right-aligned ``others``. Cells wrap
+    instead of being cut short ("…") on a narrow terminal, so every value stays readable."""
+    table = Table(title_justify="left", caption_justify="left", **options)
+    table.add_column(first, overflow="fold")
+    for header in others:
+        table.add_column(header, justify="right", overflow="fold")
+    return table
 
 
 def _missing(x: float) -> bool:
@@ -102,9 +115,7 @@ def shown(runs: Sequence[Values]) -> list[Metric]:
 
 def metrics_table(values: Values, title: str | None = None) -> Table:
     """The metrics of one run, one per row."""
-    table = Table(title=title, title_justify="left")
-    table.add_column("metric")
-    table.add_column("value", justify="right")
+    table = new_table("metric", ["value"], title=title)
     for m in shown([values]):
         table.add_row(m.label, m.fmt(values.get(m.key, math.nan)))
     return table
@@ -121,10 +132,7 @@ def _best(metric: Metric, values: Sequence[float]) -> set[int]:
 
 def comparison_table(runs: Mapping[str, Values], title: str | None = None) -> Table:
     """Schedulers as columns, metrics as rows; each row's best value is highlighted."""
-    table = Table(title=title, title_justify="left")
-    table.add_column("metric")
-    for name in runs:
-        table.add_column(name, justify="right")
+    table = new_table("metric", list(runs), title=title)
     for m in shown(list(runs.values())):
         values = [run.get(m.key, math.nan) for run in runs.values()]
         best = _best(m, values)
@@ -169,10 +177,7 @@ def dssim_tables(cells: Sequence[Cell], algos: Sequence[str]) -> list[Table]:
     for title, fmt in (("avg turnaround (s)", lambda c: str(c.tt)),
                        ("avg utilisation (%)", lambda c: f"{c.util:.2f}"),
                        ("total rental cost ($)", lambda c: f"{c.cost:.2f}")):
-        table = Table(title=f"ds-sim {title}", title_justify="left")
-        table.add_column("config")
-        for algo in algos:
-            table.add_column(algo, justify="right")
+        table = new_table("config", algos, title=f"ds-sim {title}")
         for config in configs:
             table.add_row(config, *(fmt(by_key[config, a]) for a in algos))
         tables.append(table)
