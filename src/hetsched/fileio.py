@@ -96,7 +96,9 @@ def decode_text(data: bytes, path: Path) -> str:
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise InputError(path, f"not UTF-8 text (byte {exc.start})") from None
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise InputError(path, f"not UTF-8 text (byte {exc.start})",
+                         record=f"line {line}") from None
 
 
 def read_structured(path: str | Path) -> Any:

@@ -49,7 +49,10 @@ def root_of(path: Path) -> ET.Element:
         line = err.position[0] if err.position else None
         raise InputError(path, f"malformed XML: {err.msg}",
                          record=f"line {line}" if line else None) from None
-    except (LookupError, ValueError) as err:  # unknown encoding declaration, undecodable bytes
+    except LookupError as err:  # the declaration names an encoding Python does not know
+        raise InputError(path, f"malformed XML: {err}", record="line 1",
+                         field="encoding") from None
+    except ValueError as err:  # undecodable bytes
         raise InputError(path, f"malformed XML: {err}") from None
     except RecursionError:
         raise InputError(path, "malformed XML: nested too deeply") from None
@@ -137,7 +140,8 @@ def config_platform(path: str | Path) -> Platform:
     groups = [("cluster0", NodeType(t.name, t.cores, clock_ghz=SPEED / 1e9, memory_mb=t.memory,
                                     hourly_price=t.hourly_rate, boot_time=t.boot_time,
                                     disk_mb=t.disk), t.limit) for t in config.types]
-    return Platform(config.path.stem, nodes_from_groups(groups, config.path), str(config.path))
+    nodes = nodes_from_groups(groups, config.path, "limit")
+    return Platform(config.path.stem, nodes, str(config.path))
 
 
 def server_types(platform: Platform) -> tuple[ServerType, ...]:

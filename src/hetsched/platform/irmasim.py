@@ -117,7 +117,7 @@ def irmasim_platform_from_data(data: Any, path: Path,
                                                f"platform '{name}'",
                                                f"clusters[{j}].nodes[{i}].type")
             groups.append((cluster.id, types[group.type], group.number))
-    return Platform(file_stem(path), nodes_from_groups(groups, path), str(path))
+    return Platform(file_stem(path), nodes_from_groups(groups, path, "number"), str(path))
 
 
 def _pick_platform(doc: Mapping[str, Any], path: Path,

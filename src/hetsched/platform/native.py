@@ -123,12 +123,18 @@ def _groups(spec: PlatformSpec, path: Path,
     return groups
 
 
-def nodes_from_groups(groups: list[tuple[str, NodeType, int]], path: Path) -> tuple[Node, ...]:
+def nodes_from_groups(groups: list[tuple[str, NodeType, int]], path: Path,
+                      count_field: str = "count") -> tuple[Node, ...]:
     """Nodes in order, named ``<type>-<k>`` with one counter per type over the platform; at
-    most :data:`~hetsched.limits.MAX_NODES` of them (checked before any is made)."""
-    total = sum(count for _, _, count in groups)
-    if total > MAX_NODES:
-        raise InputError(path, f"{total} nodes in all, more than the limit of {MAX_NODES}")
+    most :data:`~hetsched.limits.MAX_NODES` of them (checked before any is made; an error
+    names the group, by its node type and ``count_field``, that goes over)."""
+    total = 0
+    for _, node_type, count in groups:
+        total += count
+        if total > MAX_NODES:
+            raise InputError(path, f"brings the platform to {total} nodes, more than the limit "
+                                   f"of {MAX_NODES}", record=f"node type '{node_type.name}'",
+                             field=count_field)
     counters: Counter[str] = Counter()
     nodes: list[Node] = []
     for cluster, node_type, count in groups:
