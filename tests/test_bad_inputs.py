@@ -331,6 +331,17 @@ FILE_CASES = {
     "JSON integer of 5000 digits": ("p.json", '{"node_types": ' + "9" * 5000 + "}", None,
                                     "malformed JSON"),
     "empty XML": ("p.xml", "", "line 1", "malformed XML"),
+    "JSON lone surrogate in a name": (
+        "p.json", '{"node_types": [{"name": "\\ud800", "cores": 1, "clock_ghz": 1}]}', None,
+        "a string holds \\ud800, a lone surrogate"),
+    "YAML lone surrogate in a name": (
+        "p.yaml", 'node_types: [{name: "\\udfff", cores: 1, clock_ghz: 1}]', None,
+        "a string holds \\udfff, a lone surrogate"),
+    "YAML alias bomb (a billion strings)": (
+        "p.yaml", "a: &a [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
+            f"{n}: &{n} [{', '.join([f'*{p}'] * 10)}]\n" for p, n in zip("abcdefgh", "bcdefghi"))
+        + "node_types: [{name: n, cores: 1, clock_ghz: 1, extra: *i}]\n", None,
+        "unknown field"),
     "binary garbage": ("p.json", bytes(range(256)), "line 2", "not UTF-8 text (byte 128)"),
 }
 
@@ -347,6 +358,19 @@ def test_bad_file(tmp_path: Path, name: str) -> None:
     assert_mentions(message, file, problem)
     if record:
         assert_mentions(message, f"{file}, {record}")
+
+
+def test_lone_surrogate_in_a_job_id_never_reaches_the_outputs(tmp_path: Path) -> None:
+    path = write(tmp_path / "w.json", json.dumps(NATIVE_WORKLOAD).replace('"a"', '"\\ud800"'))
+    assert_mentions(error_of(load_workload, path, PLATFORM), "w.json", "lone surrogate")
+
+
+def test_config_naming_itself_as_its_job_list(tmp_path: Path) -> None:
+    path = write(tmp_path / "c.xml", DSSIM_CONFIG.replace("</servers>",
+                                                          '</servers><jobs file="c.xml"/>'))
+    platform = load_platform(path)
+    assert_mentions(error_of(load_workload, path, platform), "c.xml",
+                    "not a ds-sim job list: the root element is <config>")
 
 
 def test_gzip_truncated_or_not_gzip(tmp_path: Path) -> None:

@@ -105,9 +105,32 @@ def read_structured(path: str | Path) -> Any:
     """Parse a JSON (``.json``) or YAML (``.yaml``/``.yml``) file."""
     path = Path(path)
     text = read_text(path)
-    if path.suffix.lower() in YAML_SUFFIXES:
-        return parse_yaml(text, path)
-    return parse_json(text, path)
+    data = parse_yaml(text, path) if path.suffix.lower() in YAML_SUFFIXES else parse_json(text,
+                                                                                         path)
+    _check_encodable(data, path)
+    return data
+
+
+def _check_encodable(data: Any, path: Path) -> None:
+    """Refuse strings that cannot be written back as UTF-8: lone surrogates, which the
+    escapes ``\\ud800`` (JSON, YAML) can make; an id holding one would break every output.
+    Each list and mapping is visited once, so YAML aliases cannot make this walk explode."""
+    seen: set[int] = set()
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError as exc:
+                bad = exc.object[exc.start:exc.end].encode("unicode_escape").decode()
+                raise InputError(path, f"a string holds {bad}, a lone surrogate (not a "
+                                       "character): not valid Unicode text") from None
+        elif isinstance(item, (list, dict)) and id(item) not in seen:
+            seen.add(id(item))
+            stack.extend(item)
+            if isinstance(item, dict):
+                stack.extend(item.values())
 
 
 def parse_json(text: str, path: Path) -> Any:

@@ -197,6 +197,10 @@ def read_job_list(path: str | Path, platform: Platform) -> Workload:
     root = root_of(path)
     if root.tag == "config":
         return workload_for_config(path, platform)
+    return _job_list(path, root, platform)
+
+
+def _job_list(path: Path, root: ET.Element, platform: Platform) -> Workload:
     if root.tag != "jobs":
         raise InputError(path, f"not a ds-sim job list: the root element is <{root.tag}>, "
                                "expected <jobs>")
@@ -233,4 +237,4 @@ def workload_for_config(path: str | Path, platform: Platform) -> Workload:
     config = read_config(path)
     if config.job_file is None:
         raise InputError(config.path, _generated_message(config.path, config))
-    return read_job_list(config.job_file, platform)
+    return _job_list(config.job_file, root_of(config.job_file), platform)  # never a config
