@@ -8,16 +8,19 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
 from hetsched.cli.main import app
 from hetsched.errors import ConfigError
+from hetsched import limits
 from hetsched.limits import MAX_NODES
 from hetsched.mapping.io import read_etc
 from hetsched.platform.load import load_platform
 from hetsched.platform.model import NodeType, Platform
 from hetsched.sim.engine import simulate
+from hetsched.sim.result import JobState
 from hetsched.schedulers.registry import create
 from hetsched.workload.load import load_workload
 from hetsched.workload.model import Job, Workload
@@ -215,6 +218,10 @@ WORKLOAD_CASES = {
     "native YAML 1e400 is infinite": (
         "w.yaml", "jobs:\n  - {id: a, submit: 0, ntasks: 1, run_time: 1e400}\n",
         "job 'a'", "run_time", "finite number"),
+    "native missing key, an unknown one given": (
+        "w.json", mutated(NATIVE_WORKLOAD, lambda d: d["jobs"][0].update(
+            subtme=d["jobs"][0].pop("submit"))),
+        "job 'a'", "submit", "required field is missing (unknown here: 'subtme')"),
     "native duplicate id": (
         "w.json", mutated(NATIVE_WORKLOAD, lambda d: d["jobs"][1].update(id="a")),
         "job 'a'", "id", "duplicate job id"),
@@ -464,6 +471,26 @@ def test_ds_sim_job_no_node_can_hold_on_any_platform(tmp_path: Path) -> None:
     platform = load_platform(write(tmp_path / "p.json", NATIVE_PLATFORM))
     assert_mentions(error_of(load_workload, jobs, platform), "j.xml, job 0", "16 cores",
                     "no server type can run it")
+
+
+def test_values_at_the_limits_are_accepted_and_stay_finite(tmp_path: Path) -> None:
+    """The slowest, most power-hungry nodes running the largest job: every result is finite."""
+    node = {"name": "n", "cores": limits.MAX_CORES_PER_NODE, "clock_ghz": limits.MIN_CLOCK_GHZ,
+            "ops_per_cycle": limits.MIN_OPS_PER_CYCLE, "memory_gb": limits.MAX_MEMORY_MB / 1024,
+            "count": 2, "power": {"idle": limits.MAX_POWER_W, "static": limits.MAX_POWER_W,
+                                  "dynamic_per_core": limits.MAX_POWER_W}}
+    jobs = [{"id": "big", "submit": limits.MAX_TIME, "ntasks": limits.MAX_CORES_PER_NODE,
+             "req_ops": limits.MAX_OPS, "ipc": limits.MIN_IPC, "req_time": limits.MAX_TIME},
+            {"id": "long", "submit": 0, "ntasks": 1, "run_time": limits.MAX_TIME,
+             "ipc": limits.MAX_IPC}]
+    platform = load_platform(write(tmp_path / "p.json", {"node_types": [node]}))
+    workload = load_workload(write(tmp_path / "w.json", {"jobs": jobs}), platform)
+    result = simulate(platform, workload, create("fcfs"))
+    assert (result.state == JobState.FINISHED).all()
+    for values in (result.start, result.end, result.job_energy_j, result.node_energy_j):
+        assert np.isfinite(values).all()
+    assert result.end.max() == pytest.approx(limits.MAX_TIME + limits.MAX_OPS / (
+        limits.MIN_IPC * limits.MIN_CLOCK_GHZ * 1e9 * limits.MIN_OPS_PER_CYCLE))
 
 
 # ---- the Workload model itself ---------------------------------------------------------------

@@ -282,6 +282,11 @@ def validation_error(exc: ValidationError, path: Path, record: str | None = None
             loc, problem = typo, f"unknown field; did you mean '{error['loc'][-1]}'?"
         elif typo is not None:  # a format that ignores unknown keys
             problem += f"; the input has '{typo[-1]}': did you mean '{loc[-1]}'?"
+        else:
+            unknown = [str(e["loc"][-1]) for e in errors if e["type"] == "extra_forbidden"
+                       and tuple(e["loc"][:-1]) == loc[:-1]]
+            if unknown:
+                problem += f" (unknown here: {', '.join(repr(k) for k in unknown)})"
     elif error["type"] == "extra_forbidden":
         match = _close_match(loc[-1], known)
         if match:

@@ -8,8 +8,9 @@ the engine derives stays finite:
 - work derived from a run time (``run_time · ipc · speed``) is at most 1e10 · 1e3 · 1e16 =
   1e29 ops, below :data:`MAX_OPS`;
 - a task's run time ``req_ops / (ipc · speed)`` is at most 1e30 / (1e-3 · 1e3) = 1e30 s;
-- energy ``power · time`` summed over every node is at most about 1e9 W · 1e6 cores ·
-  1e30 s · 1e6 nodes = 1e51 J, far from float64's 1.8e308.
+- a node's power is at most 1e9 W · 1e6 cores · 1e9 = 1e24 W (IRMaSim's idle power multiplies
+  a per-core power by a factor), so energy ``power · time`` summed over every node stays
+  below 1e24 W · 1e30 s · 1e6 nodes = 1e60 J, far from float64's 1.8e308.
 
 The bounds are generous for real systems: the largest machines have about 1e5 nodes and 1e7
 cores, and a century is 3.2e9 s. ds-sim stores its integers as 32-bit signed ints, so its
@@ -30,8 +31,8 @@ MAX_TIME = 1e10
 MIN_CLOCK_GHZ, MAX_CLOCK_GHZ = 1e-3, 1e3
 #: Operations per cycle of a core.
 MIN_OPS_PER_CYCLE, MAX_OPS_PER_CYCLE = 1e-3, 1e4
-#: Speed of a core, ops/s (``clock_ghz · 1e9 · ops_per_cycle``).
-MIN_SPEED = MIN_CLOCK_GHZ * 1e9 * MIN_OPS_PER_CYCLE
+#: Speed of a core, ops/s (``clock_ghz · 1e9 · ops_per_cycle``): also the largest SWF
+#: reference speed.
 MAX_SPEED = MAX_CLOCK_GHZ * 1e9 * MAX_OPS_PER_CYCLE
 #: A job's instructions per cycle.
 MIN_IPC, MAX_IPC = 1e-3, 1e3
