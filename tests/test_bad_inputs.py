@@ -338,6 +338,8 @@ FILE_CASES = {
     "JSON integer of 5000 digits": ("p.json", '{"node_types": ' + "9" * 5000 + "}", None,
                                     "malformed JSON"),
     "empty XML": ("p.xml", "", "line 1", "malformed XML"),
+    "empty YAML": ("p.yaml", "# nothing\n", None, "no YAML document"),
+    "JSON null": ("p.json", "null", None, "unrecognised platform format"),
     "JSON lone surrogate in a name": (
         "p.json", '{"node_types": [{"name": "\\ud800", "cores": 1, "clock_ghz": 1}]}', None,
         "a string holds \\ud800, a lone surrogate"),

@@ -105,8 +105,11 @@ def read_structured(path: str | Path) -> Any:
     """Parse a JSON (``.json``) or YAML (``.yaml``/``.yml``) file."""
     path = Path(path)
     text = read_text(path)
-    data = parse_yaml(text, path) if path.suffix.lower() in YAML_SUFFIXES else parse_json(text,
-                                                                                         path)
+    if path.suffix.lower() not in YAML_SUFFIXES:
+        data = parse_json(text, path)
+    elif (data := parse_yaml(text, path)) is None:
+        raise InputError(path, "no YAML document: the file is empty, or holds only comments "
+                               "or null")
     _check_encodable(data, path)
     return data
 
