@@ -110,8 +110,13 @@ def read_structured(path: str | Path) -> Any:
     elif (data := parse_yaml(text, path)) is None:
         raise InputError(path, "no YAML document: the file is empty, or holds only comments "
                                "or null")
-    _check_encodable(data, path)
+    if _SURROGATE_ESCAPE.search(text):  # the only way a decoded file gets a lone surrogate
+        _check_encodable(data, path)
     return data
+
+
+#: A JSON/YAML escape of a UTF-16 surrogate (``\ud800``, ``\U0000DC00``).
+_SURROGATE_ESCAPE = re.compile(r"\\[uU]0*[dD][89a-fA-F][0-9a-fA-F]{2}")
 
 
 def _check_encodable(data: Any, path: Path) -> None:
