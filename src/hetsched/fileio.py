@@ -280,6 +280,17 @@ def validation_error(exc: ValidationError, path: Path, record: str | None = None
     """The first error of ``exc`` as an InputError. A key that looks like a typo of a known
     one is reported as itself, with "did you mean" (``model`` gives the known keys)."""
     errors = exc.errors(include_url=False)
+    loc, problem = _explain(errors, model)
+    if records and len(loc) >= 2 and loc[0] in records:
+        record = records[loc[0]](loc[1])
+        loc = loc[2:]
+    return InputError(path, problem, record=record, field=field_name(loc) or None)
+
+
+def _explain(errors: list[Any], model: type[BaseModel] | None) -> tuple[tuple[Any, ...], str]:
+    """Where the first error is and what it says, with a suggestion when a key looks like a
+    typo: a missing key next to a close unknown one reports the unknown one (or, in formats
+    that ignore unknown keys, names it); an unknown key gets its closest known field."""
     error = errors[0]
     loc = tuple(error["loc"])
     problem = _problem(error)
@@ -287,22 +298,17 @@ def validation_error(exc: ValidationError, path: Path, record: str | None = None
     if error["type"] == "missing":
         typo = _close_key(loc, error.get("input"), known)
         if typo is not None and any(tuple(e["loc"]) == typo for e in errors):
-            loc, problem = typo, f"unknown field; did you mean '{error['loc'][-1]}'?"
-        elif typo is not None:  # a format that ignores unknown keys
-            problem += f"; the input has '{typo[-1]}': did you mean '{loc[-1]}'?"
-        else:
-            unknown = [str(e["loc"][-1]) for e in errors if e["type"] == "extra_forbidden"
-                       and tuple(e["loc"][:-1]) == loc[:-1]]
-            if unknown:
-                problem += f" (unknown here: {', '.join(repr(k) for k in unknown)})"
-    elif error["type"] == "extra_forbidden":
+            return typo, f"unknown field; did you mean '{loc[-1]}'?"
+        if typo is not None:
+            return loc, f"{problem}; the input has '{typo[-1]}': did you mean '{loc[-1]}'?"
+        unknown = [repr(e["loc"][-1]) for e in errors
+                   if e["type"] == "extra_forbidden" and tuple(e["loc"][:-1]) == loc[:-1]]
+        return loc, problem + (f" (unknown here: {', '.join(unknown)})" if unknown else "")
+    if error["type"] == "extra_forbidden":
         match = _close_match(loc[-1], known)
         if match:
-            problem += f"; did you mean '{match}'?"
-    if records and len(loc) >= 2 and loc[0] in records:
-        record = records[loc[0]](loc[1])
-        loc = loc[2:]
-    return InputError(path, problem, record=record, field=field_name(loc) or None)
+            return loc, f"{problem}; did you mean '{match}'?"
+    return loc, problem
 
 
 def _close_key(loc: tuple[Any, ...], given: Any, known: list[str]) -> tuple[Any, ...] | None:
@@ -377,11 +383,16 @@ def _number(value: float) -> str:
     return f"{value:g}"
 
 
+def quote(text: str) -> str:
+    """``text`` quoted as an error message shows it, long values shortened."""
+    shown = repr(text)
+    return shown[:37] + "...'" if len(shown) > 40 else shown
+
+
 def _shown(value: int | float | str | bool) -> str:
     """A value as an error message quotes it: long strings and huge integers shortened."""
     if isinstance(value, str):
-        shown = repr(value)
-        return shown[:37] + "...'" if len(shown) > 40 else shown
+        return quote(value)
     if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**20:
         return f"a {len(str(abs(value)))}-digit integer"
     return str(value)

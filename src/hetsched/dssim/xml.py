@@ -11,7 +11,7 @@ from pathlib import Path
 
 from hetsched.dssim.records import JobRequest, ServerType
 from hetsched.errors import ConfigError, InputError
-from hetsched.fileio import check_exists, parse_float, parse_int
+from hetsched.fileio import check_exists, parse_float, parse_int, quote
 from hetsched.limits import MAX_CORES_PER_NODE, MAX_INT32, MAX_NODES, MAX_PRICE, MAX_TASKS
 from hetsched.platform.model import NodeType, Platform
 from hetsched.platform.native import nodes_from_groups
@@ -70,10 +70,10 @@ def _int(path: Path, element: ET.Element, name: str, record: str,
     text = _attribute(path, element, name, record)
     value = parse_int(text)
     if value is None and parse_float(text) is None:
-        raise InputError(path, f"not an integer: {_quoted(text)}", record=record, field=name)
+        raise InputError(path, f"not an integer: {quote(text)}", record=record, field=name)
     low, high = bounds
     if value is None or not low <= value <= high:
-        raise InputError(path, f"must be an integer from {low} to {high}, got {_quoted(text)}",
+        raise InputError(path, f"must be an integer from {low} to {high}, got {quote(text)}",
                          record=record, field=name)
     return value
 
@@ -82,7 +82,7 @@ def _rate(path: Path, element: ET.Element, record: str) -> float:
     text = _attribute(path, element, "hourlyRate", record)
     value = parse_float(text)
     if value is None or not 0 <= value <= MAX_PRICE:
-        raise InputError(path, f"must be a number from 0 to {MAX_PRICE:g}, got {_quoted(text)}",
+        raise InputError(path, f"must be a number from 0 to {MAX_PRICE:g}, got {quote(text)}",
                          record=record, field="hourlyRate")
     return value + 0.0  # -0 -> 0
 
@@ -92,12 +92,6 @@ def _attribute(path: Path, element: ET.Element, name: str, record: str) -> str:
     if text is None:
         raise InputError(path, "missing attribute", record=record, field=name)
     return text
-
-
-def _quoted(text: str) -> str:
-    """``text`` as an error message quotes it (long values shortened)."""
-    shown = repr(text)
-    return shown[:37] + "...'" if len(shown) > 40 else shown
 
 
 def _server_type(path: Path, element: ET.Element, number: int) -> ServerType:

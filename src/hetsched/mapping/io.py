@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from hetsched.errors import InputError
-from hetsched.fileio import parse_float, parse_int, read_text
+from hetsched.fileio import parse_float, parse_int, quote, read_text
 from hetsched.limits import MAX_ETC
 
 CSV_SUFFIXES = (".csv",)
@@ -41,9 +41,10 @@ def _value(text: str, path: Path, line: int, task: int, machine: int) -> float:
     cell = f"etc[{task},{machine}]"
     value = parse_float(text)
     if value is None:
-        raise InputError(path, f"not a number: {text!r}", record=f"line {line}", field=cell)
+        raise InputError(path, f"not a number: {quote(text)}", record=f"line {line}",
+                         field=cell)
     if not math.isfinite(value):
-        raise InputError(path, f"not a finite number: {text!r}", record=f"line {line}",
+        raise InputError(path, f"not a finite number: {quote(text)}", record=f"line {line}",
                          field=cell)
     if value < 0:
         raise InputError(path, f"negative ETC value {text}", record=f"line {line}", field=cell)
@@ -82,7 +83,7 @@ def read_braun(path: str | Path) -> np.ndarray:
 def _count(text: str, name: str, path: Path, record: str) -> int:
     number = parse_int(text)
     if number is None:
-        raise InputError(path, f"not a whole number: {text!r}", record=record, field=name)
+        raise InputError(path, f"not a whole number: {quote(text)}", record=record, field=name)
     if number < 1:
         raise InputError(path, f"must be at least 1, got {number}", record=record, field=name)
     return number

@@ -16,7 +16,8 @@ from pathlib import Path
 import numpy as np
 
 from hetsched.errors import ConfigError, InputError
-from hetsched.fileio import check_exists, decode_text, file_stem, parse_float, read_text
+from hetsched.fileio import (check_exists, decode_text, file_stem, parse_float, quote,
+                             read_text)
 from hetsched.limits import MAX_JOB_NUMBER, MAX_MEMORY_MB, MAX_SPEED, MAX_TASKS, MAX_TIME
 from hetsched.platform.model import Platform
 from hetsched.workload.model import SPREAD, Job, SkippedRecord, Workload
@@ -135,7 +136,7 @@ def _parse_line(parts: list[str], lineno: int, path: Path) -> list[float]:
     for name, part in zip(FIELDS, parts):
         value = parse_float(part)
         if value is None:
-            raise InputError(path, f"not a number: {part!r}", record=f"line {lineno}",
+            raise InputError(path, f"not a number: {quote(part)}", record=f"line {lineno}",
                              field=name)
         values.append(value)
     return values
