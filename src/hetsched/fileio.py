@@ -75,8 +75,6 @@ def check_exists(path: Path) -> None:
         raise InputError(path, "no such file")
     if path.is_dir():
         raise InputError(path, "is a directory, not a file")
-    if not path.is_file():
-        raise InputError(path, "not a regular file (a device, pipe or socket)")
 
 
 def read_text(path: Path) -> str:
