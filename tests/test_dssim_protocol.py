@@ -164,7 +164,6 @@ MISBEHAVIOUR = {
     "superscript cores": ([*HANDSHAKE, jobn(cores="\u00b2")],
                           ["job 3, field 'cores'", "not an integer"]),
     "double minus id": ([*HANDSHAKE, jobn(jid="--5")], ["field 'jobID'", "not an integer"]),
-    "plus sign": ([*HANDSHAKE, jobn(memory="+5")], ["field 'memory'", "not an integer"]),
     "negative cores": ([*HANDSHAKE, jobn(cores=-2)], ["job 3, field 'cores'", "out of range"]),
     "no cores": ([*HANDSHAKE, jobn(cores=0)], ["job 3, field 'cores'", "out of range (1 to"]),
     "negative memory": ([*HANDSHAKE, jobn(memory=-1)], ["field 'memory'", "out of range"]),

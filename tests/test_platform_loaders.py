@@ -117,7 +117,7 @@ def test_irmasim_unknown_processor_type(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("field, value, problem", [
     ("cores", 0, "greater than 0"),
-    ("clock_rate", -2.0, "greater than 0"),
+    ("clock_rate", -2.0, "greater than or equal to 0.001"),
     ("static_power", -1, "greater than or equal to 0"),
     ("cores", "4", "valid integer"),
 ])
@@ -266,7 +266,7 @@ def test_bundled_default_platform() -> None:
     (lambda d: d["node_types"][0].update(cores=0), "node type 'fast'", "cores",
      "greater than 0"),
     (lambda d: d["node_types"][1].update(clock_ghz=-1.0), "node type 'slow'", "clock_ghz",
-     "greater than 0"),
+     "greater than or equal to 0.001"),
     (lambda d: d["node_types"][0].update(colour="red"), "node type 'fast'", "colour",
      "unknown field"),
     (lambda d: d["node_types"][0].update(power={"idle": -1}), "node type 'fast'", "power.idle",

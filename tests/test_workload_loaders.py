@@ -208,7 +208,7 @@ def test_irmasim_job_overrides_profile(tmp_path: Path) -> None:
      "greater than or equal to 0"),
     (lambda d: d["jobs"][0].update(ntasks=0), "job 'a'", "ntasks", "greater than 0"),
     (lambda d: d["jobs"][0].update(nodes=5), "job 'a'", "nodes", "more nodes (5) than tasks"),
-    (lambda d: d["jobs"][0].update(ipc=0), "job 'a'", "ipc", "greater than 0"),
+    (lambda d: d["jobs"][0].update(ipc=0), "job 'a'", "ipc", "greater than or equal to 0.001"),
     (lambda d: d["jobs"][2].pop("req_time"), "job 'c'", "req_time", "missing"),
     (lambda d: d["jobs"][2].pop("id"), "jobs[2]", "id", "missing"),
     (lambda d: d["jobs"][1].update(ntasks=3), "job 'b'", "ntasks", "differ"),

@@ -29,7 +29,7 @@ class InputError(HetschedError):
             where += f", {self.record}"
         if self.field is not None:
             where += f", field '{self.field}'"
-        return f"{where}: {self.problem}"
+        return " ".join(f"{where}: {self.problem}".split())  # one line, whatever the values
 
 
 class InputWarning(UserWarning):

@@ -23,8 +23,9 @@ def check_horizon(horizon: object) -> float | None:
 
 
 def check_number(name: str, value: object, minimum: float | None = None,
-                 positive: bool = False) -> float:
-    """``value`` as a finite float, ``> 0`` if ``positive``, ``>= minimum`` if given."""
+                 positive: bool = False, maximum: float | None = None) -> float:
+    """``value`` as a finite float, ``> 0`` if ``positive``, within ``minimum`` and
+    ``maximum`` if given."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real) \
             or not math.isfinite(float(value)):
         raise ConfigError(f"{name} must be a finite number, got {value!r}")
@@ -33,4 +34,6 @@ def check_number(name: str, value: object, minimum: float | None = None,
         raise ConfigError(f"{name} must be > 0, got {value!r}")
     if minimum is not None and number < minimum:
         raise ConfigError(f"{name} must be >= {minimum:g}, got {value!r}")
+    if maximum is not None and number > maximum:
+        raise ConfigError(f"{name} must be at most {maximum:g}, got {value!r}")
     return number

@@ -9,10 +9,12 @@ from pathlib import Path
 from hetsched.dssim.algorithms import ALGORITHMS, ListedJob, Target
 from hetsched.dssim.dispatch import JOB_EVENTS, Event, dispatch
 from hetsched.dssim.protocol import Connection
-from hetsched.dssim.records import (INT_MAX, JobnOrder, JobRequest, ProtocolError, ServerRecord,
-                                    ServerType, fields_of, integer, shown)
+from hetsched.dssim.records import (JobnOrder, JobRequest, ProtocolError, ServerRecord,
+                                    ServerType, fields_of, integer)
 from hetsched.dssim.xml import read_config
 from hetsched.errors import ConfigError
+from hetsched.fileio import quote
+from hetsched.limits import MAX_INT32
 from hetsched.options import check_number
 
 #: Fields of the events that carry a time, and which field is the time.
@@ -109,14 +111,14 @@ class RemoteServer:
             return Event(kind, self.now)
         if kind in ("CHKQ", "NONE"):
             return Event(kind, self.now)
-        raise ProtocolError(f"unexpected message from the ds-sim server: {shown(reply)}")
+        raise ProtocolError(f"unexpected message from the ds-sim server: {quote(reply)}")
 
     def _check_runnable(self, job: JobRequest, reply: str) -> None:
         """Some server type can hold ``job`` (cores, memory and disk), or no algorithm could
         place it."""
         if any(t.can_ever_run(job) for t in self.types):
             return
-        where = f"ds-sim server sent {shown(reply)}, job {job.id}"
+        where = f"ds-sim server sent {quote(reply)}, job {job.id}"
         for field in ("cores", "memory", "disk"):
             most = max(getattr(t, field) for t in self.types)
             if getattr(job, field) > most:
@@ -143,20 +145,20 @@ def _event_time(kind: str, reply: str) -> int:
     """The time of a JCPL (``endTime jobID serverType serverID``) or RESF/RESR (``serverType
     serverID time``)."""
     names, time_field = _TIMED_EVENTS[kind]
-    where = f"ds-sim server sent {shown(reply)}"
+    where = f"ds-sim server sent {quote(reply)}"
     parts = fields_of(reply, 1 + len(names), " ".join((kind, *names)), where)
     return integer(parts[1 + names.index(time_field)], time_field, where)
 
 
 def _listed(line: str) -> ListedJob:
     """An LSTJ record: ``jobID state [submitTime] startTime estRunTime cores memory disk``."""
-    where = f"ds-sim server sent LSTJ record {shown(line)}"
+    where = f"ds-sim server sent LSTJ record {quote(line)}"
     parts = line.split()
     if len(parts) not in (7, 8):
         raise ProtocolError(f"{where}: expected 8 fields ({' '.join(_LSTJ_FIELDS)}), "
                             f"got {len(parts)}")
     names = [n for n in _LSTJ_FIELDS if len(parts) == 8 or n != "submitTime"]
-    v = {n: integer(text, n, where, _LSTJ_FIELDS[n], _RUNNING if n == "state" else INT_MAX)
+    v = {n: integer(text, n, where, _LSTJ_FIELDS[n], _RUNNING if n == "state" else MAX_INT32)
          for n, text in zip(names, parts)}
     return ListedJob(v["jobID"], v["state"] == _RUNNING, v["startTime"], v["estRunTime"])
 

@@ -6,7 +6,8 @@ import socket
 import time
 from collections import deque
 
-from hetsched.dssim.records import ProtocolError, integer, shown
+from hetsched.dssim.records import ProtocolError, integer
+from hetsched.fileio import quote
 
 #: Longest line accepted from the server (a GETS answer of thousands of records is many lines).
 MAX_LINE = 1 << 20
@@ -98,7 +99,7 @@ class Connection:
         """Send ``message``; the reply must be one of ``answers``."""
         reply = self.ask(message)
         if reply not in answers:
-            raise ProtocolError(f"ds-sim server answered {message!r} with {shown(reply)} "
+            raise ProtocolError(f"ds-sim server answered {message!r} with {quote(reply)} "
                                 f"(expected {' or '.join(map(repr, answers))})")
         return reply
 
@@ -106,7 +107,7 @@ class Connection:
         """A DATA exchange (GETS, LSTJ): ``DATA n len``, OK, n lines, OK, ``.``."""
         reply = self.ask(request)
         header = reply.split()
-        where = f"ds-sim server answered {request!r} with {shown(reply)}"
+        where = f"ds-sim server answered {request!r} with {quote(reply)}"
         if len(header) not in (2, 3) or header[0] != "DATA":
             raise ProtocolError(f"{where} (expected 'DATA nRecs recLen')")
         count = integer(header[1], "nRecs", where, high=MAX_RECORDS)
@@ -118,7 +119,7 @@ class Connection:
         end = self.receive(f"the '.' ending the answer to {request!r}")
         if end != ".":
             raise ProtocolError(f"ds-sim server ended the answer to {request!r} with "
-                                f"{shown(end)} (expected '.')")
+                                f"{quote(end)} (expected '.')")
         return lines
 
     def close(self) -> None:

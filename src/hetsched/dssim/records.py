@@ -3,42 +3,33 @@ ds-sim protocol carries them (JOBN fields, GETS records), with their text forms.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from enum import Enum
 
 from hetsched.errors import HetschedError
+from hetsched.fileio import parse_int, quote
+from hetsched.limits import MAX_INT32
 
-#: ds-server holds ids, times, resources and counts in C ints.
-INT_MAX = 2**31 - 1
 #: What ds-server sends as a server's state in GETS records.
 SERVER_STATES = ("inactive", "booting", "idle", "active", "unavailable")
-#: An integer as ds-server prints it (``%d``): ASCII digits, maybe a minus sign. Stricter than
-#: ``int()`` and ``str.isdigit``, which take '+5', ' 5', '1_0' or '²'.
-_INTEGER = re.compile(r"-?[0-9]+")
-#: Longest text quoted in an error message.
-_SHOWN = 80
 
 
 class ProtocolError(HetschedError):
     """The ds-sim server sent something this client cannot follow, or went away."""
 
 
-def shown(text: str) -> str:
-    """``text`` quoted for an error message, cut short if long."""
-    return repr(text) if len(text) <= _SHOWN else repr(text[:_SHOWN]) + "..."
-
-
-def integer(text: str, field: str, where: str, low: int = 0, high: int = INT_MAX) -> int:
+def integer(text: str, field: str, where: str, low: int = 0, high: int = MAX_INT32) -> int:
     """``text`` (field ``field`` of what ``where`` describes) as an integer from ``low`` to
-    ``high``; anything else is a one-line :class:`ProtocolError`."""
-    if _INTEGER.fullmatch(text) is None:
+    ``high`` (ds-server holds ids, times, resources and counts in C ints); anything else is a
+    one-line :class:`ProtocolError`."""
+    value = parse_int(text)
+    if value is None:
         problem = "is not an integer"
-    elif len(text.lstrip("-0")) > len(str(INT_MAX)) or not low <= int(text) <= high:
+    elif not low <= value <= high:
         problem = f"is out of range ({low} to {high})"
     else:
-        return int(text)
-    raise ProtocolError(f"{where}, field '{field}': {shown(text)} {problem}")
+        return value
+    raise ProtocolError(f"{where}, field '{field}': {quote(text)} {problem}")
 
 
 def fields_of(line: str, count: int, names: str, where: str) -> list[str]:
@@ -85,7 +76,7 @@ class JobRequest:
         """From a whole ``JOBN``/``JOBP`` message; every field checked (an id, times and
         resources ds-server could send: cores at least 1, nothing negative or beyond a C int).
         """
-        where = f"ds-sim server sent {shown(message)}"
+        where = f"ds-sim server sent {quote(message)}"
         kind, *texts = message.split() or [""]
         if len(texts) != 6:
             raise ProtocolError(f"{where}: expected 6 fields after {kind or 'nothing'} "
@@ -139,11 +130,11 @@ class ServerRecord:
     @staticmethod
     def parse(line: str) -> "ServerRecord":
         """From a GETS record (failure statistics after the ninth field are ignored)."""
-        where = f"ds-sim server sent GETS record {shown(line)}"
+        where = f"ds-sim server sent GETS record {quote(line)}"
         parts = fields_of(line, 9, "type id state startTime cores memory disk #waiting "
                                    "#running", where)
         if parts[2] not in SERVER_STATES:
-            raise ProtocolError(f"{where}, field 'state': {shown(parts[2])} is not a server "
+            raise ProtocolError(f"{where}, field 'state': {quote(parts[2])} is not a server "
                                 f"state ({', '.join(SERVER_STATES)})")
         numbers = [integer(text, name, where, -1 if name == "startTime" else 0)
                    for name, text in zip(_RECORD_NUMBERS, parts[3:9])]

@@ -4,13 +4,17 @@ file, the record and the problem."""
 
 from __future__ import annotations
 
+import math
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
 
 from hetsched.dssim.records import JobRequest, ServerType
-from hetsched.errors import InputError
+from hetsched.errors import ConfigError, InputError
+from hetsched.fileio import check_exists, parse_float, parse_int, quote
+from hetsched.limits import MAX_CORES_PER_NODE, MAX_INT32, MAX_NODES, MAX_PRICE, MAX_TASKS
 from hetsched.platform.model import NodeType, Platform
+from hetsched.platform.native import nodes_from_groups
 from hetsched.workload.model import Job, Workload
 
 #: Node speed of ds-sim servers (ops/s): ds-sim has no speeds, so run time = work / 1e9.
@@ -18,8 +22,12 @@ SPEED = 1e9
 #: ``Workload.metadata`` key holding the exact ds-sim job requests and actual run times.
 JOBS_KEY = "dssim_jobs"
 
-_SERVER_FIELDS = ("limit", "bootupTime", "cores", "memory", "disk")
-_JOB_FIELDS = ("id", "submitTime", "estRunTime", "cores", "memory", "disk")
+#: Each integer attribute's range: ds-sim's C ints, and hetsched's limits.
+_SERVER_FIELDS = {"limit": (1, MAX_NODES), "bootupTime": (0, MAX_INT32),
+                  "cores": (1, MAX_CORES_PER_NODE), "memory": (0, MAX_INT32),
+                  "disk": (0, MAX_INT32)}
+_JOB_FIELDS = {"id": (0, MAX_INT32), "submitTime": (0, MAX_INT32), "estRunTime": (0, MAX_INT32),
+               "cores": (1, MAX_TASKS), "memory": (0, MAX_INT32), "disk": (0, MAX_INT32)}
 
 
 @dataclass(frozen=True)
@@ -34,42 +42,56 @@ class DsSimConfig:
 
 
 def root_of(path: Path) -> ET.Element:
+    check_exists(path)
     try:
         return ET.parse(path).getroot()
     except ET.ParseError as err:
         line = err.position[0] if err.position else None
         raise InputError(path, f"malformed XML: {err.msg}",
                          record=f"line {line}" if line else None) from None
+    except LookupError as err:  # the declaration names an encoding Python does not know
+        raise InputError(path, f"malformed XML: {err}", record="line 1",
+                         field="encoding") from None
+    except ValueError as err:  # undecodable bytes
+        raise InputError(path, f"malformed XML: {err}") from None
+    except RecursionError:
+        raise InputError(path, "malformed XML: nested too deeply") from None
+    except OSError as err:
+        raise InputError(path, f"cannot read: {err.strerror or err}") from None
 
 
 def is_dssim_config(path: Path) -> bool:
     return path.suffix.lower() == ".xml" and root_of(path).tag in ("config", "system")
 
 
-def _int(path: Path, element: ET.Element, name: str, record: str, minimum: int = 0) -> int:
-    text = element.get(name)
-    if text is None:
-        raise InputError(path, "missing attribute", record=record, field=name)
-    try:
-        value = int(text)
-    except ValueError:
-        raise InputError(path, f"not an integer: {text!r}", record=record, field=name) from None
-    if value < minimum:
-        raise InputError(path, f"must be at least {minimum}, got {value}", record=record,
-                         field=name)
+def _int(path: Path, element: ET.Element, name: str, record: str,
+         bounds: tuple[int, int]) -> int:
+    """The integer attribute ``name``, within ``bounds`` (both included)."""
+    text = _attribute(path, element, name, record)
+    value = parse_int(text)
+    if value is None and parse_float(text) is None:
+        raise InputError(path, f"not an integer: {quote(text)}", record=record, field=name)
+    low, high = bounds
+    if value is None or not low <= value <= high:
+        raise InputError(path, f"must be an integer from {low} to {high}, got {quote(text)}",
+                         record=record, field=name)
     return value
 
 
 def _rate(path: Path, element: ET.Element, record: str) -> float:
-    text = element.get("hourlyRate")
-    try:
-        value = float(text) if text is not None else -1.0
-    except ValueError:
-        value = -1.0
-    if not value >= 0:
-        raise InputError(path, f"not a non-negative number: {text!r}", record=record,
-                         field="hourlyRate")
-    return value
+    text = _attribute(path, element, "hourlyRate", record)
+    value = parse_float(text)
+    if value is None or not 0 <= value <= MAX_PRICE:
+        raise InputError(path, f"must be a number from 0 to {MAX_PRICE:g}, got {quote(text)}",
+                         record=record, field="hourlyRate")
+    return value + 0.0  # -0 -> 0
+
+
+def _attribute(path: Path, element: ET.Element, name: str, record: str) -> str:
+    text = element.get(name)
+    if text is None:
+        raise InputError(path, "missing attribute", record=record, field=name)
+    return text
 
 
 def _server_type(path: Path, element: ET.Element, number: int) -> ServerType:
@@ -77,9 +99,8 @@ def _server_type(path: Path, element: ET.Element, number: int) -> ServerType:
     record = f"server {number}" + (f" ('{name}')" if name else "")
     if not name:
         raise InputError(path, "missing attribute", record=record, field="type")
-    limit, boot, cores, memory, disk = (
-        _int(path, element, f, record, 1 if f in ("limit", "cores") else 0)
-        for f in _SERVER_FIELDS)
+    limit, boot, cores, memory, disk = (_int(path, element, f, record, bounds)
+                                        for f, bounds in _SERVER_FIELDS.items())
     return ServerType(name, limit, boot, _rate(path, element, record), cores, memory, disk)
 
 
@@ -101,46 +122,67 @@ def read_config(path: str | Path) -> DsSimConfig:
         raise InputError(path, f"server type '{duplicate}' is defined twice", record="<servers>")
     jobs = root.find("jobs")
     job_file = jobs.get("file") if jobs is not None else None
-    seed = root.get("randomSeed")
+    seed = (_int(path, root, "randomSeed", f"<{root.tag}>", (0, MAX_INT32))
+            if "randomSeed" in root.attrib else None)
     return DsSimConfig(path, tuple(sorted(types, key=lambda t: t.cores)),
-                       path.parent / job_file if job_file else None,
-                       int(seed) if seed and seed.isdigit() else None)
+                       path.parent / job_file if job_file else None, seed)
 
 
 def config_platform(path: str | Path) -> Platform:
     """The servers of a configuration as a hetsched platform, in ds-sim's server order."""
     config = read_config(path)
-    node_types = [(NodeType(t.name, t.cores, clock_ghz=SPEED / 1e9, memory_mb=t.memory,
-                            hourly_price=t.hourly_rate, boot_time=t.boot_time,
-                            disk_mb=t.disk, has_power=False), t.limit)
-                  for t in config.types]
-    return Platform.from_counts(config.path.stem, node_types, source=str(config.path))
+    groups = [("cluster0", NodeType(t.name, t.cores, clock_ghz=SPEED / 1e9, memory_mb=t.memory,
+                                    hourly_price=t.hourly_rate, boot_time=t.boot_time,
+                                    disk_mb=t.disk, has_power=False), t.limit)
+              for t in config.types]
+    nodes = nodes_from_groups(groups, config.path, "limit")
+    return Platform(config.path.stem, nodes, str(config.path))
 
 
 def server_types(platform: Platform) -> tuple[ServerType, ...]:
-    """The ds-sim server types behind a platform: one per node type, in node order."""
+    """The ds-sim server types behind a platform: one per node type, in node order. Only a
+    ds-sim platform has them: every node type needs a finite memory and disk size."""
     counts: dict[str, int] = {}
     for node in platform.nodes:
         counts[node.type.name] = counts.get(node.type.name, 0) + 1
+    for t in platform.node_types:
+        for what, size in (("memory", t.memory_mb), ("disk", t.disk_mb)):
+            if not math.isfinite(size):
+                raise ConfigError(f"ds-sim algorithms need a ds-sim platform (a configuration "
+                                  f"XML, whose servers have memory and disk sizes); "
+                                  f"{platform.source}: node type '{t.name}' has no {what} size")
     return tuple(ServerType(t.name, counts[t.name], int(t.boot_time), t.hourly_price, t.cores,
                             int(t.memory_mb), int(t.disk_mb)) for t in platform.node_types)
 
 
 def _job(path: Path, element: ET.Element, number: int) -> tuple[JobRequest, int]:
-    record = f"job {element.get('id', f'#{number}')}"
-    v = {f: _int(path, element, f, record, 1 if f == "cores" else 0) for f in _JOB_FIELDS}
-    actual = (_int(path, element, "actRunTime", record) if "actRunTime" in element.attrib
-              else v["estRunTime"])
+    jid = parse_int(element.get("id", ""))
+    record = f"job {jid}" if jid is not None else f"job #{number}"
+    v = {f: _int(path, element, f, record, bounds) for f, bounds in _JOB_FIELDS.items()}
+    actual = (_int(path, element, "actRunTime", record, (0, MAX_INT32))
+              if "actRunTime" in element.attrib else v["estRunTime"])
     request = JobRequest(v["id"], v["submitTime"], v["cores"], v["memory"], v["disk"],
                          v["estRunTime"])
     return request, actual
 
 
-def _check_runnable(path: Path, request: JobRequest, types: tuple[ServerType, ...]) -> None:
-    if not any(t.can_ever_run(request) for t in types):
+def _check_runnable(path: Path, request: JobRequest, platform: Platform) -> None:
+    """Some node type can hold the job (on any platform: sizes may be unlimited there)."""
+    if not any(t.cores >= request.cores and t.memory_mb >= request.memory
+               and t.disk_mb >= request.disk for t in platform.node_types):
         raise InputError(path, f"needs {request.cores} cores, {request.memory} MB memory and "
                                f"{request.disk} MB disk; no server type can run it",
                          record=f"job {request.id}")
+
+
+def _check_unique_ids(path: Path, jobs: list[tuple[JobRequest, int]]) -> None:
+    first: dict[int, int] = {}
+    for number, (request, _) in enumerate(jobs, 1):
+        if request.id in first:
+            raise InputError(path, f"duplicate job id {request.id} (job elements "
+                                   f"#{first[request.id]} and #{number} of the list)",
+                             record=f"job {request.id}", field="id")
+        first[request.id] = number
 
 
 def read_job_list(path: str | Path, platform: Platform) -> Workload:
@@ -150,14 +192,18 @@ def read_job_list(path: str | Path, platform: Platform) -> Workload:
     root = root_of(path)
     if root.tag == "config":
         return workload_for_config(path, platform)
+    return _job_list(path, root, platform)
+
+
+def _job_list(path: Path, root: ET.Element, platform: Platform) -> Workload:
     if root.tag != "jobs":
         raise InputError(path, f"not a ds-sim job list: the root element is <{root.tag}>, "
                                "expected <jobs>")
     jobs = [_job(path, e, i + 1) for i, e in enumerate(root.iter("job"))]
-    types = server_types(platform)
+    _check_unique_ids(path, jobs)
     previous = None
     for request, _ in jobs:
-        _check_runnable(path, request, types)
+        _check_runnable(path, request, platform)
         if previous is not None and request.submit < previous:
             raise InputError(path, f"submitted at {request.submit}, before the job ahead of it "
                                    f"({previous}); ds-sim sends jobs in file order",
@@ -186,4 +232,4 @@ def workload_for_config(path: str | Path, platform: Platform) -> Workload:
     config = read_config(path)
     if config.job_file is None:
         raise InputError(config.path, _generated_message(config.path, config))
-    return read_job_list(config.job_file, platform)
+    return _job_list(config.job_file, root_of(config.job_file), platform)  # never a config

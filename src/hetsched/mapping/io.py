@@ -9,18 +9,21 @@ with ``#`` are skipped; a first row in which no cell is a number is a header and
 
 Every problem raises :class:`hetsched.errors.InputError` naming the file, the line and the
 cell (``etc[task, machine]``): wrong counts, a value that is not a number, NaN/infinity, a
-negative value.
+negative value or one above :data:`~hetsched.limits.MAX_ETC`. The values are counted before
+the matrix is allocated, so a header announcing more than the file holds fails at once.
 """
 
 from __future__ import annotations
 
 import math
+from itertools import accumulate
 from pathlib import Path
 
 import numpy as np
 
 from hetsched.errors import InputError
-from hetsched.fileio import read_text
+from hetsched.fileio import parse_float, parse_int, quote, read_text
+from hetsched.limits import MAX_ETC
 
 CSV_SUFFIXES = (".csv",)
 
@@ -36,17 +39,19 @@ def read_etc(path: str | Path) -> np.ndarray:
 
 def _value(text: str, path: Path, line: int, task: int, machine: int) -> float:
     cell = f"etc[{task},{machine}]"
-    try:
-        value = float(text)
-    except ValueError:
-        raise InputError(path, f"not a number: {text!r}", record=f"line {line}",
-                         field=cell) from None
+    value = parse_float(text)
+    if value is None:
+        raise InputError(path, f"not a number: {quote(text)}", record=f"line {line}",
+                         field=cell)
     if not math.isfinite(value):
-        raise InputError(path, f"not a finite number: {text!r}", record=f"line {line}",
+        raise InputError(path, f"not a finite number: {quote(text)}", record=f"line {line}",
                          field=cell)
     if value < 0:
         raise InputError(path, f"negative ETC value {text}", record=f"line {line}", field=cell)
-    return value
+    if value > MAX_ETC:
+        raise InputError(path, f"ETC value {text} is too large (at most {MAX_ETC:g})",
+                         record=f"line {line}", field=cell)
+    return value + 0.0  # -0 -> 0
 
 
 def read_braun(path: str | Path) -> np.ndarray:
@@ -63,32 +68,39 @@ def read_braun(path: str | Path) -> np.ndarray:
     if len(header) not in (2, 3):
         raise InputError(path, "expected a header '<tasks> <machines> [flag]', "
                                f"got {len(header)} fields", record=head_rec)
-    counts = []
-    for name, text in zip(("tasks", "machines"), header[:2]):
-        try:
-            number = int(text)
-        except ValueError:
-            raise InputError(path, f"not a whole number: {text!r}", record=head_rec,
-                             field=name) from None
-        if number < 1:
-            raise InputError(path, f"must be at least 1, got {number}", record=head_rec,
-                             field=name)
-        counts.append(number)
-    n, m = counts
-    expected = n * m
-    values = np.empty(expected, dtype=np.float64)
+    n, m = (_count(text, name, path, head_rec) for name, text in zip(("tasks", "machines"),
+                                                                      header[:2]))
+    _check_value_count(lines, first + 1, n, m, path)
+    values = np.empty(n * m, dtype=np.float64)
     k = 0
     for lineno in range(first + 1, len(lines)):
         for text in lines[lineno].split():
-            if k >= expected:
-                raise InputError(path, f"more values than the header's {n} × {m} = {expected}",
-                                 record=f"line {lineno + 1}")
             values[k] = _value(text, path, lineno + 1, k // m, k % m)
             k += 1
-    if k < expected:
-        raise InputError(path, f"{k} values, the header announces {n} × {m} = {expected}",
-                         record=f"line {len(lines)}")
     return values.reshape(n, m)
+
+
+def _count(text: str, name: str, path: Path, record: str) -> int:
+    number = parse_int(text)
+    if number is None:
+        raise InputError(path, f"not a whole number: {quote(text)}", record=record, field=name)
+    if number < 1:
+        raise InputError(path, f"must be at least 1, got {number}", record=record, field=name)
+    return number
+
+
+def _check_value_count(lines: list[str], start: int, n: int, m: int, path: Path) -> None:
+    """The lines from ``start`` on hold exactly the ``n × m`` values the header announces."""
+    expected = n * m
+    totals = list(accumulate(len(line.split()) for line in lines[start:]))
+    found = totals[-1] if totals else 0
+    if found > expected:
+        over = next(i for i, total in enumerate(totals) if total > expected)
+        raise InputError(path, f"more values than the header's {n} × {m} = {expected}",
+                         record=f"line {start + over + 1}")
+    if found < expected:
+        raise InputError(path, f"{found} values, the header announces {n} × {m} = {expected}",
+                         record=f"line {len(lines)}")
 
 
 def read_csv_etc(path: str | Path) -> np.ndarray:
@@ -116,11 +128,7 @@ def read_csv_etc(path: str | Path) -> np.ndarray:
 
 
 def _is_number(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
+    return parse_float(text) is not None
 
 
 def write_braun(path: str | Path, etc: np.ndarray) -> None:

@@ -23,8 +23,11 @@ from pydantic import Field
 
 from hetsched.errors import InputError
 from hetsched.fileio import ForeignModel, file_stem, read_structured, require_mapping, validate
+from hetsched.limits import MAX_CORES_PER_NODE
 from hetsched.platform.model import NodeType, Platform
 from hetsched.platform.native import nodes_from_groups
+from hetsched.quantities import (ClockGhz, Cores, Count, MemoryGb, OpsPerCycle, PositiveBandwidth,
+                                 Watts)
 
 INF = float("inf")
 
@@ -35,7 +38,7 @@ LIBRARY_FILES = {"node": ("node_types.json", "nodes.json"),
 
 class NodeGroup(ForeignModel):
     type: str
-    number: int = Field(1, ge=1)
+    number: Count = 1
 
 
 class ClusterSpec(ForeignModel):
@@ -49,11 +52,11 @@ class PlatformSpec(ForeignModel):
 
 class ProcessorGroup(ForeignModel):
     type: str
-    number: int = Field(1, ge=1)
+    number: Cores = 1
 
 
 class MemorySpec(ForeignModel):
-    capacity: float | None = Field(None, gt=0)
+    capacity: MemoryGb | None = None
 
 
 class NodeSpec(ForeignModel):
@@ -62,13 +65,13 @@ class NodeSpec(ForeignModel):
 
 
 class ProcessorSpec(ForeignModel):
-    cores: int = Field(gt=0)
-    clock_rate: float = Field(gt=0)
-    dpflops_per_cycle: float = Field(gt=0)
-    static_power: float = Field(0.0, ge=0)
-    dynamic_power: float = Field(0.0, ge=0)
-    min_power: float = Field(0.0, ge=0)
-    mem_bw: float | None = Field(None, gt=0)
+    cores: Cores
+    clock_rate: ClockGhz
+    dpflops_per_cycle: OpsPerCycle
+    static_power: Watts = 0.0
+    dynamic_power: Watts = 0.0
+    min_power: Watts = 0.0
+    mem_bw: PositiveBandwidth | None = None
 
     @property
     def has_power(self) -> bool:
@@ -119,7 +122,7 @@ def irmasim_platform_from_data(data: Any, path: Path,
                                                f"platform '{name}'",
                                                f"clusters[{j}].nodes[{i}].type")
             groups.append((cluster.id, types[group.type], group.number))
-    return Platform(file_stem(path), nodes_from_groups(groups), str(path))
+    return Platform(file_stem(path), nodes_from_groups(groups, path, "number"), str(path))
 
 
 def _pick_platform(doc: Mapping[str, Any], path: Path,
@@ -127,12 +130,13 @@ def _pick_platform(doc: Mapping[str, Any], path: Path,
     platforms = require_mapping(doc.get("platform"), path, "section 'platform'")
     if wanted is not None:
         if wanted not in platforms:
-            raise InputError(path, f"no platform '{wanted}' (found: {', '.join(platforms)})",
+            raise InputError(path, f"no platform '{wanted}' (found: "
+                                   f"{', '.join(map(str, platforms))})",
                              field="platform")
         return wanted, platforms[wanted]
     if len(platforms) != 1:
         raise InputError(path, f"expected exactly one platform, found {len(platforms)} "
-                               f"({', '.join(platforms)}); choose one by name",
+                               f"({', '.join(map(str, platforms))}); choose one by name",
                          field="platform")
     name = next(iter(platforms))
     return name, platforms[name]
@@ -188,6 +192,10 @@ def _combine(name: str, procs: list[tuple[ProcessorSpec, int]], path: Path,
                                    "in one node are not supported",
                              record=f"node type '{name}'", field="processors")
     cores = sum(p.cores * n for p, n in procs)
+    if cores > MAX_CORES_PER_NODE:
+        raise InputError(path, f"{cores} cores in all, more than the limit of "
+                               f"{MAX_CORES_PER_NODE} per node", record=f"node type '{name}'",
+                         field="processors")
     bandwidths = [p.mem_bw * n for p, n in procs if p.mem_bw is not None]
     dynamic = {p.dynamic_power for p, _ in procs}
     if len(dynamic) > 1:

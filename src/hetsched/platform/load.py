@@ -43,11 +43,12 @@ def load_platform(path: str | Path) -> Platform:
     configuration XML)."""
     path = Path(path)
     check_exists(path)
-    data = read_structured(path) if path.suffix.lower() in STRUCTURED_SUFFIXES else None
+    structured = path.suffix.lower() in STRUCTURED_SUFFIXES
+    data = read_structured(path) if structured else None
     for fmt in PLATFORM_FORMATS:
         if fmt.accepts(path, data):
             return fmt.load(path, data)
-    if data is None:
+    if not structured:
         raise InputError(path, f"unsupported platform file suffix '{path.suffix}' "
                                f"(expected one of {', '.join(STRUCTURED_SUFFIXES)}, .xml)")
     raise InputError(path, "unrecognised platform format: expected a native platform (top-level "

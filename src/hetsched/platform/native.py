@@ -21,28 +21,31 @@ from pydantic import Field
 from hetsched.errors import InputError
 from hetsched.fileio import (StrictModel, check_unique, file_stem, read_structured, record_namer,
                              validate)
+from hetsched.limits import MAX_NODES
 from hetsched.platform.model import Node, NodeType, Platform
+from hetsched.quantities import (ClockGhz, Cores, Count, MemoryGb, OpsPerCycle,
+                                 PositiveBandwidth, Price, Seconds, Watts)
 
 INF = float("inf")
 
 
 class PowerSpec(StrictModel):
-    idle: float = Field(0.0, ge=0)
-    static: float = Field(0.0, ge=0)
-    dynamic_per_core: float = Field(0.0, ge=0)
+    idle: Watts = 0.0
+    static: Watts = 0.0
+    dynamic_per_core: Watts = 0.0
 
 
 class NodeTypeSpec(StrictModel):
     name: str = Field(min_length=1)
-    cores: int = Field(gt=0)
-    clock_ghz: float = Field(gt=0)
-    ops_per_cycle: float = Field(1.0, gt=0)
-    memory_gb: float | None = Field(None, gt=0)
-    mem_bw_gbs: float | None = Field(None, gt=0)
+    cores: Cores
+    clock_ghz: ClockGhz
+    ops_per_cycle: OpsPerCycle = 1.0
+    memory_gb: MemoryGb | None = None
+    mem_bw_gbs: PositiveBandwidth | None = None
     power: PowerSpec | None = None
-    hourly_price: float = Field(0.0, ge=0)
-    boot_time: float = Field(0.0, ge=0)
-    count: int | None = Field(None, ge=1)
+    hourly_price: Price = 0.0
+    boot_time: Seconds = 0.0
+    count: Count | None = None
 
     def node_type(self) -> NodeType:
         power = self.power or PowerSpec()
@@ -58,7 +61,7 @@ class NodeTypeSpec(StrictModel):
 
 class NodeGroupSpec(StrictModel):
     type: str
-    count: int = Field(ge=1)
+    count: Count
 
 
 class ClusterSpec(StrictModel):
@@ -90,7 +93,7 @@ def native_platform_from_data(data: Any, path: Path) -> Platform:
     spec = validate(PlatformSpec, data, path, records=records)
     types = _node_types(spec, path)
     groups = _groups(spec, path, types)
-    return Platform(spec.name or file_stem(path), nodes_from_groups(groups), str(path))
+    return Platform(spec.name or file_stem(path), nodes_from_groups(groups, path), str(path))
 
 
 def _node_types(spec: PlatformSpec, path: Path) -> dict[str, NodeType]:
@@ -121,8 +124,18 @@ def _groups(spec: PlatformSpec, path: Path,
     return groups
 
 
-def nodes_from_groups(groups: list[tuple[str, NodeType, int]]) -> tuple[Node, ...]:
-    """Nodes in order, named ``<type>-<k>`` with one counter per type over the platform."""
+def nodes_from_groups(groups: list[tuple[str, NodeType, int]], path: Path,
+                      count_field: str = "count") -> tuple[Node, ...]:
+    """Nodes in order, named ``<type>-<k>`` with one counter per type over the platform; at
+    most :data:`~hetsched.limits.MAX_NODES` of them (checked before any is made; an error
+    names the group, by its node type and ``count_field``, that goes over)."""
+    total = 0
+    for _, node_type, count in groups:
+        total += count
+        if total > MAX_NODES:
+            raise InputError(path, f"brings the platform to {total} nodes, more than the limit "
+                                   f"of {MAX_NODES}", record=f"node type '{node_type.name}'",
+                             field=count_field)
     counters: Counter[str] = Counter()
     nodes: list[Node] = []
     for cluster, node_type, count in groups:

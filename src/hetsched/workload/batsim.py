@@ -14,14 +14,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import Field
 
 from hetsched.errors import InputError
 from hetsched.fileio import (ForeignModel, Identifier, check_unique, file_stem, read_structured,
                              record_namer, require_mapping, validate)
+from hetsched.limits import MAX_TIME
 from hetsched.platform.model import Platform
+from hetsched.quantities import Seconds, Tasks
 from hetsched.workload.model import SPREAD, Job, Workload
 
 SUPPORTED_PROFILE_TYPES = ("delay",)
@@ -29,15 +31,15 @@ SUPPORTED_PROFILE_TYPES = ("delay",)
 
 class BatsimJob(ForeignModel):
     id: Identifier
-    subtime: float = Field(ge=0)
-    res: int = Field(gt=0)
-    walltime: float | None = None
+    subtime: Seconds
+    res: Tasks
+    walltime: Annotated[float, Field(ge=-1, le=MAX_TIME)] | None = None
     profile: str
 
 
 class BatsimProfile(ForeignModel):
     type: str
-    delay: float = Field(ge=0)
+    delay: Seconds
 
 
 class BatsimWorkload(ForeignModel):

@@ -13,11 +13,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from pydantic import Field
 
 from hetsched.errors import InputError
 from hetsched.fileio import (ForeignModel, Identifier, check_unique, file_stem, read_structured,
                              record_name, record_namer, require_mapping, validate)
+from hetsched.quantities import Ipc, MemoryMb, MemVolume, Ops, PositiveSeconds, Seconds, Tasks
 from hetsched.workload.model import Job, Workload
 
 #: Job fields a profile may provide.
@@ -26,14 +26,14 @@ PROFILE_FIELDS = ("req_ops", "ipc", "req_time", "mem", "mem_vol")
 
 class IrmasimJob(ForeignModel):
     id: Identifier
-    subtime: float = Field(ge=0)
-    ntasks: int = Field(gt=0)
-    nodes: int = Field(1, ge=1)
-    req_ops: float = Field(ge=0)
-    ipc: float = Field(1.0, gt=0)
-    req_time: float = Field(gt=0)
-    mem: float = Field(0.0, ge=0)
-    mem_vol: float = Field(0.0, ge=0)
+    subtime: Seconds
+    ntasks: Tasks
+    nodes: Tasks = 1
+    req_ops: Ops
+    ipc: Ipc = 1.0
+    req_time: PositiveSeconds
+    mem: MemoryMb = 0.0
+    mem_vol: MemVolume = 0.0
     profile: str = ""
 
     def job(self) -> Job:

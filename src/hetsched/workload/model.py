@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field, replace
 
 #: ``Job.nodes`` value meaning "tasks may be spread over any number of nodes".
@@ -53,6 +54,10 @@ class Workload:
 
     ``skipped`` lists the input records that could not become jobs (e.g. SWF records with an
     unknown run time); ``metadata`` keeps the input's header (e.g. SWF ``MaxNodes``).
+
+    Job ids are unique and every number is finite, or ``ValueError`` is raised: the loaders
+    check their files first (and name the bad record), this only guards against code that
+    builds a workload itself.
     """
 
     name: str
@@ -67,6 +72,18 @@ class Workload:
         jobs = tuple(j if j.index == i else replace(j, index=i) for i, j in enumerate(ordered))
         object.__setattr__(self, "jobs", jobs)
         object.__setattr__(self, "by_id", {j.id: j for j in jobs})
+        if len(self.by_id) != len(jobs):
+            seen: set[str] = set()
+            repeated = next(j.id for j in jobs if j.id in seen or seen.add(j.id))
+            raise ValueError(f"workload '{self.name}': duplicate job id '{repeated}'")
+        for job in jobs:
+            _check_finite(job)
 
     def __len__(self) -> int:
         return len(self.jobs)
+
+
+def _check_finite(job: Job) -> None:
+    for name in ("submit", "req_ops", "req_time", "ipc", "mem_mb", "mem_bw_gbs", "mem_vol"):
+        if not math.isfinite(getattr(job, name)):
+            raise ValueError(f"job '{job.id}': {name} is not finite ({getattr(job, name)})")

@@ -18,7 +18,9 @@ from pydantic import BeforeValidator, Field
 from hetsched.errors import InputError
 from hetsched.fileio import (Identifier, StrictModel, check_unique, file_stem, read_structured,
                              record_namer, validate)
+from hetsched.limits import MAX_TASKS
 from hetsched.platform.model import Platform
+from hetsched.quantities import Bandwidth, Ipc, MemoryMb, Ops, PositiveSeconds, Seconds, Tasks
 from hetsched.workload.model import SPREAD, Job, Workload
 
 
@@ -28,15 +30,15 @@ def _spread(value: Any) -> Any:
 
 class JobSpec(StrictModel):
     id: Identifier
-    submit: float = Field(ge=0)
-    ntasks: int = Field(gt=0)
-    req_ops: float | None = Field(None, ge=0)
-    run_time: float | None = Field(None, ge=0)
-    req_time: float | None = Field(None, gt=0)
-    ipc: float = Field(1.0, gt=0)
-    nodes: Annotated[int, BeforeValidator(_spread), Field(ge=0)] = 1
-    mem_mb: float = Field(0.0, ge=0)
-    mem_bw_gbs: float = Field(0.0, ge=0)
+    submit: Seconds
+    ntasks: Tasks
+    req_ops: Ops | None = None
+    run_time: Seconds | None = None
+    req_time: PositiveSeconds | None = None
+    ipc: Ipc = 1.0
+    nodes: Annotated[int, BeforeValidator(_spread), Field(ge=0, le=MAX_TASKS)] = 1
+    mem_mb: MemoryMb = 0.0
+    mem_bw_gbs: Bandwidth = 0.0
     profile: str = ""
     parents: list[Identifier] = []
 

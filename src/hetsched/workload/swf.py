@@ -16,7 +16,9 @@ from pathlib import Path
 import numpy as np
 
 from hetsched.errors import ConfigError, InputError
-from hetsched.fileio import check_exists, file_stem, read_text
+from hetsched.fileio import (check_exists, decode_text, file_stem, parse_float, quote,
+                             read_text)
+from hetsched.limits import MAX_JOB_NUMBER, MAX_MEMORY_MB, MAX_SPEED, MAX_TASKS, MAX_TIME
 from hetsched.platform.model import Platform
 from hetsched.options import check_number
 from hetsched.workload.model import SPREAD, Job, SkippedRecord, Workload
@@ -28,6 +30,13 @@ FIELDS = ("job_number", "submit_time", "wait_time", "run_time", "allocated_proce
 COL = {name: i for i, name in enumerate(FIELDS)}
 #: Fields that must hold whole numbers.
 INTEGER_FIELDS = ("job_number", "allocated_processors", "requested_processors")
+#: Largest magnitude of the fields hetsched uses (negative values mean "unknown" in most).
+MAGNITUDES = {"job_number": MAX_JOB_NUMBER, "submit_time": MAX_TIME, "run_time": MAX_TIME,
+              "allocated_processors": MAX_TASKS, "requested_processors": MAX_TASKS,
+              "requested_time": MAX_TIME, "used_memory": MAX_MEMORY_MB * 1024,
+              "requested_memory": MAX_MEMORY_MB * 1024}
+#: Largest ``SwfOptions.estimate_factor``.
+MAX_ESTIMATE_FACTOR = 1e6
 PLACEMENTS = ("auto", "single", "spread")
 _HEADER = re.compile(r";\s*([A-Za-z][A-Za-z0-9_]*)\s*:\s*(.*?)\s*$")
 
@@ -53,8 +62,10 @@ class SwfOptions:
             raise ConfigError(f"SWF placement must be one of {', '.join(PLACEMENTS)}, "
                               f"not '{self.placement}'")
         if self.reference_speed is not None:
-            check_number("SWF reference speed", self.reference_speed, positive=True)
-        check_number("SWF estimate factor", self.estimate_factor, positive=True)
+            check_number("SWF reference speed", self.reference_speed, positive=True,
+                         maximum=MAX_SPEED)
+        check_number("SWF estimate factor", self.estimate_factor, positive=True,
+                     maximum=MAX_ESTIMATE_FACTOR)
 
 
 def is_swf(path: Path) -> bool:
@@ -74,12 +85,11 @@ def _read_lines(path: Path) -> list[str]:
         return read_text(path).splitlines()
     check_exists(path)
     try:
-        with gzip.open(path, "rt", encoding="utf-8") as f:
-            return f.read().splitlines()
-    except UnicodeDecodeError as exc:
-        raise InputError(path, f"not UTF-8 text (byte {exc.start})") from None
+        with gzip.open(path, "rb") as f:
+            data = f.read()
     except (OSError, EOFError, zlib.error) as exc:
         raise InputError(path, f"cannot read: {exc}") from None
+    return decode_text(data, path).splitlines()
 
 
 def _parse(text_lines: list[str], path: Path) -> tuple[dict[str, object], np.ndarray, np.ndarray]:
@@ -97,7 +107,7 @@ def _parse(text_lines: list[str], path: Path) -> tuple[dict[str, object], np.nda
             numbers.append(lineno)
             data.append(line)
     lines = np.array(numbers, dtype=np.int64)
-    table = _table(data, lines, path)
+    table = _table(data, lines, path) + 0.0  # -0 becomes 0
     _check_table(table, lines, path)
     return metadata, lines, table
 
@@ -124,11 +134,11 @@ def _parse_line(parts: list[str], lineno: int, path: Path) -> list[float]:
                          record=f"line {lineno}", field=field)
     values = []
     for name, part in zip(FIELDS, parts):
-        try:
-            values.append(float(part))
-        except ValueError:
-            raise InputError(path, f"not a number: '{part}'", record=f"line {lineno}",
-                             field=name) from None
+        value = parse_float(part)
+        if value is None:
+            raise InputError(path, f"not a number: {quote(part)}", record=f"line {lineno}",
+                             field=name)
+        values.append(value)
     return values
 
 
@@ -153,7 +163,8 @@ def _header_value(text: str) -> object:
 
 
 def _check_table(table: np.ndarray, lines: np.ndarray, path: Path) -> None:
-    """Reject non-finite numbers, fractional integer fields, negative submits, repeated ids."""
+    """Reject non-finite numbers, values out of range (before any conversion to integers),
+    fractional integer fields, negative submits, repeated ids."""
     def fail(mask: np.ndarray, problem: str, column: int | None = None) -> None:
         bad = np.flatnonzero(mask.any(axis=1) if mask.ndim == 2 else mask)
         if bad.size:
@@ -163,6 +174,9 @@ def _check_table(table: np.ndarray, lines: np.ndarray, path: Path) -> None:
                              record=f"line {lines[row]}", field=FIELDS[col])
 
     fail(~np.isfinite(table), "not a finite number: {value}")
+    for name, limit in MAGNITUDES.items():
+        fail(np.abs(table[:, COL[name]]) > limit,
+             f"{{value}} is out of range (at most {limit:g} in magnitude)", COL[name])
     for name in INTEGER_FIELDS:
         column = table[:, COL[name]]
         fail(column != np.round(column), "must be a whole number, got {value}", COL[name])
@@ -183,7 +197,10 @@ def _check_unique_ids(ids: np.ndarray, lines: np.ndarray, path: Path) -> None:
 
 
 def _show(value: float) -> str:
-    return str(int(value)) if np.isfinite(value) and value == int(value) else str(value)
+    """Whole numbers without ``.0`` (as the trace writes them), huge ones as ``1e+21``."""
+    if np.isfinite(value) and value == int(value) and abs(value) < 1e16:
+        return str(int(value))
+    return f"{value:g}" if np.isfinite(value) else str(value)
 
 
 def _to_workload(path: Path, platform: Platform, options: SwfOptions,

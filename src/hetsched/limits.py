@@ -1,0 +1,56 @@
+"""The sane limits of every input quantity, in one place.
+
+Every loader checks its numbers against these bounds **before** it builds anything, so a
+typo such as a node count of 2e9 fails at once instead of exhausting memory, and every value
+the engine derives stays finite:
+
+- core speed = ``clock_ghz · 1e9 · ops_per_cycle`` lies in [1e3, 1e16] ops/s;
+- work derived from a run time (``run_time · ipc · speed``) is at most 1e10 · 1e3 · 1e16 =
+  1e29 ops, below :data:`MAX_OPS`;
+- a task's run time ``req_ops / (ipc · speed)`` is at most 1e30 / (1e-3 · 1e3) = 1e30 s;
+- a node's power is at most 1e9 W · 1e6 cores · 1e9 = 1e24 W (IRMaSim's idle power multiplies
+  a per-core power by a factor), so energy ``power · time`` summed over every node stays
+  below 1e24 W · 1e30 s · 1e6 nodes = 1e60 J, far from float64's 1.8e308.
+
+The bounds are generous for real systems: the largest machines have about 1e5 nodes and 1e7
+cores, and a century is 3.2e9 s. ds-sim stores its integers as 32-bit signed ints, so its
+files are bounded by :data:`MAX_INT32` as well.
+"""
+
+from __future__ import annotations
+
+#: Nodes of one platform (Fugaku, the largest by node count, has 158,976).
+MAX_NODES = 1_000_000
+#: Cores of one node (all its processors together).
+MAX_CORES_PER_NODE = 1_000_000
+#: Tasks (cores) of one job.
+MAX_TASKS = 100_000_000
+#: Any time or duration, in seconds: submit times, run times, estimates, boot times (317 years).
+MAX_TIME = 1e10
+#: Clock rate of a core, in GHz (1 MHz to 1 THz).
+MIN_CLOCK_GHZ, MAX_CLOCK_GHZ = 1e-3, 1e3
+#: Operations per cycle of a core.
+MIN_OPS_PER_CYCLE, MAX_OPS_PER_CYCLE = 1e-3, 1e4
+#: Speed of a core, ops/s (``clock_ghz · 1e9 · ops_per_cycle``): also the largest SWF
+#: reference speed.
+MAX_SPEED = MAX_CLOCK_GHZ * 1e9 * MAX_OPS_PER_CYCLE
+#: A job's instructions per cycle.
+MIN_IPC, MAX_IPC = 1e-3, 1e3
+#: Work of one task, in operations.
+MAX_OPS = 1e30
+#: Memory traffic of one task (IRMaSim's ``mem_vol``).
+MAX_MEM_VOL = 1e30
+#: Any power figure, in watts (per node, or per core where a format gives it so).
+MAX_POWER_W = 1e9
+#: Memory (or disk) of a node or of a task, in MB (1 exabyte).
+MAX_MEMORY_MB = 1e12
+#: Memory bandwidth of a node or of a task, in GB/s.
+MAX_BANDWIDTH_GBS = 1e9
+#: Rental price of a node, per hour.
+MAX_PRICE = 1e9
+#: A value of an ETC matrix (expected time to compute, in the matrix's own unit).
+MAX_ETC = 1e15
+#: Numeric job ids (SWF job numbers) must be exact in float64.
+MAX_JOB_NUMBER = 2**53
+#: ds-sim's integers (C ints): ids, times, cores, memory and disk of its XML files.
+MAX_INT32 = 2**31 - 1

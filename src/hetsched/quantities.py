@@ -1,0 +1,57 @@
+"""Field types of the pydantic input schemas, bounded by :mod:`hetsched.limits`.
+
+A schema field typed ``Seconds`` (say) accepts only a finite number in ``[0, MAX_TIME]``;
+an error names the bound. Floats come out with negative zero turned into zero, so ``-0.0``
+in a file never reaches an output as ``-0.0``.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import AfterValidator, Field
+
+from hetsched import limits
+
+
+def _plus_zero(value: float) -> float:
+    return value + 0.0  # -0.0 + 0.0 == +0.0; every other value is unchanged
+
+
+PLUS_ZERO = AfterValidator(_plus_zero)
+
+
+#: Seconds in ``[0, MAX_TIME]``: submit times, run times, boot times.
+Seconds = Annotated[float, Field(ge=0, le=limits.MAX_TIME), PLUS_ZERO]
+#: Seconds in ``(0, MAX_TIME]``: estimates.
+PositiveSeconds = Annotated[float, Field(gt=0, le=limits.MAX_TIME), PLUS_ZERO]
+#: Watts in ``[0, MAX_POWER_W]`` (also IRMaSim's power factors).
+Watts = Annotated[float, Field(ge=0, le=limits.MAX_POWER_W), PLUS_ZERO]
+#: Clock rate in GHz.
+ClockGhz = Annotated[float, Field(ge=limits.MIN_CLOCK_GHZ, le=limits.MAX_CLOCK_GHZ), PLUS_ZERO]
+#: Operations per cycle of a core.
+OpsPerCycle = Annotated[float, Field(ge=limits.MIN_OPS_PER_CYCLE, le=limits.MAX_OPS_PER_CYCLE),
+                        PLUS_ZERO]
+#: Instructions per cycle of a job.
+Ipc = Annotated[float, Field(ge=limits.MIN_IPC, le=limits.MAX_IPC), PLUS_ZERO]
+#: Operations of one task.
+Ops = Annotated[float, Field(ge=0, le=limits.MAX_OPS), PLUS_ZERO]
+#: Memory traffic of one task.
+MemVolume = Annotated[float, Field(ge=0, le=limits.MAX_MEM_VOL), PLUS_ZERO]
+#: Memory in MB, ``[0, MAX_MEMORY_MB]``.
+MemoryMb = Annotated[float, Field(ge=0, le=limits.MAX_MEMORY_MB), PLUS_ZERO]
+#: Memory capacity in GB, ``(0, MAX_MEMORY_MB / 1024]``.
+MemoryGb = Annotated[float, Field(gt=0, le=limits.MAX_MEMORY_MB / 1024), PLUS_ZERO]
+#: Memory bandwidth in GB/s, ``[0, MAX_BANDWIDTH_GBS]``.
+Bandwidth = Annotated[float, Field(ge=0, le=limits.MAX_BANDWIDTH_GBS), PLUS_ZERO]
+#: Memory bandwidth capacity in GB/s, ``(0, MAX_BANDWIDTH_GBS]``.
+PositiveBandwidth = Annotated[float, Field(gt=0, le=limits.MAX_BANDWIDTH_GBS), PLUS_ZERO]
+#: Price per hour.
+Price = Annotated[float, Field(ge=0, le=limits.MAX_PRICE), PLUS_ZERO]
+
+#: Cores of a node (or of a processor), ``[1, MAX_CORES_PER_NODE]``.
+Cores = Annotated[int, Field(gt=0, le=limits.MAX_CORES_PER_NODE)]
+#: How many nodes (or processors) of a type, ``[1, MAX_NODES]``.
+Count = Annotated[int, Field(ge=1, le=limits.MAX_NODES)]
+#: Tasks of a job, ``[1, MAX_TASKS]``.
+Tasks = Annotated[int, Field(gt=0, le=limits.MAX_TASKS)]
