@@ -11,7 +11,7 @@ import pytest
 from hetsched.errors import ConfigError
 from hetsched.examples import default_platform_path, default_workload_path
 from hetsched.examples.make_default_workload import SEED, make_jobs, render
-from hetsched.fileio import parse_yaml
+from hetsched.documents import parse_yaml
 from hetsched.platform.load import load_platform
 from hetsched.platform.model import NodeType, Platform
 from hetsched.workload.batsim import load_batsim_workload

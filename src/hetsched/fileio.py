@@ -1,226 +1,43 @@
-"""Shared helpers of the file loaders: reading JSON/YAML and turning validation errors into
-one-line :class:`~hetsched.errors.InputError` messages (file, record, field, problem)."""
+"""Validation of parsed input documents with pydantic schemas: a validation problem becomes a
+one-line :class:`~hetsched.errors.InputError` (file, record, field, problem), with "did you
+mean" for a likely typo of a key. Reading the documents is :mod:`hetsched.documents`."""
 
 from __future__ import annotations
 
 import difflib
-import json
-import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from types import UnionType
 from typing import Annotated, Any, TypeVar, Union, get_args, get_origin
 
-import yaml
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
 
+from hetsched.documents import NESTED_TOO_DEEPLY, type_name
 from hetsched.errors import InputError
+from hetsched.parsing import quote
 
 M = TypeVar("M", bound=BaseModel)
+
+
+#: Every schema's validator is built when it first validates, not when its module is imported:
+#: a run pays only for the formats it reads (start-up time).
+_SCHEMA = ConfigDict(strict=True, allow_inf_nan=False, frozen=True, defer_build=True)
 
 
 class StrictModel(BaseModel):
     """Schema of our own formats: no unknown keys, no type coercion, finite numbers only."""
 
-    model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False, frozen=True)
+    model_config = ConfigDict(extra="forbid", **_SCHEMA)
 
 
 class ForeignModel(BaseModel):
     """Schema of another tool's format: its extra keys are ignored, known ones checked strictly."""
 
-    model_config = ConfigDict(extra="ignore", strict=True, allow_inf_nan=False, frozen=True)
+    model_config = ConfigDict(extra="ignore", **_SCHEMA)
 
-
-#: Suffixes read as structured documents (JSON or YAML).
-JSON_SUFFIXES = (".json",)
-YAML_SUFFIXES = (".yaml", ".yml")
-STRUCTURED_SUFFIXES = JSON_SUFFIXES + YAML_SUFFIXES
-
-#: A number in a text format: ASCII digits with an optional sign, point and exponent. (Python's
-#: ``float``/``int`` also take ``1_000``, ``' 12'`` and other scripts' digits such as ``'١'``.)
-_DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
-_INTEGER = re.compile(r"[+-]?[0-9]+")
-_NON_FINITE = re.compile(r"[+-]?(?:nan|inf|infinity)", re.IGNORECASE)
 
 #: Names the record at a list position or mapping key: ``job 'j1'``, ``jobs[3]``.
 RecordNamer = Callable[[int | str], str]
-
-
-def file_stem(path: str | Path) -> str:
-    """The file name without its format suffixes (``a.swf.gz`` -> ``a``)."""
-    name = Path(path).name
-    for suffix in (".gz", ".swf", *STRUCTURED_SUFFIXES):
-        if name.lower().endswith(suffix):
-            name = name[: -len(suffix)]
-    return name or Path(path).name
-
-
-def parse_float(text: str) -> float | None:
-    """``text`` as a float, ``None`` if it is not a plain decimal number. ``nan`` and ``inf``
-    are returned as such (and overflow such as ``1e400`` gives ``inf``): callers reject
-    non-finite values with their own message."""
-    if _DECIMAL.fullmatch(text) or _NON_FINITE.fullmatch(text):
-        return float(text)
-    return None
-
-
-def parse_int(text: str) -> int | None:
-    """``text`` as an int, ``None`` if it is not a plain integer or has more than 30 digits
-    (far out of any range hetsched accepts; Python refuses to convert beyond 4300)."""
-    return int(text) if _INTEGER.fullmatch(text) and len(text) <= 30 else None
-
-
-def check_exists(path: Path) -> None:
-    if not path.exists():
-        raise InputError(path, "no such file")
-    if path.is_dir():
-        raise InputError(path, "is a directory, not a file")
-
-
-def read_text(path: Path) -> str:
-    """The file's text (UTF-8, a leading byte-order mark dropped), with missing/unreadable
-    files reported as InputError."""
-    check_exists(path)
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise InputError(path, f"cannot read: {exc.strerror or exc}") from None
-    return decode_text(data, path)
-
-
-def decode_text(data: bytes, path: Path) -> str:
-    """UTF-8 bytes as text; a byte-order mark at the start (some editors write one) is
-    dropped, so it cannot hide in the first record."""
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        raise InputError(path, f"not UTF-8 text (byte {exc.start})",
-                         record=f"line {line}") from None
-
-
-def read_structured(path: str | Path) -> Any:
-    """Parse a JSON (``.json``) or YAML (``.yaml``/``.yml``) file."""
-    path = Path(path)
-    text = read_text(path)
-    if path.suffix.lower() not in YAML_SUFFIXES:
-        data = parse_json(text, path)
-    elif (data := parse_yaml(text, path)) is None:
-        raise InputError(path, "no YAML document: the file is empty, or holds only comments "
-                               "or null")
-    if _SURROGATE_ESCAPE.search(text):  # the only way a decoded file gets a lone surrogate
-        _check_encodable(data, path)
-    return data
-
-
-#: A JSON/YAML escape of a UTF-16 surrogate (``\ud800``, ``\U0000DC00``).
-_SURROGATE_ESCAPE = re.compile(r"\\[uU]0*[dD][89a-fA-F][0-9a-fA-F]{2}")
-
-
-def _check_encodable(data: Any, path: Path) -> None:
-    """Refuse strings that cannot be written back as UTF-8: lone surrogates, which the
-    escapes ``\\ud800`` (JSON, YAML) can make; an id holding one would break every output.
-    Each list and mapping is visited once, so YAML aliases cannot make this walk explode."""
-    seen: set[int] = set()
-    stack = [data]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            try:
-                item.encode("utf-8")
-            except UnicodeEncodeError as exc:
-                bad = exc.object[exc.start:exc.end].encode("unicode_escape").decode()
-                raise InputError(path, f"a string holds {bad}, a lone surrogate (not a "
-                                       "character): not valid Unicode text") from None
-        elif isinstance(item, (list, dict)) and id(item) not in seen:
-            seen.add(id(item))
-            stack.extend(item)
-            if isinstance(item, dict):
-                stack.extend(item.values())
-
-
-def parse_json(text: str, path: Path) -> Any:
-    try:
-        return json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_unique_keys)
-    except json.JSONDecodeError as exc:
-        raise InputError(path, f"malformed JSON: {exc.msg}",
-                         record=f"line {exc.lineno}, column {exc.colno}") from None
-    except ValueError as exc:  # NaN / Infinity, integers of > 4300 digits, repeated keys
-        raise InputError(path, f"malformed JSON: {exc}") from None
-    except RecursionError:
-        raise InputError(path, NESTED_TOO_DEEPLY) from None
-
-
-#: The problem of a JSON/YAML document nested deeper than Python's recursion limit.
-NESTED_TOO_DEEPLY = "nested too deeply (lists or objects inside each other)"
-
-
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"'{name}' is not a valid JSON number")
-
-
-def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """A JSON object, refusing a repeated key (json keeps the last value, silently)."""
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            raise ValueError(f"key '{key}' appears twice in one object")
-        out[key] = value
-    return out
-
-
-class _YamlLoader(yaml.SafeLoader):
-    """SafeLoader that also reads ``1e9`` and ``3.0e11`` as floats (YAML 1.2; PyYAML's 1.1
-    rules need a sign and a dot, and would silently give strings), and refuses a key repeated
-    in one mapping (PyYAML keeps the last value, silently)."""
-
-    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
-        seen: set[str] = set()
-        for key_node, _ in node.value:
-            if isinstance(key_node, yaml.ScalarNode) and key_node.tag != _YAML_MERGE:
-                if key_node.value in seen:
-                    raise yaml.constructor.ConstructorError(
-                        None, None, f"key '{key_node.value}' appears twice in one mapping",
-                        key_node.start_mark)
-                seen.add(key_node.value)
-        return super().construct_mapping(node, deep)
-
-
-_YAML_MERGE = "tag:yaml.org,2002:merge"
-
-
-_YamlLoader.yaml_implicit_resolvers = {
-    key: list(resolvers) for key, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()}
-_YamlLoader.add_implicit_resolver(
-    "tag:yaml.org,2002:float",
-    re.compile(r"^[-+]?(?:[0-9][0-9_]*)(?:\.[0-9_]*)?[eE][-+]?[0-9]+$"),
-    list("-+0123456789"))
-
-
-def parse_yaml(text: str, path: Path) -> Any:
-    try:
-        return yaml.load(text, Loader=_YamlLoader)  # noqa: S506 (a SafeLoader subclass)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        record = f"line {mark.line + 1}, column {mark.column + 1}" if mark else None
-        problem = getattr(exc, "problem", None) or str(exc)
-        raise InputError(path, f"malformed YAML: {problem}", record=record) from None
-    except RecursionError:
-        raise InputError(path, NESTED_TOO_DEEPLY) from None
-    except (ValueError, OverflowError) as exc:  # e.g. a timestamp 2024-13-01
-        raise InputError(path, f"malformed YAML: {exc}") from None
-
-
-def require_mapping(data: Any, path: Path, what: str = "the top level") -> Mapping[str, Any]:
-    if not isinstance(data, Mapping):
-        raise InputError(path, f"expected an object (key: value mapping) at {what}, "
-                               f"got {type_name(data)}")
-    return data
-
-
-def type_name(value: Any) -> str:
-    return {dict: "an object", list: "a list", str: "a string", type(None): "nothing",
-            bool: "a boolean", int: "a number", float: "a number"}.get(type(value), "a value")
 
 
 def field_name(loc: tuple[int | str, ...]) -> str:
@@ -379,12 +196,6 @@ def _number(value: float) -> str:
     if float(value).is_integer() and abs(value) < 1e16:
         return str(int(value))
     return f"{value:g}"
-
-
-def quote(text: str) -> str:
-    """``text`` quoted as an error message shows it, long values shortened."""
-    shown = repr(text)
-    return shown[:37] + "...'" if len(shown) > 40 else shown
 
 
 def _shown(value: int | float | str | bool) -> str:

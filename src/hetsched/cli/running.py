@@ -16,7 +16,7 @@ from typing import Any
 from hetsched.api import load_inputs, recorded_options
 from hetsched.cli.errors import warn
 from hetsched.errors import ConfigError
-from hetsched.fileio import file_stem
+from hetsched.documents import file_stem
 from hetsched.options import check_horizon, check_seed
 from hetsched.platform.model import Platform
 from hetsched.schedulers.registry import create

@@ -13,7 +13,7 @@ from hetsched.dssim.records import (JobnOrder, JobRequest, ProtocolError, Server
                                     ServerType, fields_of, integer)
 from hetsched.dssim.xml import read_config
 from hetsched.errors import ConfigError
-from hetsched.fileio import quote
+from hetsched.parsing import quote
 from hetsched.limits import MAX_INT32
 from hetsched.options import check_number
 

@@ -7,7 +7,7 @@ import time
 from collections import deque
 
 from hetsched.dssim.records import ProtocolError, integer
-from hetsched.fileio import quote
+from hetsched.parsing import quote
 
 #: Longest line accepted from the server (a GETS answer of thousands of records is many lines).
 MAX_LINE = 1 << 20

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from hetsched.errors import HetschedError
-from hetsched.fileio import parse_int, quote
+from hetsched.parsing import parse_int, quote
 from hetsched.limits import MAX_INT32
 
 #: What ds-server sends as a server's state in GETS records.

@@ -11,7 +11,8 @@ from pathlib import Path
 
 from hetsched.dssim.records import JobRequest, ServerType
 from hetsched.errors import ConfigError, InputError
-from hetsched.fileio import check_exists, parse_float, parse_int, quote
+from hetsched.documents import check_exists
+from hetsched.parsing import parse_float, parse_int, quote
 from hetsched.limits import MAX_CORES_PER_NODE, MAX_INT32, MAX_NODES, MAX_PRICE, MAX_TASKS
 from hetsched.platform.model import NodeType, Platform
 from hetsched.platform.native import nodes_from_groups

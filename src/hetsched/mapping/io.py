@@ -22,7 +22,8 @@ from pathlib import Path
 import numpy as np
 
 from hetsched.errors import InputError
-from hetsched.fileio import parse_float, parse_int, quote, read_text
+from hetsched.documents import read_text
+from hetsched.parsing import parse_float, parse_int, quote
 from hetsched.limits import MAX_ETC
 
 CSV_SUFFIXES = (".csv",)

@@ -22,7 +22,8 @@ from typing import Any
 from pydantic import Field
 
 from hetsched.errors import InputError
-from hetsched.fileio import ForeignModel, file_stem, read_structured, require_mapping, validate
+from hetsched.documents import file_stem, read_structured, require_mapping
+from hetsched.fileio import ForeignModel, validate
 from hetsched.limits import MAX_CORES_PER_NODE
 from hetsched.platform.model import NodeType, Platform
 from hetsched.platform.native import nodes_from_groups

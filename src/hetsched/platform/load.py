@@ -15,7 +15,7 @@ from typing import Any
 
 from hetsched.dssim.xml import config_platform
 from hetsched.errors import InputError
-from hetsched.fileio import STRUCTURED_SUFFIXES, check_exists, read_structured
+from hetsched.documents import STRUCTURED_SUFFIXES, check_exists, read_structured
 from hetsched.platform.irmasim import irmasim_platform_from_data, is_irmasim_platform
 from hetsched.platform.model import Platform
 from hetsched.platform.native import is_native_platform, native_platform_from_data

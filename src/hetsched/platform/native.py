@@ -19,8 +19,8 @@ from typing import Any
 from pydantic import Field
 
 from hetsched.errors import InputError
-from hetsched.fileio import (StrictModel, check_unique, file_stem, read_structured, record_namer,
-                             validate)
+from hetsched.documents import file_stem, read_structured
+from hetsched.fileio import StrictModel, check_unique, record_namer, validate
 from hetsched.limits import MAX_NODES
 from hetsched.platform.model import Node, NodeType, Platform
 from hetsched.quantities import (ClockGhz, Cores, Count, MemoryGb, OpsPerCycle,

@@ -19,8 +19,8 @@ from typing import Annotated, Any
 from pydantic import Field
 
 from hetsched.errors import InputError
-from hetsched.fileio import (ForeignModel, Identifier, check_unique, file_stem, read_structured,
-                             record_namer, require_mapping, validate)
+from hetsched.documents import file_stem, read_structured, require_mapping
+from hetsched.fileio import ForeignModel, Identifier, check_unique, record_namer, validate
 from hetsched.limits import MAX_TIME
 from hetsched.platform.model import Platform
 from hetsched.quantities import Seconds, Tasks

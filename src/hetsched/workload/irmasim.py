@@ -15,8 +15,9 @@ from typing import Any
 
 
 from hetsched.errors import InputError
-from hetsched.fileio import (ForeignModel, Identifier, check_unique, file_stem, read_structured,
-                             record_name, record_namer, require_mapping, validate)
+from hetsched.documents import file_stem, read_structured, require_mapping
+from hetsched.fileio import (ForeignModel, Identifier, check_unique, record_name, record_namer,
+                             validate)
 from hetsched.quantities import Ipc, MemoryMb, MemVolume, Ops, PositiveSeconds, Seconds, Tasks
 from hetsched.workload.model import Job, Workload
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from hetsched.dssim.xml import read_job_list
 from hetsched.errors import InputError
-from hetsched.fileio import STRUCTURED_SUFFIXES, check_exists, read_structured
+from hetsched.documents import STRUCTURED_SUFFIXES, check_exists, read_structured
 from hetsched.platform.model import Platform
 from hetsched.workload.batsim import batsim_workload_from_data, is_batsim_workload
 from hetsched.workload.irmasim import irmasim_workload_from_data, is_irmasim_workload

@@ -16,8 +16,8 @@ from typing import Annotated, Any
 from pydantic import BeforeValidator, Field
 
 from hetsched.errors import InputError
-from hetsched.fileio import (Identifier, StrictModel, check_unique, file_stem, read_structured,
-                             record_namer, validate)
+from hetsched.documents import file_stem, read_structured
+from hetsched.fileio import Identifier, StrictModel, check_unique, record_namer, validate
 from hetsched.limits import MAX_TASKS
 from hetsched.platform.model import Platform
 from hetsched.quantities import Bandwidth, Ipc, MemoryMb, Ops, PositiveSeconds, Seconds, Tasks

@@ -16,8 +16,8 @@ from pathlib import Path
 import numpy as np
 
 from hetsched.errors import ConfigError, InputError
-from hetsched.fileio import (check_exists, decode_text, file_stem, parse_float, quote,
-                             read_text)
+from hetsched.documents import check_exists, decode_text, file_stem, read_text
+from hetsched.parsing import parse_float, quote
 from hetsched.limits import MAX_JOB_NUMBER, MAX_MEMORY_MB, MAX_SPEED, MAX_TASKS, MAX_TIME
 from hetsched.platform.model import Platform
 from hetsched.options import check_number

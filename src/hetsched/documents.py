@@ -1,0 +1,189 @@
+"""Reading input files as text and as JSON/YAML documents: missing or unreadable files,
+encodings, byte-order marks, malformed or repeated keys and deep nesting all become one-line
+:class:`~hetsched.errors.InputError` messages. PyYAML is imported for YAML files only."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from hetsched.errors import InputError
+
+#: Suffixes read as structured documents (JSON or YAML).
+JSON_SUFFIXES = (".json",)
+YAML_SUFFIXES = (".yaml", ".yml")
+STRUCTURED_SUFFIXES = JSON_SUFFIXES + YAML_SUFFIXES
+
+
+def file_stem(path: str | Path) -> str:
+    """The file name without its format suffixes (``a.swf.gz`` -> ``a``)."""
+    name = Path(path).name
+    for suffix in (".gz", ".swf", *STRUCTURED_SUFFIXES):
+        if name.lower().endswith(suffix):
+            name = name[: -len(suffix)]
+    return name or Path(path).name
+
+
+def check_exists(path: Path) -> None:
+    if not path.exists():
+        raise InputError(path, "no such file")
+    if path.is_dir():
+        raise InputError(path, "is a directory, not a file")
+
+
+def read_text(path: Path) -> str:
+    """The file's text (UTF-8, a leading byte-order mark dropped), with missing/unreadable
+    files reported as InputError."""
+    check_exists(path)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise InputError(path, f"cannot read: {exc.strerror or exc}") from None
+    return decode_text(data, path)
+
+
+def decode_text(data: bytes, path: Path) -> str:
+    """UTF-8 bytes as text; a byte-order mark at the start (some editors write one) is
+    dropped, so it cannot hide in the first record."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise InputError(path, f"not UTF-8 text (byte {exc.start})",
+                         record=f"line {line}") from None
+
+
+def read_structured(path: str | Path) -> Any:
+    """Parse a JSON (``.json``) or YAML (``.yaml``/``.yml``) file."""
+    path = Path(path)
+    text = read_text(path)
+    if path.suffix.lower() not in YAML_SUFFIXES:
+        data = parse_json(text, path)
+    elif (data := parse_yaml(text, path)) is None:
+        raise InputError(path, "no YAML document: the file is empty, or holds only comments "
+                               "or null")
+    if _SURROGATE_ESCAPE.search(text):  # the only way a decoded file gets a lone surrogate
+        _check_encodable(data, path)
+    return data
+
+
+#: A JSON/YAML escape of a UTF-16 surrogate (``\ud800``, ``\U0000DC00``).
+_SURROGATE_ESCAPE = re.compile(r"\\[uU]0*[dD][89a-fA-F][0-9a-fA-F]{2}")
+
+
+def _check_encodable(data: Any, path: Path) -> None:
+    """Refuse strings that cannot be written back as UTF-8: lone surrogates, which the
+    escapes ``\\ud800`` (JSON, YAML) can make; an id holding one would break every output.
+    Each list and mapping is visited once, so YAML aliases cannot make this walk explode."""
+    seen: set[int] = set()
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError as exc:
+                bad = exc.object[exc.start:exc.end].encode("unicode_escape").decode()
+                raise InputError(path, f"a string holds {bad}, a lone surrogate (not a "
+                                       "character): not valid Unicode text") from None
+        elif isinstance(item, (list, dict)) and id(item) not in seen:
+            seen.add(id(item))
+            stack.extend(item)
+            if isinstance(item, dict):
+                stack.extend(item.values())
+
+
+def parse_json(text: str, path: Path) -> Any:
+    try:
+        return json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_unique_keys)
+    except json.JSONDecodeError as exc:
+        raise InputError(path, f"malformed JSON: {exc.msg}",
+                         record=f"line {exc.lineno}, column {exc.colno}") from None
+    except ValueError as exc:  # NaN / Infinity, integers of > 4300 digits, repeated keys
+        raise InputError(path, f"malformed JSON: {exc}") from None
+    except RecursionError:
+        raise InputError(path, NESTED_TOO_DEEPLY) from None
+
+
+#: The problem of a JSON/YAML document nested deeper than Python's recursion limit.
+NESTED_TOO_DEEPLY = "nested too deeply (lists or objects inside each other)"
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"'{name}' is not a valid JSON number")
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object, refusing a repeated key (json keeps the last value, silently)."""
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise ValueError(f"key '{key}' appears twice in one object")
+        out[key] = value
+    return out
+
+
+#: PyYAML's tag of merge keys (``<<: *anchor``), which may repeat.
+_YAML_MERGE = "tag:yaml.org,2002:merge"
+
+
+@cache
+def _yaml_loader() -> Any:
+    """A SafeLoader that also reads ``1e9`` and ``3.0e11`` as floats (YAML 1.2; PyYAML's 1.1
+    rules need a sign and a dot, and would silently give strings), and refuses a key repeated
+    in one mapping (PyYAML keeps the last value, silently). Built on first use."""
+    import yaml
+
+    class Loader(yaml.SafeLoader):
+        def construct_mapping(self, node: Any, deep: bool = False) -> dict[Any, Any]:
+            seen: set[str] = set()
+            for key_node, _ in node.value:
+                if isinstance(key_node, yaml.ScalarNode) and key_node.tag != _YAML_MERGE:
+                    if key_node.value in seen:
+                        raise yaml.constructor.ConstructorError(
+                            None, None, f"key '{key_node.value}' appears twice in one mapping",
+                            key_node.start_mark)
+                    seen.add(key_node.value)
+            return super().construct_mapping(node, deep)
+
+    Loader.yaml_implicit_resolvers = {
+        key: list(resolvers) for key, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()}
+    Loader.add_implicit_resolver(
+        "tag:yaml.org,2002:float",
+        re.compile(r"^[-+]?(?:[0-9][0-9_]*)(?:\.[0-9_]*)?[eE][-+]?[0-9]+$"),
+        list("-+0123456789"))
+    return Loader
+
+
+def parse_yaml(text: str, path: Path) -> Any:
+    import yaml
+
+    try:
+        return yaml.load(text, Loader=_yaml_loader())  # noqa: S506 (a SafeLoader subclass)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        record = f"line {mark.line + 1}, column {mark.column + 1}" if mark else None
+        problem = getattr(exc, "problem", None) or str(exc)
+        raise InputError(path, f"malformed YAML: {problem}", record=record) from None
+    except RecursionError:
+        raise InputError(path, NESTED_TOO_DEEPLY) from None
+    except (ValueError, OverflowError) as exc:  # e.g. a timestamp 2024-13-01
+        raise InputError(path, f"malformed YAML: {exc}") from None
+
+
+def require_mapping(data: Any, path: Path, what: str = "the top level") -> Mapping[str, Any]:
+    if not isinstance(data, Mapping):
+        raise InputError(path, f"expected an object (key: value mapping) at {what}, "
+                               f"got {type_name(data)}")
+    return data
+
+
+def type_name(value: Any) -> str:
+    return {dict: "an object", list: "a list", str: "a string", type(None): "nothing",
+            bool: "a boolean", int: "a number", float: "a number"}.get(type(value), "a value")
+
+
