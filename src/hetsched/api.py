@@ -118,7 +118,6 @@ def load_inputs(platform: PathLike | Platform | None, workload: PathLike | Workl
     """The platform and workload of a run, from paths or objects. No platform: the bundled
     example's. No workload: the job list a ds-sim configuration names, else the bundled
     example's."""
-    from hetsched.dssim.xml import workload_for_config
     from hetsched.examples import default_platform_path, default_workload_path
     from hetsched.platform.load import load_platform
     from hetsched.workload.load import load_workload
@@ -131,6 +130,8 @@ def load_inputs(platform: PathLike | Platform | None, workload: PathLike | Workl
     if workload is not None:
         return platform, load_workload(_path(workload, "workload"), platform, swf)
     if Path(platform.source).suffix.lower() == ".xml":
+        from hetsched.dssim.xml import workload_for_config
+
         return platform, workload_for_config(Path(platform.source), platform)
     return platform, load_workload(default_workload_path(), platform)
 

@@ -96,10 +96,6 @@ class Catalogue:
                 self.origin[name] = path
 
 
-def is_irmasim_platform(data: Any) -> bool:
-    return isinstance(data, dict) and "platform" in data and "node_types" not in data
-
-
 def load_irmasim_platform(path: str | Path, library: str | Path | Mapping[str, Any] | None = None,
                           platform_name: str | None = None) -> Platform:
     """Read an IRMaSim platform file; ``library`` gives node/processor types it lacks."""

@@ -2,8 +2,9 @@
 
 A format is a :class:`PlatformFormat` in :data:`PLATFORM_FORMATS`: ``accepts(path, data)`` says
 whether it reads the file (``data`` is the parsed document for ``.json``/``.yaml``/``.yml`` files,
-``None`` for other suffixes, which a format reads itself in ``load``). Formats are tried in order;
-adding one (e.g. ds-sim XML, accepting ``.xml``) means appending an entry.
+``None`` for other suffixes, which a format reads itself in ``load``). Formats are tried in
+order; adding one means appending an entry. A format's reader is imported only when a file of
+that format is read (:func:`hetsched.lazy.deferred`), so start-up pays for one format only.
 """
 
 from __future__ import annotations
@@ -13,12 +14,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from hetsched.dssim.xml import config_platform
-from hetsched.errors import InputError
 from hetsched.documents import STRUCTURED_SUFFIXES, check_exists, read_structured
-from hetsched.platform.irmasim import irmasim_platform_from_data, is_irmasim_platform
+from hetsched.errors import InputError
+from hetsched.lazy import deferred
 from hetsched.platform.model import Platform
-from hetsched.platform.native import is_native_platform, native_platform_from_data
+
+_native = deferred("hetsched.platform.native:native_platform_from_data")
+_irmasim = deferred("hetsched.platform.irmasim:irmasim_platform_from_data")
+_dssim = deferred("hetsched.dssim.xml:config_platform")
 
 
 @dataclass(frozen=True)
@@ -28,13 +31,21 @@ class PlatformFormat:
     load: Callable[[Path, Any], Platform]
 
 
+def is_native_platform(data: Any) -> bool:
+    return isinstance(data, dict) and "node_types" in data
+
+
+def is_irmasim_platform(data: Any) -> bool:
+    return isinstance(data, dict) and "platform" in data and "node_types" not in data
+
+
 PLATFORM_FORMATS: tuple[PlatformFormat, ...] = (
     PlatformFormat("native", lambda path, data: is_native_platform(data),
-                   lambda path, data: native_platform_from_data(data, path)),
+                   lambda path, data: _native(data, path)),
     PlatformFormat("irmasim", lambda path, data: is_irmasim_platform(data),
-                   lambda path, data: irmasim_platform_from_data(data, path)),
+                   lambda path, data: _irmasim(data, path)),
     PlatformFormat("dssim", lambda path, data: path.suffix.lower() == ".xml",
-                   lambda path, data: config_platform(path)),
+                   lambda path, data: _dssim(path)),
 )
 
 

@@ -75,10 +75,6 @@ class PlatformSpec(StrictModel):
     clusters: list[ClusterSpec] | None = Field(None, min_length=1)
 
 
-def is_native_platform(data: Any) -> bool:
-    return isinstance(data, dict) and "node_types" in data
-
-
 def load_native_platform(path: str | Path) -> Platform:
     """Read a native platform file (``.json``, ``.yaml`` or ``.yml``)."""
     path = Path(path)

@@ -19,10 +19,10 @@ import importlib
 import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from functools import cache
 from typing import Any
 
 from hetsched.errors import ConfigError, describe_exception
+from hetsched.lazy import resolve
 from hetsched.schedulers.base import OwnDriver, Scheduler
 
 Factory = Callable[..., Scheduler | OwnDriver]
@@ -45,7 +45,7 @@ class Entry:
         if not isinstance(self.target, str):
             return self.target
         try:
-            return load_target(self.target)
+            return resolve(self.target)
         except Exception as err:  # noqa: BLE001 - a broken plugin is reported in one line
                     raise ConfigError(f"scheduler '{self.name}' ({self.target}) cannot be loaded: "
                               f"{describe_exception(err)}") from None
@@ -155,13 +155,6 @@ def _parameters(factory: Factory) -> list[str] | None:
     if any(p.kind is p.VAR_KEYWORD for p in params):
         return None
     return [p.name for p in params if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
-
-
-@cache
-def load_target(path: str) -> Any:
-    """The object at ``"package.module:attribute"``."""
-    module, _, attribute = path.partition(":")
-    return getattr(importlib.import_module(module), attribute)
 
 
 def _load_builtins() -> None:

@@ -46,13 +46,6 @@ class BatsimWorkload(ForeignModel):
     jobs: list[BatsimJob]
 
 
-def is_batsim_workload(data: Any) -> bool:
-    """Batsim's profiles have a ``type`` (IRMaSim's, derived from Batsim's, do not)."""
-    profiles = data.get("profiles") if isinstance(data, Mapping) else None
-    return (isinstance(profiles, Mapping) and bool(profiles)
-            and all(isinstance(p, Mapping) and "type" in p for p in profiles.values()))
-
-
 def load_batsim_workload(path: str | Path, platform: Platform) -> Workload:
     """Read a Batsim workload JSON file whose profiles are all of type ``delay``."""
     path = Path(path)

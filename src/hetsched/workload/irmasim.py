@@ -47,13 +47,6 @@ class IrmasimWorkload(ForeignModel):
     jobs: list[IrmasimJob]
 
 
-def is_irmasim_workload(data: Any) -> bool:
-    if not isinstance(data, Mapping) or not isinstance(data.get("jobs"), list):
-        return False
-    first = data["jobs"][0] if data["jobs"] else {}
-    return "profiles" in data or (isinstance(first, Mapping) and "subtime" in first)
-
-
 def load_irmasim_workload(path: str | Path) -> Workload:
     """Read an IRMaSim workload JSON file."""
     path = Path(path)

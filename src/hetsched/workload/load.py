@@ -2,25 +2,28 @@
 
 A format is a :class:`WorkloadFormat` in :data:`WORKLOAD_FORMATS`, tried in order:
 ``accepts(path, data)`` gets the parsed document for ``.json``/``.yaml``/``.yml`` files and
-``None`` for other suffixes (such formats read the file themselves in ``load``).
+``None`` for other suffixes (such formats read the file themselves in ``load``). A format's
+reader is imported only when a file of that format is read (:func:`hetsched.lazy.deferred`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from hetsched.dssim.xml import read_job_list
-from hetsched.errors import InputError
 from hetsched.documents import STRUCTURED_SUFFIXES, check_exists, read_structured
+from hetsched.errors import InputError
+from hetsched.lazy import deferred
 from hetsched.platform.model import Platform
-from hetsched.workload.batsim import batsim_workload_from_data, is_batsim_workload
-from hetsched.workload.irmasim import irmasim_workload_from_data, is_irmasim_workload
 from hetsched.workload.model import Workload
-from hetsched.workload.native import is_native_workload, native_workload_from_data
-from hetsched.workload.swf import SwfOptions, is_swf, load_swf
+from hetsched.workload.swf import SwfOptions, load_swf
+
+_dssim = deferred("hetsched.dssim.xml:read_job_list")
+_batsim = deferred("hetsched.workload.batsim:batsim_workload_from_data")
+_irmasim = deferred("hetsched.workload.irmasim:irmasim_workload_from_data")
+_native = deferred("hetsched.workload.native:native_workload_from_data")
 
 
 @dataclass(frozen=True)
@@ -30,19 +33,40 @@ class WorkloadFormat:
     load: Callable[[Path, Any, Platform, SwfOptions], Workload]
 
 
+def is_swf(path: Path) -> bool:
+    name = path.name.lower()
+    return name.endswith(".swf") or name.endswith(".swf.gz")
+
+
+def is_batsim_workload(data: Any) -> bool:
+    """Batsim's profiles have a ``type`` (IRMaSim's, derived from Batsim's, do not)."""
+    profiles = data.get("profiles") if isinstance(data, Mapping) else None
+    return (isinstance(profiles, Mapping) and bool(profiles)
+            and all(isinstance(p, Mapping) and "type" in p for p in profiles.values()))
+
+
+def is_irmasim_workload(data: Any) -> bool:
+    if not isinstance(data, Mapping) or not isinstance(data.get("jobs"), list):
+        return False
+    first = data["jobs"][0] if data["jobs"] else {}
+    return "profiles" in data or (isinstance(first, Mapping) and "subtime" in first)
+
+
+def is_native_workload(data: Any) -> bool:
+    return isinstance(data, dict) and isinstance(data.get("jobs"), list)
+
+
 WORKLOAD_FORMATS: tuple[WorkloadFormat, ...] = (
     WorkloadFormat("dssim", lambda path, data: path.suffix.lower() == ".xml",
-                   lambda path, data, platform, swf: read_job_list(path, platform)),
+                   lambda path, data, platform, swf: _dssim(path, platform)),
     WorkloadFormat("swf", lambda path, data: is_swf(path),
                    lambda path, data, platform, swf: load_swf(path, platform, swf)),
     WorkloadFormat("batsim", lambda path, data: is_batsim_workload(data),
-                   lambda path, data, platform, swf: batsim_workload_from_data(
-                       data, path, platform)),
+                   lambda path, data, platform, swf: _batsim(data, path, platform)),
     WorkloadFormat("irmasim", lambda path, data: is_irmasim_workload(data),
-                   lambda path, data, platform, swf: irmasim_workload_from_data(data, path)),
+                   lambda path, data, platform, swf: _irmasim(data, path)),
     WorkloadFormat("native", lambda path, data: is_native_workload(data),
-                   lambda path, data, platform, swf: native_workload_from_data(
-                       data, path, platform)),
+                   lambda path, data, platform, swf: _native(data, path, platform)),
 )
 
 

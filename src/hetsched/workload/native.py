@@ -48,10 +48,6 @@ class WorkloadSpec(StrictModel):
     jobs: list[JobSpec]
 
 
-def is_native_workload(data: Any) -> bool:
-    return isinstance(data, dict) and isinstance(data.get("jobs"), list)
-
-
 def load_native_workload(path: str | Path, platform: Platform) -> Workload:
     """Read a native workload file; ``platform`` converts ``run_time`` to operations."""
     path = Path(path)

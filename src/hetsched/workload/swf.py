@@ -68,11 +68,6 @@ class SwfOptions:
                      maximum=MAX_ESTIMATE_FACTOR)
 
 
-def is_swf(path: Path) -> bool:
-    name = path.name.lower()
-    return name.endswith(".swf") or name.endswith(".swf.gz")
-
-
 def load_swf(path: str | Path, platform: Platform, options: SwfOptions = SwfOptions()) -> Workload:
     """Read an SWF trace and convert its records to jobs for ``platform``."""
     path = Path(path)
