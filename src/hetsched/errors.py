@@ -55,6 +55,8 @@ def describe_exception(err: BaseException) -> str:
                  if key in ("stdlib", "platstdlib", "purelib", "platlib")}
 
     def rank(frame: traceback.FrameSummary) -> int:
+        if frame.filename.startswith("<"):  # generated code (dataclasses, exec): no file
+            return 3
         parents = Path(frame.filename).resolve().parents
         return 1 if ours in parents else 0 if libraries.isdisjoint(parents) else 2
 

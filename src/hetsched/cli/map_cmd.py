@@ -66,11 +66,12 @@ def map_command(
     """Map independent tasks on an ETC matrix: makespan, flowtime and gap to the LP bound."""
     from hetsched.mapping.exact import lower_bound
     from hetsched.mapping.io import read_etc
-    from hetsched.options import check_number
+    from hetsched.options import check_number, check_seed
 
     with user_errors():
         names = parse_heuristics(heuristic)
         check_number("--time-limit", time_limit, positive=True)
+        check_seed(seed)
         matrices = [(path, read_etc(path)) for path in etc]  # fail fast on any bad file
         screen = console()
         for path, matrix in matrices:

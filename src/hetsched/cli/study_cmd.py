@@ -52,13 +52,16 @@ def batch_mapping(
 
     from hetsched.experiments.batch_mapping import (CLOCK_BANDS, SCHEDULERS, StudySettings,
                                                     aggregate, run_study)
+    from hetsched.limits import MAX_CLOCK_GHZ, MIN_CLOCK_GHZ
+    from hetsched.options import check_number
     from hetsched.schedulers.registry import create
 
     with user_errors():
         if seeds < 1:
             raise ConfigError(f"--seeds must be at least 1, got {seeds}")
-        if reference_ghz is not None and not reference_ghz > 0:
-            raise ConfigError(f"--reference-ghz must be positive, got {reference_ghz}")
+        if reference_ghz is not None:
+            check_number("--reference-ghz", reference_ghz, minimum=MIN_CLOCK_GHZ,
+                         maximum=MAX_CLOCK_GHZ)
         names = ([s.strip() for s in schedulers.split(",") if s.strip()]
                  if schedulers is not None else list(SCHEDULERS))
         for name in names:
