@@ -3,6 +3,7 @@ Also the warning category of suspicious but legal inputs (``InputWarning``)."""
 
 from __future__ import annotations
 
+import difflib
 import sysconfig
 import traceback
 from pathlib import Path
@@ -64,3 +65,10 @@ def describe_exception(err: BaseException) -> str:
     where = f" ({Path(frame.filename).name}, line {frame.lineno})" if frame else ""
     text = " ".join(str(err).split())
     return f"{type(err).__name__}{': ' + text if text else ''}{where}"
+
+
+def did_you_mean(word: str, candidates: list[str], most: int = 1) -> str:
+    """``"; did you mean a, b?"`` naming up to ``most`` close matches of ``word`` among
+    ``candidates``, or ``""`` when none is close."""
+    close = difflib.get_close_matches(word, candidates, n=most)
+    return f"; did you mean {', '.join(close)}?" if close else ""

@@ -13,9 +13,9 @@ from hetsched.dssim.records import (JobnOrder, JobRequest, ProtocolError, Server
                                     ServerType, fields_of, integer)
 from hetsched.dssim.xml import read_config
 from hetsched.errors import ConfigError
-from hetsched.parsing import quote
 from hetsched.limits import MAX_INT32
 from hetsched.options import check_number
+from hetsched.parsing import quote
 
 #: Fields of the events that carry a time, and which field is the time.
 _RESOURCE_EVENT = (("serverType", "serverID", "time"), "time")

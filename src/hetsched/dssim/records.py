@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from enum import Enum
 
 from hetsched.errors import HetschedError
-from hetsched.parsing import parse_int, quote
 from hetsched.limits import MAX_INT32
+from hetsched.parsing import parse_int, quote
 
 #: What ds-server sends as a server's state in GETS records.
 SERVER_STATES = ("inactive", "booting", "idle", "active", "unavailable")

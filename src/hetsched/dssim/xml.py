@@ -10,10 +10,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hetsched.dssim.records import JobRequest, ServerType
-from hetsched.errors import ConfigError, InputError
 from hetsched.documents import check_exists
-from hetsched.parsing import parse_float, parse_int, quote
+from hetsched.errors import ConfigError, InputError
 from hetsched.limits import MAX_CORES_PER_NODE, MAX_INT32, MAX_NODES, MAX_PRICE, MAX_TASKS
+from hetsched.parsing import parse_float, parse_int, quote
 from hetsched.platform.model import NodeType, Platform
 from hetsched.platform.native import nodes_from_groups
 from hetsched.workload.model import Job, Workload
@@ -59,10 +59,6 @@ def root_of(path: Path) -> ET.Element:
         raise InputError(path, "malformed XML: nested too deeply") from None
     except OSError as err:
         raise InputError(path, f"cannot read: {err.strerror or err}") from None
-
-
-def is_dssim_config(path: Path) -> bool:
-    return path.suffix.lower() == ".xml" and root_of(path).tag in ("config", "system")
 
 
 def _int(path: Path, element: ET.Element, name: str, record: str,

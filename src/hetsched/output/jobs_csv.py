@@ -116,22 +116,23 @@ def job_columns(result: SimResult) -> dict[str, list[object] | np.ndarray]:
     }
 
 
-def _batsim_absent(result: SimResult) -> dict[str, np.ndarray]:
+def _batsim_absent(columns: dict[str, list[object] | np.ndarray],
+                   has_energy: bool) -> dict[str, np.ndarray]:
     """Per Batsim time/energy column, the jobs that have no such value (written ``-1``): no
     start or wait before a job started, nothing else before it finished, no energy without a
     power model."""
-    rec = job_records(result)
-    not_started, not_done = np.isnan(rec.start), ~rec.finished
+    not_started = np.isnan(columns["starting_time"])
+    not_done = np.asarray(columns["success"]) == 0
     after_end = dict.fromkeys(("execution_time", "finish_time", "turnaround_time", "stretch"),
                               not_done)
     return {"starting_time": not_started, "waiting_time": not_started, **after_end,
-            "consumed_energy": not_done | (not result.has_energy)}
+            "consumed_energy": not_done | (not has_energy)}
 
 
 def job_rows(result: SimResult) -> Iterator[list[str]]:
     """The data rows of ``jobs.csv``, in job submission order."""
     columns = job_columns(result)
-    absent = _batsim_absent(result)
+    absent = _batsim_absent(columns, result.has_energy)
     texts = []
     for name in COLUMNS:
         values = columns[name]

@@ -14,14 +14,13 @@ created, so listing names or creating ``fcfs`` never imports the mapping or ds-s
 
 from __future__ import annotations
 
-import difflib
 import importlib
 import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from hetsched.errors import ConfigError, describe_exception
+from hetsched.errors import ConfigError, describe_exception, did_you_mean
 from hetsched.lazy import resolve
 from hetsched.schedulers.base import OwnDriver, Scheduler
 
@@ -82,8 +81,7 @@ def lookup(name: str) -> Entry:
         _load_plugins()
     entry = _REGISTRY.get(name)
     if entry is None:
-        close = difflib.get_close_matches(name, list(_REGISTRY), n=3)
-        hint = f"; did you mean {', '.join(close)}?" if close else "; see `hetsched schedulers`"
+        hint = did_you_mean(name, list(_REGISTRY), most=3) or "; see `hetsched schedulers`"
         raise ConfigError(f"unknown scheduler '{name}'{hint}")
     return entry
 
@@ -132,8 +130,7 @@ def build(factory: Factory, options: Mapping[str, object], spec: str) -> Schedul
     accepted = _parameters(factory)
     unknown = [k for k in options if accepted is not None and k not in accepted]
     if unknown:
-        close = difflib.get_close_matches(unknown[0], list(accepted or ()), n=1)
-        hint = f"; did you mean {close[0]}?" if close else ""
+        hint = did_you_mean(unknown[0], list(accepted or ()))
         raise ConfigError(f"scheduler '{spec}' has no option '{unknown[0]}' (options: "
                           f"{', '.join(accepted or ()) or 'none'}){hint}")
     try:

@@ -8,7 +8,6 @@ missing or wrong class — is one :class:`~hetsched.errors.ConfigError` line.
 
 from __future__ import annotations
 
-import difflib
 import importlib.util
 import inspect
 import re
@@ -17,7 +16,7 @@ from functools import cache
 from pathlib import Path
 from types import ModuleType
 
-from hetsched.errors import ConfigError, describe_exception
+from hetsched.errors import ConfigError, describe_exception, did_you_mean
 from hetsched.schedulers.base import OwnDriver, Scheduler
 
 #: ``file.py:Class`` then optional ``:options``; the path may itself contain ':' (Windows).
@@ -70,9 +69,8 @@ def _scheduler_class(module: ModuleType, name: str, path: Path) -> type[Schedule
     if cls is None:
         found = [n for n, v in vars(module).items() if inspect.isclass(v)
                  and issubclass(v, (Scheduler, OwnDriver)) and v.__module__ == module.__name__]
-        close = difflib.get_close_matches(name, found, n=1)
-        hint = (f"; did you mean {close[0]}?" if close else
-                f" (scheduler classes there: {', '.join(found) or 'none'})")
+        hint = (did_you_mean(name, found)
+                or f" (scheduler classes there: {', '.join(found) or 'none'})")
         raise ConfigError(f"{path}: no class '{name}'{hint}")
     if not (inspect.isclass(cls) and issubclass(cls, (Scheduler, OwnDriver))):
         raise ConfigError(f"{path}: '{name}' is not a subclass of hetsched.schedulers.Scheduler")

@@ -11,12 +11,20 @@ from pathlib import Path
 
 from hetsched.errors import InputError
 from hetsched.examples import default_platform_path
+from hetsched.options import check_horizon, check_seed
 from hetsched.platform.model import Platform
 from hetsched.workload.model import Workload
 
 #: Header keys giving the size, in cores, of the machine a workload was made for (SWF
 #: ``MaxProcs``; Batsim ``nb_res``, whose resources hetsched reads as cores).
 SIZE_KEYS = ("MaxProcs", "nb_res")
+
+
+def check_run(workload: Workload, seed: object, horizon: object) -> tuple[int, float | None]:
+    """What every driver checks before a run: the workload (:func:`reject_dependencies`), the
+    seed and the horizon. Returns the seed and horizon as checked."""
+    reject_dependencies(workload)
+    return check_seed(seed), check_horizon(horizon)
 
 
 def reject_dependencies(workload: Workload) -> None:

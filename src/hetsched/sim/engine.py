@@ -11,12 +11,11 @@ from typing import Protocol
 import numpy as np
 
 from hetsched.errors import InputError, SchedulerError
-from hetsched.options import check_horizon, check_seed
 from hetsched.platform.model import Platform
 from hetsched.schedulers.base import (Decision, Dequeue, Enqueue, Events, OwnDriver, Reject,
                                       Scheduler, Start, WakeUp)
 from hetsched.schedulers.placement import capacity, even_split
-from hetsched.sim.checks import reject_dependencies
+from hetsched.sim.checks import check_run
 from hetsched.sim.feasibility import infeasibility
 from hetsched.sim.result import JobState, SimResult, TimeSeries
 from hetsched.sim.state import ClusterState, RunningJob
@@ -50,12 +49,10 @@ class Simulation:
                  seed: int = 0, horizon: float | None = None, strict: bool = False,
                  contention: ContentionModel | None = None,
                  progress: ProgressCallback | None = None, timeseries: bool = True) -> None:
-        reject_dependencies(workload)
         self.platform = platform
         self.workload = workload
         self.scheduler = scheduler
-        self.seed = check_seed(seed)
-        self.horizon = check_horizon(horizon)
+        self.seed, self.horizon = check_run(workload, seed, horizon)
         self.strict = strict
         self.contention = contention
         self.progress = progress
@@ -354,10 +351,8 @@ def simulate(platform: Platform, workload: Workload, scheduler: Scheduler | OwnD
     """Run one simulation (see :class:`Simulation` for the options). A policy that brings its
     own driver (:class:`OwnDriver`) runs there; it accepts the options it documents."""
     if isinstance(scheduler, OwnDriver):
-        reject_dependencies(workload)
         driven = {k: v for k, v in options.items() if k in _OWN_DRIVER_OPTIONS}
-        check_seed(driven.get("seed", 0))
-        check_horizon(driven.get("horizon"))
+        check_run(workload, driven.get("seed", 0), driven.get("horizon"))
         return scheduler.simulate(platform, workload, **driven)  # type: ignore[arg-type]
     return Simulation(platform, workload, scheduler, **options).run()  # type: ignore[arg-type]
 
