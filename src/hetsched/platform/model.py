@@ -9,11 +9,43 @@ import numpy as np
 
 
 @dataclass(frozen=True, slots=True)
+class Processor:
+    """One processor (socket) of a node: its cores, power and memory system.
+
+    Power: ``idle_w`` while none of its cores is busy, otherwise ``static_w +
+    dynamic_w_per_core * busy_cores``. ``mem_bw_gbs`` is its peak memory bandwidth (DESiDE's
+    BWmax). ``params`` holds contention-model parameters by name (IRMaSim's ``b, c, da, db, dc,
+    dd``); a model looks up the ones it needs with :meth:`param`.
+    """
+
+    cores: int
+    idle_w: float = 0.0
+    static_w: float = 0.0
+    dynamic_w_per_core: float = 0.0
+    mem_bw_gbs: float = float("inf")
+    params: tuple[tuple[str, float], ...] = ()
+
+    def param(self, name: str, default: float) -> float:
+        for key, value in self.params:
+            if key == name:
+                return value
+        return default
+
+    @property
+    def full_power_w(self) -> float:
+        return self.static_w + self.dynamic_w_per_core * self.cores
+
+
+@dataclass(frozen=True, slots=True)
 class NodeType:
     """A kind of node. Speed per core = clock_ghz * 1e9 * ops_per_cycle ops/s.
 
-    Power follows IRMaSim's convention: ``idle_w`` when no core is busy, otherwise
-    ``static_w + dynamic_w_per_core * busy_cores``. Memory and disk are in MB, bandwidth in
+    A node type is made of ``processors`` (sockets); without them it has one processor holding
+    every core and the node's power figures. Power is per processor (IRMaSim's convention): a
+    processor draws ``idle_w`` when none of its cores is busy, otherwise ``static_w +
+    dynamic_w_per_core * busy_cores``; the node-level ``idle_w``/``static_w`` are the sums over
+    its processors. ``oversubscription`` is how many runnable threads a core may hold (1: none;
+    k > 1: up to k threads per core, sharing it: R threads on C cores each progress at C/R). Memory and disk are in MB, bandwidth in
     GB/s. ``hourly_price`` is the rental rate; ``boot_time`` (s) is how long a switched-off
     node takes to come up (used by drivers that model on-demand servers, such as ds-sim's).
 
@@ -37,8 +69,17 @@ class NodeType:
     boot_time: float = 0.0
     disk_mb: float = float("inf")
     has_power: bool | None = None
+    processors: tuple[Processor, ...] = ()
+    oversubscription: int = 1
 
     def __post_init__(self) -> None:
+        if not self.processors:
+            object.__setattr__(self, "processors", (Processor(
+                self.cores, self.idle_w, self.static_w, self.dynamic_w_per_core,
+                self.mem_bw_gbs),))
+        elif sum(p.cores for p in self.processors) != self.cores:
+            raise ValueError(f"node type '{self.name}': its processors have "
+                             f"{sum(p.cores for p in self.processors)} cores, not {self.cores}")
         if self.has_power is None:
             known = any(w != 0 for w in (self.idle_w, self.static_w, self.dynamic_w_per_core))
             object.__setattr__(self, "has_power", known)
@@ -48,10 +89,28 @@ class NodeType:
         """Operations per second of one core."""
         return self.clock_ghz * 1e9 * self.ops_per_cycle
 
+    @staticmethod
+    def of_processors(name: str, clock_ghz: float, processors: tuple[Processor, ...],
+                      **others: object) -> "NodeType":
+        """A node type whose cores and power figures are its processors' sums; the node-level
+        ``dynamic_w_per_core`` is the per-core average."""
+        cores = sum(p.cores for p in processors)
+        return NodeType(
+            name=name, cores=cores, clock_ghz=clock_ghz,
+            idle_w=sum(p.idle_w for p in processors),
+            static_w=sum(p.static_w for p in processors),
+            dynamic_w_per_core=sum(p.dynamic_w_per_core * p.cores for p in processors) / cores,
+            processors=processors, **others)  # type: ignore[arg-type]
+
     @property
     def full_power_w(self) -> float:
         """Power with every core busy."""
-        return self.static_w + self.dynamic_w_per_core * self.cores
+        return sum(p.full_power_w for p in self.processors)
+
+    @property
+    def slots(self) -> int:
+        """Threads the node can run at once: cores times its oversubscription."""
+        return self.cores * self.oversubscription
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,11 +123,18 @@ class Node:
 
 @dataclass(frozen=True)
 class Platform:
-    """An ordered set of nodes. Node ``index`` is its position; the order is the file's order."""
+    """An ordered set of nodes. Node ``index`` is its position; the order is the file's order.
+
+    ``contention`` names the contention model runs use by default (``none``, ``irmasim``,
+    ``deside``; see :mod:`hetsched.sim.contention`) and ``contention_params`` its
+    platform-wide parameters (e.g. DESiDE's ``remote_fraction`` and ``latency_ratio``).
+    """
 
     name: str
     nodes: tuple[Node, ...]
     source: str = "<memory>"
+    contention: str = "none"
+    contention_params: tuple[tuple[str, float], ...] = ()
     arrays: "PlatformArrays" = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -114,6 +180,7 @@ class PlatformArrays:
     """Per-node numpy columns, so policies can select nodes without Python loops."""
 
     cores: np.ndarray
+    slots: np.ndarray
     speed: np.ndarray
     memory_mb: np.ndarray
     mem_bw_gbs: np.ndarray
@@ -131,6 +198,7 @@ class PlatformArrays:
 
         return PlatformArrays(
             cores=column(lambda t: t.cores, np.int64),
+            slots=column(lambda t: t.slots, np.int64),
             speed=column(lambda t: t.speed),
             memory_mb=column(lambda t: t.memory_mb),
             mem_bw_gbs=column(lambda t: t.mem_bw_gbs),

@@ -27,10 +27,15 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, slots=True)
 class Start:
-    """Start ``job`` now on ``allocation``: pairs ``(node index, cores on that node)``."""
+    """Start ``job`` now on ``allocation``: pairs ``(node index, cores on that node)``.
+
+    ``any_nodes`` lifts the job's node count: its tasks may go to any nodes in any numbers
+    (IRMaSim's Minimal manager places tasks that way, ignoring the job's ``nodes``).
+    """
 
     job: Job
     allocation: tuple[tuple[int, int], ...]
+    any_nodes: bool = False
 
     @staticmethod
     def on(job: Job, node: int) -> "Start":

@@ -17,7 +17,11 @@ class Job:
     ``req_ops / (ipc * s)`` seconds. ``req_time`` is the user's run-time estimate in seconds on
     the **slowest** node type of the platform. ``nodes`` says how tasks may be placed: 1 = all
     on one node (shared memory), k > 1 = spread evenly over exactly k nodes, ``SPREAD`` (0) =
-    over any nodes. Memory is MB per task, memory bandwidth GB/s per task.
+    over any nodes. Memory is MB per task, memory bandwidth GB/s per task. ``mem_vol`` is the
+    memory traffic of each task in IRMaSim's units (its contention model divides it by the
+    task's uncontended run time). ``cpu_util`` is the share of its time a task's thread is busy
+    on the CPU (DESiDE's U; 1 = always). ``parents`` are the ids of jobs that must finish
+    before this one is released.
     """
 
     id: str
@@ -30,6 +34,7 @@ class Job:
     mem_mb: float = 0.0
     mem_bw_gbs: float = 0.0
     mem_vol: float = 0.0
+    cpu_util: float = 1.0
     profile: str = ""
     parents: tuple[str, ...] = ()
     index: int = -1
@@ -84,6 +89,7 @@ class Workload:
 
 
 def _check_finite(job: Job) -> None:
-    for name in ("submit", "req_ops", "req_time", "ipc", "mem_mb", "mem_bw_gbs", "mem_vol"):
+    for name in ("submit", "req_ops", "req_time", "ipc", "mem_mb", "mem_bw_gbs", "mem_vol",
+                 "cpu_util"):
         if not math.isfinite(getattr(job, name)):
             raise ValueError(f"job '{job.id}': {name} is not finite ({getattr(job, name)})")

@@ -1,0 +1,65 @@
+"""Contention models: how co-running threads slow each other down on a node.
+
+A model is a pure function of a node type and what runs on each of its processors. It returns
+one rate factor per :class:`Group` (the threads of one job on one processor): the group's work
+progresses at ``ipc * core_speed * factor`` operations per second per thread. The engine calls
+it for the nodes whose allocations changed at an instant and for no others.
+
+Models by name (:func:`create`): ``none`` (only processor sharing when a node is
+oversubscribed), ``irmasim`` (IRMaSim's modelV1 memory contention, per processor) and
+``deside`` (DESiDE, Chahal et al., ICPE'19). See docs/model.md for their formulas.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from hetsched.errors import ConfigError, did_you_mean
+from hetsched.lazy import resolve
+from hetsched.platform.model import NodeType
+from hetsched.workload.model import Job
+
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    """``threads`` threads (tasks) of ``job`` running on processor ``processor`` of a node.
+
+    ``base_time`` is the uncontended run time of one thread's work on a core of this node
+    (``req_ops / (ipc * speed)``), IRMaSim's T0.
+    """
+
+    job: Job
+    processor: int
+    threads: int
+    base_time: float
+
+
+class ContentionModel(Protocol):
+    """Rate factors (> 0; 1 = uncontended) of the groups running on one node."""
+
+    name: str
+
+    def factors(self, node_type: NodeType, groups: Sequence[Group]) -> list[float]: ...
+
+
+#: Model name -> "module:attribute" of its factory (called with the model's parameters).
+MODELS = {
+    "none": "hetsched.sim.contention.sharing:ProcessorSharing",
+    "irmasim": "hetsched.sim.contention.irmasim:IrmasimModel",
+    "deside": "hetsched.sim.contention.deside:DesideModel",
+}
+
+
+def create(name: str, params: Mapping[str, float] | None = None) -> ContentionModel:
+    """The contention model called ``name``, built with the platform's ``params``."""
+    if name not in MODELS:
+        raise ConfigError(f"unknown contention model '{name}'{did_you_mean(name, list(MODELS))} "
+                          f"(choose from: {', '.join(MODELS)})")
+    factory = resolve(MODELS[name])
+    try:
+        return factory(**dict(params or {}))
+    except TypeError as error:
+        raise ConfigError(f"contention model '{name}': bad parameters {dict(params or {})} "
+                          f"({error})") from None
