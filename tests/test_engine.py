@@ -19,7 +19,7 @@ from hetsched.platform.model import NodeType, Platform
 from hetsched.schedulers import Enqueue, Events, Reject, Scheduler, Start, WakeUp, create
 from hetsched.sim.engine import Simulation, simulate
 from hetsched.sim.result import JobState, SimResult
-from hetsched.sim.state import ClusterState
+from hetsched.sim.contention import Group
 from hetsched.workload.model import SPREAD, Job, Workload
 
 ONE_GHZ = NodeType("n", cores=4, clock_ghz=1.0, idle_w=10, static_w=20, dynamic_w_per_core=5)
@@ -355,11 +355,12 @@ class HalfWhenShared:
     def __init__(self) -> None:
         self.calls = 0
 
-    def factors(self, node: int, state: ClusterState) -> dict[int, float]:
+    name = "half-when-shared"
+
+    def factors(self, node_type: NodeType, groups: list[Group]) -> list[float]:
         self.calls += 1
-        running = state.running_on[node]
-        factor = 0.5 if len(running) >= 2 else 1.0
-        return {index: factor for index in running}
+        factor = 0.5 if len({g.job.index for g in groups}) >= 2 else 1.0
+        return [factor] * len(groups)
 
 
 def test_contention_rerates_remaining_work() -> None:
@@ -387,11 +388,12 @@ def test_contention_with_three_jobs() -> None:
     assert timeline(result) == {"a": (0.0, 130.0), "b": (20.0, 80.0), "c": (30.0, 50.0)}
 
 
-def test_contention_multi_node_job_goes_at_its_slowest_nodes_pace() -> None:
+def test_contention_multi_node_job_ends_with_its_slowest_share() -> None:
     # two 1 GHz nodes. m: 2 tasks on exactly 2 nodes (1 each), 100 s alone. b (t=20, 1 task,
-    # 30 s) -> FCFS first node 0, which then runs m and b: both at 0.5 there; m's rate is
-    # min(node 0: 0.5, node 1: 1) = 0.5. Same numbers as the single-node case:
-    # b ends 20 + 60 = 80; m has 80 - 30 = 50 left at 80 -> ends 130.
+    # 30 s) -> FCFS first node 0, which then runs m and b: both at 0.5 there; m's task on
+    # node 1 keeps full speed and is done at 100. On node 0 the numbers are the single-node
+    # case's: b ends 20 + 60 = 80; m's task there has 80 - 30 = 50 left at 80 -> ends 130,
+    # and m with it.
     jobs = (job("m", 0, 2, 100, nodes=2), job("b", 20, 1, 30))
     result = simulate(platform((ONE_GHZ, 2)), Workload("w", jobs), create("fcfs"),
                       contention=HalfWhenShared())

@@ -1,5 +1,5 @@
-"""Checks of the inputs before a run: workloads with dependencies are refused (the engine
-does not enforce them yet), and suspicious but legal inputs give one-line warnings."""
+"""Checks of the inputs before a run: drivers that cannot wait for parents refuse
+dependencies, and suspicious but legal inputs give one-line warnings."""
 
 from __future__ import annotations
 
@@ -35,41 +35,25 @@ def swf(path: Path, header: str, records: list[tuple[int, int, int]]) -> Path:
     return write(path, header + body)
 
 
-# ---- dependencies: refused until the engine enforces them ---------------------------------------
+# ---- dependencies -------------------------------------------------------------------------------
 DAG = {"jobs": [{"id": "a", "submit": 0, "ntasks": 1, "run_time": 100},
                 {"id": "b", "submit": 0, "ntasks": 1, "run_time": 10, "parents": ["a"]},
                 {"id": "c", "submit": 1, "ntasks": 1, "run_time": 10, "parents": ["b"]}]}
 
 
-def test_engine_refuses_jobs_with_parents(tmp_path: Path) -> None:
-    path = write(tmp_path / "dag.json", DAG)
-    workload = load_workload(path, BUNDLED)  # the loader still reads and checks parents
-    assert workload.by_id["b"].parents == ("a",)
-    with pytest.raises(InputError) as info:
-        Simulation(BUNDLED, workload, create("fcfs"))
-    assert_mentions(str(info.value), "dag.json", "job 'b'", "field 'parents'",
-                    "not supported yet", "'a'")
-    with pytest.raises(InputError, match="job 'b'"):
-        simulate(BUNDLED, workload, create("easy"))
-
-
-def test_own_drivers_refuse_jobs_with_parents_too() -> None:
+def test_own_drivers_refuse_jobs_with_parents() -> None:
     workload = Workload("w", (Job("a", 0, 1, 1e9, 1), Job("b", 0, 1, 1e9, 1, parents=("a",))))
     with pytest.raises(InputError, match="field 'parents'"):
         simulate(BUNDLED, workload, DsSimPolicy("ff"))
 
 
-def test_independent_jobs_still_run(tmp_path: Path) -> None:
-    flat = {"jobs": [{k: v for k, v in job.items() if k != "parents"} for job in DAG["jobs"]]}
-    workload = load_workload(write(tmp_path / "flat.json", flat), BUNDLED)
-    assert simulate(BUNDLED, workload, create("fcfs")).count(JobState.FINISHED) == 3
-
-
-def test_cli_refuses_jobs_with_parents_in_one_line(tmp_path: Path) -> None:
+def test_cli_runs_a_chain_of_dependent_jobs(tmp_path: Path) -> None:
     path = write(tmp_path / "dag.json", DAG)
-    for command in (["run", "--out", str(tmp_path / "o")], ["compare", "-s", "fcfs,easy"]):
-        result = runner.invoke(app, [*command, "--workload", str(path)])
-        assert_one_line_error(result, "dag.json", "job 'b'", "field 'parents'", "not supported")
+    result = runner.invoke(app, ["run", "--workload", str(path), "--out", str(tmp_path / "o"),
+                                 "--format", "json"])
+    assert result.exit_code == 0, result.output
+    summary = json.loads((tmp_path / "o" / "summary.json").read_text())
+    assert summary["metrics"]["finished"] == 3
 
 
 # ---- warnings ------------------------------------------------------------------------------------

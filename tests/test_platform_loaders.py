@@ -29,8 +29,9 @@ def test_lublin_20_nodes(shared_data: Path) -> None:
     t = node.type
     assert (t.cores, t.clock_ghz, t.ops_per_cycle) == (4, 2.0, 1.0)
     assert t.speed == 2e9
-    assert t.idle_w == pytest.approx(4 * 0.05 * 6.14211)
-    assert t.static_w == pytest.approx(4 * 6.14211)
+    # static_power is the processor's (IRMaSim's Core takes static_power / cores each)
+    assert t.idle_w == pytest.approx(0.05 * 6.14211)
+    assert t.static_w == pytest.approx(6.14211)
     assert t.dynamic_w_per_core == pytest.approx(5.59316)
     assert t.memory_mb == 32 * 1024
     assert t.mem_bw_gbs == INF
@@ -40,7 +41,7 @@ def test_lublin_20_nodes(shared_data: Path) -> None:
     assert platform.max_node_cores == 64
     big = platform.nodes[-1].type
     assert (big.name, big.cores, big.clock_ghz) == ("node_64_35", 64, 3.5)
-    assert big.full_power_w == pytest.approx(64 * 6.14211 + 64 * 5.59316)
+    assert big.full_power_w == pytest.approx(6.14211 + 64 * 5.59316)
 
 
 def test_kit_80_nodes(shared_data: Path) -> None:
@@ -60,9 +61,10 @@ def test_dual_core(shared_data: Path) -> None:
     assert node.name == "n1134-0"
     assert node.type.cores == 2
     assert node.type.speed == pytest.approx(1e6)
-    assert node.type.idle_w == pytest.approx(2 * 0.005 * 50)
-    assert node.type.static_w == 100
+    assert node.type.idle_w == pytest.approx(0.005 * 50)
+    assert node.type.static_w == 50
     assert node.type.dynamic_w_per_core == 100
+    assert platform.contention == "irmasim"
     assert node.type.memory_mb == 100 * 1024
 
 
@@ -85,9 +87,14 @@ def test_irmasim_multi_processor_node(tmp_path: Path) -> None:
     assert [n.name for n in platform.nodes] == ["n-0", "n-1"]
     t = platform.nodes[0].type
     assert t.cores == 8 and t.speed == 4e9
-    assert t.idle_w == pytest.approx(8 * 0.1 * 3)
-    assert t.static_w == pytest.approx(24)
+    # two processors of 4 cores, each its own power: idle 0.1 * 3 W, static 3 W
+    assert [p.cores for p in t.processors] == [4, 4]
+    assert [(p.idle_w, p.static_w, p.dynamic_w_per_core) for p in t.processors] == \
+        [(pytest.approx(0.3), 3, 1.5)] * 2
+    assert t.idle_w == pytest.approx(2 * 0.1 * 3)
+    assert t.static_w == pytest.approx(6)
     assert t.dynamic_w_per_core == 1.5
+    assert t.processors[0].param("b", 0.0) == -1 and t.processors[0].param("c", 7.0) == 7.0
     assert t.memory_mb == 8 * 1024
 
 

@@ -54,3 +54,6 @@ MAX_ETC = 1e15
 MAX_JOB_NUMBER = 2**53
 #: ds-sim's integers (C ints): ids, times, cores, memory and disk of its XML files.
 MAX_INT32 = 2**31 - 1
+
+#: Largest magnitude of a contention-model parameter (IRMaSim's ``b, c, da, db, dc, dd``).
+MAX_MODEL_PARAMETER = 1e30

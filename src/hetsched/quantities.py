@@ -55,3 +55,10 @@ Cores = Annotated[int, Field(gt=0, le=limits.MAX_CORES_PER_NODE)]
 Count = Annotated[int, Field(ge=1, le=limits.MAX_NODES)]
 #: Tasks of a job, ``[1, MAX_TASKS]``.
 Tasks = Annotated[int, Field(gt=0, le=limits.MAX_TASKS)]
+
+#: A contention-model coefficient: any finite number within ``±MAX_MODEL_PARAMETER``.
+Coefficient = Annotated[float, Field(ge=-limits.MAX_MODEL_PARAMETER,
+                                     le=limits.MAX_MODEL_PARAMETER), PLUS_ZERO]
+
+#: A share of time in ``(0, 1]``: a thread's CPU utilisation.
+Utilisation = Annotated[float, Field(gt=0, le=1), PLUS_ZERO]

@@ -7,9 +7,11 @@ library: a directory holding ``node_types.json`` / ``processor_types.json`` (IRM
 ``nodes.json`` / ``processors.json`` are accepted too), or a dict ``{"node": ..., "processor":
 ...}``. Without an explicit library the file's own directory is searched.
 
-Power (IRMaSim's per-core semantics): a processor with ``c`` cores draws
-``c * min_power * static_power`` when none of its cores is busy, otherwise
-``c * static_power + dynamic_power * busy_cores``.
+Each processor stays a processor of the node type (per-processor power and contention).
+Power, as IRMaSim's modelV1 computes it: ``static_power`` is the whole processor's; a processor
+with at least one busy core draws ``static_power + dynamic_power * busy_cores``, an idle one
+``min_power * static_power``. The contention parameters ``b, c, da, db, dc, dd`` of a
+processor are kept for the IRMaSim contention model, which IRMaSim platforms use by default.
 """
 
 from __future__ import annotations
@@ -25,12 +27,15 @@ from hetsched.errors import InputError
 from hetsched.documents import file_stem, read_structured, require_mapping
 from hetsched.fileio import ForeignModel, validate
 from hetsched.limits import MAX_CORES_PER_NODE
-from hetsched.platform.model import NodeType, Platform
+from hetsched.platform.model import NodeType, Platform, Processor
 from hetsched.platform.native import nodes_from_groups
-from hetsched.quantities import (ClockGhz, Cores, Count, MemoryGb, OpsPerCycle, PositiveBandwidth,
-                                 Watts)
+from hetsched.quantities import (ClockGhz, Coefficient, Cores, Count, MemoryGb, OpsPerCycle,
+                                 PositiveBandwidth, Watts)
 
 INF = float("inf")
+
+#: The modelV1 contention parameters of a processor.
+CONTENTION_PARAMETERS = ("b", "c", "da", "db", "dc", "dd")
 
 #: Library file names per section, IRMaSim's first.
 LIBRARY_FILES = {"node": ("node_types.json", "nodes.json"),
@@ -73,6 +78,19 @@ class ProcessorSpec(ForeignModel):
     dynamic_power: Watts = 0.0
     min_power: Watts = 0.0
     mem_bw: PositiveBandwidth | None = None
+    b: Coefficient | None = None
+    c: Coefficient | None = None
+    da: Coefficient | None = None
+    db: Coefficient | None = None
+    dc: Coefficient | None = None
+    dd: Coefficient | None = None
+
+    def processor(self) -> Processor:
+        params = tuple((name, getattr(self, name)) for name in CONTENTION_PARAMETERS
+                       if getattr(self, name) is not None)
+        return Processor(cores=self.cores, idle_w=self.min_power * self.static_power,
+                         static_w=self.static_power, dynamic_w_per_core=self.dynamic_power,
+                         mem_bw_gbs=INF if self.mem_bw is None else self.mem_bw, params=params)
 
     @property
     def has_power(self) -> bool:
@@ -119,7 +137,8 @@ def irmasim_platform_from_data(data: Any, path: Path,
                                                f"platform '{name}'",
                                                f"clusters[{j}].nodes[{i}].type")
             groups.append((cluster.id, types[group.type], group.number))
-    return Platform(file_stem(path), nodes_from_groups(groups, path, "number"), str(path))
+    return Platform(file_stem(path), nodes_from_groups(groups, path, "number"), str(path),
+                    contention="irmasim")
 
 
 def _pick_platform(doc: Mapping[str, Any], path: Path,
@@ -194,16 +213,9 @@ def _combine(name: str, procs: list[tuple[ProcessorSpec, int]], path: Path,
                                f"{MAX_CORES_PER_NODE} per node", record=f"node type '{name}'",
                          field="processors")
     bandwidths = [p.mem_bw * n for p, n in procs if p.mem_bw is not None]
-    dynamic = {p.dynamic_power for p, _ in procs}
-    if len(dynamic) > 1:
-        raise InputError(path, "processors with different dynamic_power in one node are not "
-                               "supported", record=f"node type '{name}'", field="processors")
-    return NodeType(
-        name=name, cores=cores, clock_ghz=first.clock_rate,
+    return NodeType.of_processors(
+        name, first.clock_rate, tuple(p.processor() for p, n in procs for _ in range(n)),
         ops_per_cycle=first.dpflops_per_cycle,
         memory_mb=INF if capacity_gb is None else capacity_gb * 1024,
         mem_bw_gbs=sum(bandwidths) if len(bandwidths) == len(procs) else INF,
-        idle_w=sum(p.cores * n * p.min_power * p.static_power for p, n in procs),
-        static_w=sum(p.cores * n * p.static_power for p, n in procs),
-        dynamic_w_per_core=first.dynamic_power,
         has_power=all(p.has_power for p, _ in procs))

@@ -148,6 +148,10 @@ class Platform:
         return tuple(seen.values())
 
     @cached_property
+    def layout(self) -> "ProcessorLayout":
+        return ProcessorLayout.of(self.nodes)
+
+    @cached_property
     def slowest_speed(self) -> float:
         return float(self.arrays.speed.min())
 
@@ -207,3 +211,30 @@ class PlatformArrays:
             dynamic_w_per_core=column(lambda t: t.dynamic_w_per_core),
             full_power_w=column(lambda t: t.full_power_w),
         )
+
+
+@dataclass(frozen=True)
+class ProcessorLayout:
+    """Every processor of the platform in one flat numbering: node ``n`` owns processors
+    ``first[n] .. first[n] + count[n] - 1``, in its node type's order."""
+
+    first: tuple[int, ...]
+    count: tuple[int, ...]
+    node: tuple[int, ...]
+    cores: tuple[int, ...]
+    idle_w: tuple[float, ...]
+    static_w: tuple[float, ...]
+    dynamic_w_per_core: tuple[float, ...]
+
+    @staticmethod
+    def of(nodes: tuple[Node, ...]) -> "ProcessorLayout":
+        procs = [(n.index, p) for n in nodes for p in n.type.processors]
+        first, total = [], 0
+        for n in nodes:
+            first.append(total)
+            total += len(n.type.processors)
+        return ProcessorLayout(
+            first=tuple(first), count=tuple(len(n.type.processors) for n in nodes),
+            node=tuple(i for i, _ in procs), cores=tuple(p.cores for _, p in procs),
+            idle_w=tuple(p.idle_w for _, p in procs), static_w=tuple(p.static_w for _, p in procs),
+            dynamic_w_per_core=tuple(p.dynamic_w_per_core for _, p in procs))

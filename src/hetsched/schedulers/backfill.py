@@ -25,7 +25,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from hetsched.schedulers.base import Decision, Events, Scheduler, Start, WakeUp
-from hetsched.schedulers.placement import Allocation, capacity, place
+from hetsched.schedulers.placement import Allocation, place
+from hetsched.sim.resources import capacity
 from hetsched.schedulers.profile import Profile, first_fit_time
 from hetsched.schedulers.queue import NodePreference
 from hetsched.sim.view import ClusterView
@@ -137,7 +138,7 @@ class ConservativeBackfill(_Backfilling):
             self._compress(now)
         else:
             self.profile.advance(now)
-        for job in events.submitted:
+        for job in events.arrived:
             self._reserve(job)
         yield from self._start_due(now)
 

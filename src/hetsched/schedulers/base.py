@@ -77,11 +77,20 @@ Decision = Union[Start, Enqueue, Dequeue, WakeUp, Reject]
 
 @dataclass(frozen=True, slots=True)
 class Events:
-    """What happened at the current instant."""
+    """What happened at the current instant: jobs ``submitted`` (now pending), jobs
+    ``finished``, whether a wake-up fired, jobs ``released`` (pending now that their last
+    parent finished) and nodes whose availability changed (``available``)."""
 
     submitted: tuple[Job, ...] = ()
     finished: tuple[Job, ...] = ()
     woken: bool = False
+    released: tuple[Job, ...] = ()
+    available: tuple[int, ...] = ()
+
+    @property
+    def arrived(self) -> tuple[Job, ...]:
+        """The jobs that became pending now: submitted ones, then released ones."""
+        return self.submitted + self.released if self.released else self.submitted
 
 
 class Scheduler(ABC):

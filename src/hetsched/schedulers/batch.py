@@ -37,7 +37,7 @@ from hetsched.mapping.greedy import LIST_HEURISTICS
 from hetsched.mapping.machines import CoreSlots
 from hetsched.mapping.registry import HEURISTICS, run_heuristic
 from hetsched.schedulers.base import Decision, Dequeue, Enqueue, Events, Reject, Scheduler
-from hetsched.schedulers.placement import capacity
+from hetsched.sim.resources import capacity
 from hetsched.workload.model import Job
 
 MULTI_NODE_REASON = "batch mapping queues single-node jobs; this job needs several nodes"
@@ -64,7 +64,7 @@ class BatchMapping(Scheduler):
         self.time_limit = time_limit
 
     def decide(self, now: float, events: Events) -> Iterator[Decision]:
-        if not events.submitted:
+        if not events.arrived:
             return
         view = self.view
         if self.replan:
@@ -87,7 +87,7 @@ class BatchMapping(Scheduler):
         a = self.view.platform.arrays
         etc = np.empty((len(jobs), a.cores.size))
         for row, job in enumerate(jobs):
-            fits = capacity(job, a.cores, a.memory_mb) >= job.ntasks
+            fits = capacity(job, a.slots, a.memory_mb) >= job.ntasks
             etc[row] = np.where(fits, self.view.speed.estimates(job), np.inf)
         return etc
 

@@ -9,17 +9,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from hetsched.sim.resources import capacity, even_split
 from hetsched.workload.model import SPREAD, Job
 
 Allocation = tuple[tuple[int, int], ...]
-
-
-def capacity(job: Job, free_cores: np.ndarray, free_mem: np.ndarray) -> np.ndarray:
-    """Tasks of ``job`` each node can take given free cores and memory."""
-    if job.mem_mb <= 0:
-        return free_cores
-    # in float first: unlimited memory (inf) must not overflow the integer conversion
-    return np.minimum(free_cores, np.floor(free_mem / job.mem_mb)).astype(np.int64)
 
 
 def _ranked(candidates: np.ndarray, key: np.ndarray | None, rng: np.random.Generator) -> np.ndarray:
@@ -68,12 +61,6 @@ def _spread(ntasks: int, cap: np.ndarray, key: np.ndarray | None, rng: np.random
     counts = taken[: last + 1].copy()
     counts[last] -= int(filled[last]) - ntasks
     return tuple(zip(ranked[: last + 1].tolist(), counts.tolist()))
-
-
-def even_split(job: Job) -> tuple[int, int]:
-    """``(base, extra)``: a ``nodes=k`` job puts ``base + 1`` tasks on ``extra`` of its nodes
-    and ``base`` on the others."""
-    return divmod(job.ntasks, job.nodes)
 
 
 def _exact_nodes(job: Job, cap: np.ndarray, key: np.ndarray | None, rng: np.random.Generator,

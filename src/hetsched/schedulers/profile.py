@@ -12,7 +12,8 @@ import bisect
 
 import numpy as np
 
-from hetsched.schedulers.placement import Allocation, capacity, place
+from hetsched.schedulers.placement import Allocation, place
+from hetsched.sim.resources import capacity
 from hetsched.sim.view import ClusterView
 from hetsched.workload.model import Job
 

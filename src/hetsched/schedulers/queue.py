@@ -46,7 +46,7 @@ class QueuePolicy(Scheduler):
         self.queue = JobQueue(self.job_selection, rng)
 
     def decide(self, now: float, events: Events) -> Iterator[Decision]:
-        for job in events.submitted:
+        for job in events.arrived:
             self.queue.push(job)
         view = self.view
         while len(self.queue):

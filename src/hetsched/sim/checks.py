@@ -21,21 +21,19 @@ SIZE_KEYS = ("MaxProcs", "nb_res")
 
 
 def check_run(workload: Workload, seed: object, horizon: object) -> tuple[int, float | None]:
-    """What every driver checks before a run: the workload (:func:`reject_dependencies`), the
-    seed and the horizon. Returns the seed and horizon as checked."""
-    reject_dependencies(workload)
+    """What every driver checks before a run: the seed and the horizon, as checked."""
     return check_seed(seed), check_horizon(horizon)
 
 
 def reject_dependencies(workload: Workload) -> None:
-    """Refuse a workload whose jobs name parents: no driver waits for them yet, so dependent
-    jobs would start as if independent and every result would be wrong."""
+    """Refuse a workload whose jobs name parents, for drivers that cannot wait for them (the
+    ds-sim emulation): dependent jobs would start as if independent."""
     job = next((j for j in workload.jobs if j.parents), None)
     if job is not None:
         parents = ", ".join(f"'{p}'" for p in job.parents)
-        raise InputError(workload.source, "dependencies between jobs are not supported yet: "
-                                          f"this job would start without waiting for {parents}; "
-                                          "remove 'parents' to run the jobs as independent",
+        raise InputError(workload.source, "this driver cannot wait for parent jobs: this job "
+                                          f"would start without waiting for {parents}; "
+                                          "use a scheduler on the engine, or remove 'parents'",
                          record=f"job '{job.id}'", field="parents")
 
 

@@ -1,70 +1,90 @@
-"""The discrete-event engine. It owns all state; schedulers only answer with decisions."""
+"""The discrete-event engine. It owns all state; schedulers only answer with decisions.
+
+A run is a loop of :meth:`Simulation.advance` (to the next instant at which the scheduler must
+decide), :meth:`Simulation.apply` (its decisions) and, at the end, :meth:`Simulation.finish`.
+:meth:`Simulation.run` is that loop with a scheduler; :meth:`Simulation.fork` copies the whole
+mutable state so that a copy can be advanced under another policy.
+"""
 
 from __future__ import annotations
 
-import heapq
+import copy
 import math
 import time as wallclock
 from collections.abc import Callable, Iterable
-from typing import Protocol
+from typing import NamedTuple
 
 import numpy as np
 
-from hetsched.errors import InputError, SchedulerError
+from hetsched.errors import ConfigError, InputError, SchedulerError
 from hetsched.platform.model import Platform
 from hetsched.schedulers.base import (Decision, Dequeue, Enqueue, Events, OwnDriver, Reject,
                                       Scheduler, Start, WakeUp)
-from hetsched.schedulers.placement import capacity, even_split
-from hetsched.sim.checks import check_run
-from hetsched.sim.feasibility import infeasibility
+from hetsched.sim import contention as models
+from hetsched.sim.checks import check_run, reject_dependencies
+from hetsched.sim.contention import ContentionModel, Group
+from hetsched.sim.dependencies import Dependencies
+from hetsched.sim.events import (AVAILABILITY, FINISH, RELEASE, SUBMIT, WAKE, Availability,
+                                 EventQueue)
+from hetsched.sim.resources import allocation_problem, infeasibility
 from hetsched.sim.result import JobState, SimResult, TimeSeries
-from hetsched.sim.state import ClusterState, RunningJob
+from hetsched.sim.state import ClusterState, RunningJob, Share
 from hetsched.sim.view import ClusterView
-from hetsched.workload.model import SPREAD, Job, Workload
-
-_FINISH, _WAKE = 0, 1
-
-
-class ContentionModel(Protocol):
-    """Slow-down factors (0 < f <= 1) of the jobs running on one node, given its state.
-
-    Called after every change on that node; a job's rate is ``ipc * min_n(speed_n * f_n)``.
-    """
-
-    def factors(self, node: int, state: ClusterState) -> dict[int, float]: ...
-
+from hetsched.workload.model import Job, Workload
 
 ProgressCallback = Callable[[int, int], None]
 
+#: A share whose remaining work is below this fraction of its job's is done.
+DONE = 1e-9
+
+ALIVE = (JobState.PENDING, JobState.QUEUED, JobState.RUNNING, JobState.HELD)
+
+
+class Step(NamedTuple):
+    """What :meth:`Simulation.advance` returns: the instant and what happened then."""
+
+    now: float
+    events: Events
+
 
 class Simulation:
-    """One run of ``workload`` on ``platform`` under ``scheduler``.
+    """One run of ``workload`` on ``platform``, driven by ``scheduler`` (:meth:`run`) or step
+    by step by the caller (:meth:`advance` / :meth:`apply` / :meth:`finish`).
 
     Options: ``seed`` feeds the scheduler's generator; ``horizon`` stops the clock (jobs not
     done then are reported unfinished); ``strict`` turns a never-fitting job into an error
-    instead of a rejection; ``contention`` makes progress rates depend on co-runners.
+    instead of a rejection; ``contention`` names a contention model (``none``, ``irmasim``,
+    ``deside``; default: the platform's) or gives one; ``per_event`` makes :meth:`advance`
+    return after every single event instead of once per instant; ``availability`` lists
+    changes of node availability (:class:`~hetsched.sim.events.Availability`).
     """
 
-    def __init__(self, platform: Platform, workload: Workload, scheduler: Scheduler, *,
-                 seed: int = 0, horizon: float | None = None, strict: bool = False,
-                 contention: ContentionModel | None = None,
-                 progress: ProgressCallback | None = None, timeseries: bool = True) -> None:
+    def __init__(self, platform: Platform, workload: Workload,
+                 scheduler: Scheduler | None = None, *, seed: int = 0,
+                 horizon: float | None = None, strict: bool = False,
+                 contention: str | ContentionModel | None = None,
+                 progress: ProgressCallback | None = None, timeseries: bool = True,
+                 per_event: bool = False, availability: Iterable[Availability] = ()) -> None:
         self.platform = platform
         self.workload = workload
         self.scheduler = scheduler
         self.seed, self.horizon = check_run(workload, seed, horizon)
         self.strict = strict
-        self.contention = contention
         self.progress = progress
         self.record_timeseries = timeseries
+        self.per_event = per_event
+        self.contention = _contention_model(platform, contention)
+        self.deps = Dependencies.of(workload)
+        self._speed = platform.arrays.speed.tolist()
         n = len(workload.jobs)
-        t0 = workload.jobs[0].submit if n else 0.0
-        self.state = ClusterState(platform, t0)
+        self.t0 = workload.jobs[0].submit if n else 0.0
+        self.state = ClusterState(platform, self.t0)
         self.pending: dict[int, Job] = {}
-        self.clock = [t0]
+        self.clock = [self.t0]
         self.view = ClusterView(platform, self.state, self.pending, self.clock)
-        self.heap: list[tuple[float, int, int, int, int]] = []
-        self.seq = 0
+        self.events = EventQueue()
+        self.cursor = 0
+        self.known = 0
         self.wakeups: set[float] = set()
         self.job_state = np.full(n, JobState.PENDING, dtype=np.int8)
         self.start_t = np.full(n, np.nan)
@@ -73,86 +93,57 @@ class Simulation:
         self.reason: dict[int, str] = {}
         self.job_energy = np.zeros(n)
         self.series = TimeSeries()
+        self.unmet = self.deps.parent_count.copy()
         self.done = 0
         self.queued_locally = 0
         self.queued_on: dict[int, int] = {}
+        self.dirty: set[int] = set()
+        self.last_end = self.t0
+        self.stopped = False
+        self.interrupted = False
+        self.forked = False
+        self.open = False
+        self.started = False
+        self.rng = np.random.default_rng(self.seed)
+        self.wall = 0.0
+        for change in availability:
+            self._schedule_availability(change)
+        self._push_submission()
 
-    # ---- the loop -------------------------------------------------------------------------
-    def run(self) -> SimResult:
+    # ---- stepping -------------------------------------------------------------------------
+    def advance(self) -> Step | None:
+        """Run to the next instant at which something happened (or, with ``per_event``, the
+        next event) and return it; ``None`` once the run is over (no event left, or the next
+        one lies beyond the horizon)."""
         began = wallclock.perf_counter()
-        jobs = self.workload.jobs
-        n = len(jobs)
-        self.scheduler.reset(self.view, np.random.default_rng(self.seed))
-        next_sub = 0
-        last_end = self.clock[0]
-        cut = False
-        while True:
-            t_sub = jobs[next_sub].submit if next_sub < n else math.inf
-            t = min(t_sub, self.heap[0][0] if self.heap else math.inf)
+        self._begin()
+        self._close_instant()
+        step = None
+        while step is None:
+            t = self.events.next_time()
             if t == math.inf:
                 break
             if self.horizon is not None and t > self.horizon:
-                cut = True
+                self.stopped = True
                 break
             self.clock[0] = t
-            finished, woken = self._pop_events(t)
-            if finished:
-                last_end = t
-            submitted = []
-            while next_sub < n and jobs[next_sub].submit == t:
-                job = jobs[next_sub]
-                next_sub += 1
-                if self._admit(job):
-                    submitted.append(job)
-            if submitted or finished or woken:
-                events = Events(tuple(submitted), tuple(finished), woken)
-                self._apply(self.scheduler.decide(t, events), t)
-            if self.record_timeseries:
-                self._record(t)
-        t_end = max(self.horizon, self.clock[0]) if cut else last_end
-        self._close(t_end, cut)
-        return self._result(t_end, wallclock.perf_counter() - began)
+            step = self._pop_instant(t)
+        self.wall += wallclock.perf_counter() - began
+        return step
 
-    def _pop_events(self, t: float) -> tuple[list[Job], bool]:
-        finished: list[Job] = []
-        woken = False
-        touched: set[int] = set()
-        while self.heap and self.heap[0][0] == t:
-            _, _, kind, job_index, version = heapq.heappop(self.heap)
-            if kind == _WAKE:
-                self.wakeups.discard(t)
-                woken = True
-                continue
-            run = self.state.running.get(job_index)
-            if run is None or run.version != version:
-                continue
-            self._finish(run, t)
-            finished.append(run.job)
-            if self.queued_locally or self.contention is not None:
-                touched.update(run.nodes)
-        for node in sorted(touched):
-            self._drain_local_queue(node, t)
-        if touched and self.contention is not None:
-            self._rerate(touched, t)
-        return finished, woken
-
-    def _admit(self, job: Job) -> bool:
-        reason = infeasibility(job, self.platform)
-        if reason is None:
-            self.pending[job.index] = job
-            return True
-        if self.strict:
-            raise InputError(self.workload.source, reason, record=f"job '{job.id}'")
-        self._reject(job, reason)
-        return False
-
-    # ---- decisions ------------------------------------------------------------------------
-    def _apply(self, decisions: Iterable[Decision] | None, now: float) -> None:
+    def apply(self, decisions: Iterable[Decision] | None) -> None:
+        """Apply decisions now, each as soon as it is produced (a generator sees the state
+        changed by its earlier decisions)."""
+        if not self.open:
+            raise SchedulerError(f"{self._name}: decisions can only be applied after advance() "
+                                 "returned an instant")
+        began = wallclock.perf_counter()
+        now = self.clock[0]
         for decision in decisions or ():
             kind = type(decision)
             if kind is Start:
                 self._take_pending(decision.job, "start")
-                self._start(decision.job, decision.allocation, now)
+                self._start(decision.job, decision.allocation, now, decision.any_nodes)
             elif kind is Enqueue:
                 self._enqueue(decision, now)
             elif kind is Dequeue:
@@ -163,34 +154,190 @@ class Simulation:
                 self._take_pending(decision.job, "reject")
                 self._reject(decision.job, decision.reason)
             else:
-                raise SchedulerError(f"{self.scheduler.name}: unknown decision {decision!r}")
+                raise SchedulerError(f"{self._name}: unknown decision {decision!r}")
+        self.wall += wallclock.perf_counter() - began
 
+    def finish(self) -> SimResult:
+        """End the run and return its result. Called before the events ran out, it stops the
+        run at the current time (jobs still alive end unfinished, with the reason)."""
+        self._begin()
+        self._close_instant()
+        if self.events.next_time() < math.inf and not self.stopped:
+            self.stopped = self.interrupted = True
+        t_end = max(self.horizon or self.clock[0], self.clock[0]) if self.stopped \
+            else self.last_end
+        self._close(t_end)
+        return self._result(t_end)
+
+    def run(self) -> SimResult:
+        """Run to the end under the scheduler."""
+        if self.scheduler is None:
+            raise ConfigError("Simulation.run() needs a scheduler")
+        decide = self.scheduler.decide
+        while (step := self.advance()) is not None:
+            self.apply(decide(step.now, step.events))
+        return self.finish()
+
+    def fork(self, scheduler: Scheduler | None = None) -> "Simulation":
+        """An independent copy of the whole mutable state, sharing the immutable platform,
+        workload and running-job records. It knows only the jobs submitted so far. Its
+        scheduler, if given, is reset on the copy with a copy of this run's generator."""
+        other = object.__new__(Simulation)
+        other.__dict__.update(self.__dict__)
+        other.state = self.state.copy()
+        other.pending = dict(self.pending)
+        other.clock = [self.clock[0]]
+        other.view = ClusterView(self.platform, other.state, other.pending, other.clock)
+        other.events = self.events.copy(keep_submissions=False)
+        other.cursor = len(self.workload.jobs)
+        other.forked = True
+        other.wakeups = set(self.wakeups)
+        for name in ("job_state", "start_t", "end_t", "job_energy", "unmet"):
+            setattr(other, name, getattr(self, name).copy())
+        other.alloc = self.alloc.copy()
+        other.reason = dict(self.reason)
+        other.series = self.series.copy()
+        other.queued_on = dict(self.queued_on)
+        other.dirty = set(self.dirty)
+        other.rng = copy.deepcopy(self.rng)
+        other.scheduler = scheduler
+        other.wall = 0.0
+        if scheduler is not None:
+            scheduler.reset(other.view, other.rng)
+        return other
+
+    @property
+    def _name(self) -> str:
+        return self.scheduler.name if self.scheduler is not None else "caller"
+
+    def _begin(self) -> None:
+        if not self.started:
+            self.started = True
+            if self.scheduler is not None:
+                self.scheduler.reset(self.view, self.rng)
+
+    # ---- events ---------------------------------------------------------------------------
+    def _push_submission(self) -> None:
+        if self.cursor < len(self.workload.jobs):
+            self.events.push(self.workload.jobs[self.cursor].submit, SUBMIT, self.cursor)
+            self.cursor += 1
+
+    def _schedule_availability(self, change: Availability) -> None:
+        cores = self.platform.nodes[change.node].type.cores \
+            if 0 <= change.node < len(self.platform.nodes) else -1
+        if not math.isfinite(change.time) or not 0 <= change.cores <= cores:
+            raise ConfigError(f"availability change {change}: needs a finite time, a node "
+                              f"index and 0..{max(cores, 0)} cores")
+        self.events.push(change.time, AVAILABILITY, change.node, change.cores)
+
+    def _pop_instant(self, t: float) -> Step | None:
+        """Handle the events due at ``t`` (only the first one with ``per_event``)."""
+        finished: list[Job] = []
+        released: list[Job] = []
+        submitted: list[Job] = []
+        available: list[int] = []
+        woken = False
+        touched: set[int] = set()
+        heap = self.events.heap
+        while heap and heap[0][0] == t:
+            _, kind, _, index, version = self.events.pop()
+            if kind == FINISH:
+                run = self.state.running.get(index)
+                if run is not None and run.version == version:
+                    self._finish(run, t)
+                    finished.append(run.job)
+                    touched.update(run.nodes)
+                    if self.per_event:
+                        break
+                continue
+            if touched:  # every finish of the instant is in: start the local-queue heads
+                self._drain(touched, t)
+                touched.clear()
+            if kind == AVAILABILITY:
+                self.state.set_available(index, version)
+                available.append(index)
+                self._drain((index,), t)
+            elif kind == RELEASE:
+                self.job_state[index] = JobState.PENDING
+                job = self.workload.jobs[index]
+                self.pending[index] = job
+                released.append(job)
+            elif kind == SUBMIT:
+                self._push_submission()
+                self.known += 1
+                job = self.workload.jobs[index]
+                if self._admit(job):
+                    submitted.append(job)
+            else:
+                self.wakeups.discard(t)
+                woken = True
+            if self.per_event and (released or submitted or available or woken):
+                break
+        if touched:
+            self._drain(touched, t)
+        if not (finished or released or submitted or available or woken):
+            return None
+        self.open = True
+        return Step(t, Events(tuple(submitted), tuple(finished), woken, tuple(released),
+                              tuple(available)))
+
+    def _close_instant(self) -> None:
+        """What follows the decisions of an instant: rates of the nodes that changed, then
+        the time-series row."""
+        if not self.open:
+            return
+        self.open = False
+        now = self.clock[0]
+        if self.dirty:
+            self._rerate(now)
+        if self.record_timeseries:
+            queued = len(self.pending) + self.queued_locally
+            self.series.append(now, queued, len(self.state.running),
+                               self.state.total_busy_cores, self.state.total_power)
+
+    def _admit(self, job: Job) -> bool:
+        """A submitted job becomes pending (True), waits for its parents, or is rejected."""
+        if self.job_state[job.index] == JobState.REJECTED:
+            return False  # a parent was rejected before it arrived
+        reason = infeasibility(job, self.platform)
+        if reason is not None:
+            if self.strict:
+                raise InputError(self.workload.source, reason, record=f"job '{job.id}'")
+            self._reject(job, reason)
+            return False
+        if self.unmet[job.index]:
+            self.job_state[job.index] = JobState.HELD
+            return False
+        self.pending[job.index] = job
+        return True
+
+    # ---- decisions ------------------------------------------------------------------------
     def _take_pending(self, job: Job, what: str) -> None:
         if self.pending.pop(job.index, None) is None:
             raise SchedulerError(
-                f"{self.scheduler.name}: cannot {what} job '{job.id}': it is not pending")
+                f"{self._name}: cannot {what} job '{job.id}': it is not pending")
 
     def _enqueue(self, decision: Enqueue, now: float) -> None:
         job, node = decision.job, int(decision.node)
         if job.nodes != 1 or not 0 <= node < len(self.platform.nodes):
-            raise SchedulerError(f"{self.scheduler.name}: cannot queue job '{job.id}' on node "
+            raise SchedulerError(f"{self._name}: cannot queue job '{job.id}' on node "
                                  f"{node}: local queues take single-node jobs on valid nodes")
         a = self.platform.arrays
-        if capacity(job, a.cores[node:node + 1], a.memory_mb[node:node + 1])[0] < job.ntasks:
-            raise SchedulerError(f"{self.scheduler.name}: job '{job.id}' queued on node "
+        if allocation_problem(job, [node], [job.ntasks], a.slots, a.memory_mb):
+            raise SchedulerError(f"{self._name}: job '{job.id}' queued on node "
                                  f"{node}, which can never hold it (cores or memory)")
         self._take_pending(job, "queue")
         self.job_state[job.index] = JobState.QUEUED
         self.state.local_queues[node].append(job)
         self.queued_on[job.index] = node
         self.queued_locally += 1
-        self._drain_local_queue(node, now)
+        self._drain((node,), now)
 
     def _dequeue(self, job: Job) -> None:
         """Back to pending, keeping the pending jobs in submission order."""
         node = self.queued_on.pop(job.index, None)
         if node is None:
-            raise SchedulerError(f"{self.scheduler.name}: cannot dequeue job '{job.id}': "
+            raise SchedulerError(f"{self._name}: cannot dequeue job '{job.id}': "
                                  f"it waits in no local queue")
         self.state.local_queues[node].remove(job)
         self.queued_locally -= 1
@@ -203,71 +350,48 @@ class Simulation:
         """Wake-ups not in the future, or already asked for, are ignored."""
         if at > now and at not in self.wakeups:
             self.wakeups.add(at)
-            self._push(at, _WAKE, -1, 0)
+            self.events.push(at, WAKE)
 
-    def _drain_local_queue(self, node: int, now: float) -> None:
-        queue = self.state.local_queues[node]
-        while queue and self.state.fits(node, queue[0].ntasks, queue[0]):
-            job = queue.popleft()
-            del self.queued_on[job.index]
-            self.queued_locally -= 1
-            self._start(job, ((node, job.ntasks),), now)
+    def _drain(self, nodes: Iterable[int], now: float) -> None:
+        """Start the local-queue heads that fit on ``nodes`` (in node order)."""
+        if not self.queued_locally:
+            return
+        for node in sorted(nodes):
+            queue = self.state.local_queues[node]
+            while queue and self.state.fits(node, queue[0].ntasks, queue[0]):
+                job = queue.popleft()
+                del self.queued_on[job.index]
+                self.queued_locally -= 1
+                self._start(job, ((node, job.ntasks),), now)
 
     # ---- job life cycle -------------------------------------------------------------------
-    def _check_allocation(self, job: Job, nodes: np.ndarray, cores: np.ndarray) -> None:
-        if nodes.size == 1 and self._fits_one_node(job, int(nodes[0]), int(cores[0])):
-            return  # the common case, checked with scalars
-        problem = None
-        n_nodes = len(self.platform.nodes)
-        if cores.sum() != job.ntasks:
-            problem = f"allocates {int(cores.sum())} cores for {job.ntasks} tasks"
-        elif nodes.size == 0 or nodes.min() < 0 or nodes.max() >= n_nodes or cores.min() <= 0:
-            problem = "has an invalid node index or core count"
-        elif np.unique(nodes).size != nodes.size:
-            problem = "names a node twice"
-        elif job.nodes != SPREAD and nodes.size != job.nodes:
-            problem = f"uses {nodes.size} nodes; the job asks for exactly {job.nodes}"
-        elif job.nodes > 1 and not self._even(job, cores):
-            base = even_split(job)[0]
-            problem = f"splits its tasks unevenly: each node must get {base} or {base + 1}"
-        else:
-            room = capacity(job, self.state.free_cores[nodes], self.state.free_mem[nodes])
-            short = np.flatnonzero(room < cores)
-            if short.size:
-                node = int(nodes[short[0]])
-                problem = (f"needs {int(cores[short[0]])} cores on node {node}, which has room "
-                           f"for {int(room[short[0]])}")
+    def _start(self, job: Job, allocation: Iterable[tuple[int, int]], now: float,
+               any_nodes: bool = False) -> None:
+        pairs = tuple((int(n), int(c)) for n, c in allocation)
+        nodes = [n for n, _ in pairs]
+        cores = [c for _, c in pairs]
+        problem = allocation_problem(job, nodes, cores, self.state.free_cores,
+                                     self.state.free_mem, any_nodes)
         if problem:
-            raise SchedulerError(f"{self.scheduler.name}: start of job '{job.id}' {problem}")
-
-    def _fits_one_node(self, job: Job, node: int, cores: int) -> bool:
-        state = self.state
-        return (cores == job.ntasks and job.nodes in (1, SPREAD)
-                and 0 <= node < len(self.platform.nodes) and cores <= state.free_cores[node]
-                and cores * job.mem_mb <= state.free_mem[node])
-
-    @staticmethod
-    def _even(job: Job, cores: np.ndarray) -> bool:
-        base = even_split(job)[0]
-        return bool(np.all((cores == base) | (cores == base + 1)))
-
-    def _start(self, job: Job, allocation: tuple[tuple[int, int], ...], now: float) -> None:
-        allocation = tuple((int(n), int(c)) for n, c in allocation)
-        nodes = np.fromiter((n for n, _ in allocation), np.int64, len(allocation))
-        cores = np.fromiter((c for _, c in allocation), np.int64, len(allocation))
-        self._check_allocation(job, nodes, cores)
-        speed = float(self.platform.arrays.speed[nodes].min())
-        rate = job.ipc * speed
+            raise SchedulerError(f"{self._name}: start of job '{job.id}' {problem}")
+        speed = min(self._speed[n] for n in nodes)
+        shares = []
+        for node, count in pairs:
+            rate = job.ipc * self._speed[node]
+            shares.extend(Share(node, proc, threads, job.req_ops, rate, now)
+                          for proc, threads in self.state.assign(node, count))
+        end = now + job.req_ops / (job.ipc * speed)
         est_end = now + self.view.speed.estimate_at_speed(job, speed)
-        run = RunningJob(job, allocation, nodes, cores, now, est_end, job.req_ops, rate, now)
+        run = RunningJob(job, pairs, np.array(nodes), np.array(cores), now, est_end,
+                         tuple(shares), end)
         self.state.occupy(run, now)
         self.job_state[job.index] = JobState.RUNNING
         self.start_t[job.index] = now
-        self.alloc[job.index] = allocation
-        if self.contention is not None:
-            self._rerate(run.nodes, now)
+        self.alloc[job.index] = pairs
+        if self.contention is None:
+            self.events.push(end, FINISH, job.index, 0)
         else:
-            self._push(now + run.remaining_ops / rate, _FINISH, job.index, 0)
+            self.dirty.update(nodes)
 
     def _finish(self, run: RunningJob, now: float) -> None:
         job = run.job
@@ -275,75 +399,138 @@ class Simulation:
         self.job_state[job.index] = JobState.FINISHED
         self.end_t[job.index] = now
         self.job_energy[job.index] = self._job_energy(run, now)
-        self.done += 1
-        if self.progress is not None:
-            self.progress(self.done, len(self.workload.jobs))
+        self.last_end = now
+        if self.contention is not None:
+            self.dirty.update(run.nodes)
+        self._count_done()
+        for child in self.deps.children[job.index]:
+            self.unmet[child] -= 1
+            if not self.unmet[child] and self.job_state[child] == JobState.HELD:
+                self.events.push(now, RELEASE, child)
 
     def _job_energy(self, run: RunningJob, now: float) -> float:
-        """Dynamic power of the job's cores plus its core-share of each node's static power."""
-        a = self.platform.arrays
-        nodes, cores = run.node_index, run.cores
-        watts = (a.dynamic_w_per_core[nodes] + a.static_w[nodes] / a.cores[nodes]) @ cores
+        """Dynamic power of the job's cores plus its core-share of each processor's static
+        power, over its run time."""
+        layout = self.state.layout
+        watts = sum((layout.dynamic_w_per_core[s.processor]
+                     + layout.static_w[s.processor] / layout.cores[s.processor]) * s.threads
+                    for s in run.shares)
         return float(watts * (now - run.start))
 
     def _reject(self, job: Job, reason: str) -> None:
         self.job_state[job.index] = JobState.REJECTED
         self.reason[job.index] = reason
+        self._count_done()
+        for index in self.deps.descendants(job.index):
+            if self.job_state[index] in ALIVE:
+                self.pending.pop(index, None)
+                self.job_state[index] = JobState.REJECTED
+                self.reason[index] = f"parent '{job.id}' was rejected: {reason}"
+                self._count_done()
+
+    def _count_done(self) -> None:
         self.done += 1
+        if self.progress is not None:
+            self.progress(self.done, len(self.workload.jobs))
 
-    def _rerate(self, nodes: Iterable[int], now: float) -> None:
-        """Re-derive progress rates of every job on ``nodes`` from the contention model."""
+    def _rerate(self, now: float) -> None:
+        """New rates for the jobs on the nodes whose allocations changed at ``now``."""
         assert self.contention is not None
-        speed = self.platform.arrays.speed
-        factors = {node: self.contention.factors(node, self.state) for node in nodes}
-        affected = {i: r for node in factors for i, r in self.state.running_on[node].items()}
-        for index, run in affected.items():
-            run.remaining_ops = max(0.0, run.remaining_ops - run.rate * (now - run.last_update))
-            run.last_update = now
-            node_rates = []
-            for node, _ in run.allocation:
-                f = factors[node] if node in factors else self.contention.factors(node, self.state)
-                node_rates.append(speed[node] * f.get(index, 1.0))
-            run.rate = run.job.ipc * float(min(node_rates))
-            run.version += 1
-            self._push(run.expected_end(), _FINISH, index, run.version)
+        factors: dict[tuple[int, int], float] = {}
+        for node in sorted(self.dirty):
+            keys, groups = self._groups(node, now)
+            if groups:
+                node_type = self.platform.nodes[node].type
+                factors.update(zip(keys, self.contention.factors(node_type, groups)))
+        self.dirty.clear()
+        for index in sorted({index for index, _ in factors}):
+            run = self.state.running[index]
+            shares = tuple(self._rated(share, run.job, factors.get((index, share.processor)),
+                                       now) for share in run.shares)
+            end = max(now, max(share.end() for share in shares))
+            new = RunningJob(run.job, run.allocation, run.node_index, run.cores, run.start,
+                             run.est_end, shares, end, run.version + 1)
+            self.state.store(new)
+            self.events.push(end, FINISH, index, new.version)
 
-    # ---- bookkeeping ----------------------------------------------------------------------
-    def _push(self, at: float, kind: int, job_index: int, version: int) -> None:
-        self.seq += 1
-        heapq.heappush(self.heap, (at, self.seq, kind, job_index, version))
+    def _groups(self, node: int, now: float) -> tuple[list[tuple[int, int]], list[Group]]:
+        """The shares still working on ``node``, as contention-model groups."""
+        first = self.state.layout.first[node]
+        keys, groups = [], []
+        for index, run in self.state.running_on[node].items():
+            job = run.job
+            for share in run.shares:
+                if share.node == node and share.remaining_at(now) > DONE * job.req_ops:
+                    keys.append((index, share.processor))
+                    groups.append(Group(job, share.processor - first, share.threads,
+                                        job.req_ops / (job.ipc * self._speed[node])))
+        return keys, groups
 
-    def _record(self, t: float) -> None:
-        queued = len(self.pending) + self.queued_locally
-        self.series.append(t, queued, len(self.state.running), self.state.total_busy_cores,
-                           self.state.total_power)
+    def _rated(self, share: Share, job: Job, factor: float | None, now: float) -> Share:
+        if factor is None:
+            return share
+        if not factor > 0:
+            raise SchedulerError(f"contention model {self.contention.name}: factor {factor} "
+                                 f"for job '{job.id}' is not positive")
+        remaining = max(0.0, share.remaining_at(now))
+        return share._replace(remaining=remaining, rate=job.ipc * self._speed[share.node] * factor,
+                              since=now)
 
-    def _close(self, t_end: float, cut: bool) -> None:
-        """Close the energy window and mark every job still alive as unfinished, with why."""
+    # ---- the end --------------------------------------------------------------------------
+    def _close(self, t_end: float) -> None:
+        """Close the energy window and give every job still alive its end state, with why."""
         self.state.close(t_end)
         jobs = self.workload.jobs
-        for index in np.flatnonzero(self.job_state <= JobState.RUNNING).tolist():
+        for index in np.flatnonzero(np.isin(self.job_state, [int(s) for s in ALIVE])).tolist():
             was = JobState(self.job_state[index])
+            job = jobs[index]
+            parent = self._unfinished_parent(job) if was == JobState.HELD else None
+            if parent is not None:
+                self.job_state[index] = JobState.REJECTED
+                self.reason[index] = f"parent '{parent}' did not finish"
+                continue
             self.job_state[index] = JobState.UNFINISHED
-            if not cut:
+            if index >= self.known and self.forked:
+                self.reason[index] = "submitted after the fork"
+            elif not self.stopped:
                 self.reason[index] = "never started: the scheduler left it waiting"
-            elif jobs[index].submit > self.horizon:
+            elif self.interrupted:
+                self.reason[index] = f"{was.name.lower()} when the run was stopped"
+            elif job.submit > self.horizon:
                 self.reason[index] = "not submitted before the horizon"
             else:
                 self.reason[index] = f"{was.name.lower()} at the horizon"
 
-    def _result(self, t_end: float, wall: float) -> SimResult:
+    def _unfinished_parent(self, job: Job) -> str | None:
+        by_id = self.workload.by_id
+        return next((p for p in job.parents
+                     if self.job_state[by_id[p].index] != JobState.FINISHED), None)
+
+    def _result(self, t_end: float) -> SimResult:
         measured = self.platform.has_power_model
+        name = self.scheduler.name if self.scheduler is not None else "caller"
         return SimResult(
-            platform=self.platform, workload=self.workload, scheduler=self.scheduler.name,
+            platform=self.platform, workload=self.workload, scheduler=name,
             seed=self.seed, state=self.job_state, start=self.start_t, end=self.end_t,
             allocation=self.alloc, reason=self.reason,
             job_energy_j=self.job_energy if measured else None,
             node_energy_j=self.state.energy_j if measured else None,
             node_busy_core_seconds=self.state.busy_core_seconds,
-            node_busy_seconds=self.state.busy_seconds, t0=self.workload.jobs[0].submit
-            if self.workload.jobs else 0.0, t_end=t_end, timeseries=self.series,
-            wall_seconds=wall, horizon=self.horizon)
+            node_busy_seconds=self.state.busy_seconds, t0=self.t0, t_end=t_end,
+            timeseries=self.series, wall_seconds=self.wall, horizon=self.horizon)
+
+
+def _contention_model(platform: Platform,
+                      chosen: str | ContentionModel | None) -> ContentionModel | None:
+    """The model a run uses, or ``None`` when rates never change (no model, no
+    oversubscription): then finish times are fixed at start."""
+    if chosen is not None and not isinstance(chosen, str):
+        return chosen
+    name = platform.contention if chosen is None else chosen
+    if name == "none" and not any(t.oversubscription > 1 for t in platform.node_types):
+        return None
+    params = dict(platform.contention_params) if name == platform.contention else {}
+    return models.create(name, params)
 
 
 def simulate(platform: Platform, workload: Workload, scheduler: Scheduler | OwnDriver,
@@ -352,6 +539,7 @@ def simulate(platform: Platform, workload: Workload, scheduler: Scheduler | OwnD
     own driver (:class:`OwnDriver`) runs there; it accepts the options it documents."""
     if isinstance(scheduler, OwnDriver):
         driven = {k: v for k, v in options.items() if k in _OWN_DRIVER_OPTIONS}
+        reject_dependencies(workload)
         check_run(workload, driven.get("seed", 0), driven.get("horizon"))
         return scheduler.simulate(platform, workload, **driven)  # type: ignore[arg-type]
     return Simulation(platform, workload, scheduler, **options).run()  # type: ignore[arg-type]

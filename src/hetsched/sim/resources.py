@@ -1,8 +1,118 @@
-"""The resource rules, in one place: what fits where, how tasks split over nodes and
-processors, and how threads share cores. The engine, the view, the feasibility check and the
-schedulers all use these functions."""
+"""The resource rules, in one place: what fits where, how a job's tasks split over nodes and
+over a node's processors, and how threads share cores. The engine, the view, the feasibility
+check and the schedulers all use these functions.
+
+A node offers *slots*: ``cores * oversubscription`` threads (one task is one thread). A task
+needs a slot and ``mem_mb`` of memory. Within a node, a job's threads go to the processors in
+order, each taking the free cores it has; threads beyond the free cores (oversubscription) go
+one by one to the processor with the fewest threads per core (the lowest index on ties).
+"""
 
 from __future__ import annotations
+
+import numpy as np
+
+from hetsched.platform.model import Platform
+from hetsched.workload.model import SPREAD, Job
+
+
+def capacity(job: Job, free_slots: np.ndarray, free_mem: np.ndarray) -> np.ndarray:
+    """Tasks of ``job`` each node can take given free slots and memory."""
+    if job.mem_mb <= 0:
+        return free_slots
+    # in float first: unlimited memory (inf) must not overflow the integer conversion
+    return np.minimum(free_slots, np.floor(free_mem / job.mem_mb)).astype(np.int64)
+
+
+def fits(job: Job, tasks: int, free_slots: int, free_mem: float) -> bool:
+    """Whether ``tasks`` tasks of ``job`` fit in one node's free slots and memory."""
+    return free_slots >= tasks and free_mem >= tasks * job.mem_mb
+
+
+def even_split(job: Job) -> tuple[int, int]:
+    """``(base, extra)``: a ``nodes=k`` job puts ``base + 1`` tasks on ``extra`` of its nodes
+    and ``base`` on the others."""
+    return divmod(job.ntasks, job.nodes)
+
+
+def allocation_problem(job: Job, nodes: list[int], cores: list[int], free_slots: np.ndarray,
+                       free_mem: np.ndarray, any_nodes: bool = False) -> str | None:
+    """Why ``job`` cannot start now on ``(nodes[i], cores[i])`` pairs, or ``None``.
+
+    The pairs must give ``job.ntasks`` tasks, name valid nodes once each, match the job's node
+    count (1, exactly k with an even split, or any for ``SPREAD``; any when ``any_nodes``) and
+    fit each node's free slots and memory."""
+    if len(nodes) == 1 and (job.nodes in (1, SPREAD) or any_nodes):  # the common case
+        node = nodes[0]
+        if cores[0] == job.ntasks and 0 <= node < free_slots.size and \
+                fits(job, job.ntasks, int(free_slots[node]), float(free_mem[node])):
+            return None
+    total = sum(cores)
+    if total != job.ntasks:
+        return f"allocates {total} cores for {job.ntasks} tasks"
+    if not nodes or min(nodes) < 0 or max(nodes) >= free_slots.size or min(cores) <= 0:
+        return "has an invalid node index or core count"
+    if len(set(nodes)) != len(nodes):
+        return "names a node twice"
+    if not any_nodes and job.nodes != SPREAD:
+        if len(nodes) != job.nodes:
+            return f"uses {len(nodes)} nodes; the job asks for exactly {job.nodes}"
+        base = even_split(job)[0]
+        if job.nodes > 1 and any(c not in (base, base + 1) for c in cores):
+            return f"splits its tasks unevenly: each node must get {base} or {base + 1}"
+    for node, count in zip(nodes, cores):
+        if not fits(job, count, int(free_slots[node]), float(free_mem[node])):
+            room = int(capacity(job, free_slots[node:node + 1], free_mem[node:node + 1])[0])
+            return f"needs {count} cores on node {node}, which has room for {max(room, 0)}"
+    return None
+
+
+def infeasibility(job: Job, platform: Platform) -> str | None:
+    """A reason ``job`` can never start on any set of nodes of ``platform``, or ``None``."""
+    a = platform.arrays
+    if job.nodes == 1:
+        if job.ntasks > a.slots.max():
+            return (f"needs {job.ntasks} cores on one node; the largest node has "
+                    f"{int(a.slots.max())}")
+        if np.any(_usable(job, platform, job.ntasks) >= job.ntasks):
+            return None
+        return f"needs {job.ntasks * job.mem_mb:g} MB of memory on one node; no node has that much"
+    if job.nodes == SPREAD:
+        if _usable(job, platform, job.ntasks).sum() >= job.ntasks:
+            return None
+        return f"needs {job.ntasks} cores; the platform has {int(a.slots.sum())}"
+    if job.nodes > job.ntasks:
+        return f"asks for {job.nodes} nodes but has only {job.ntasks} tasks"
+    base, extra = even_split(job)
+    usable = _usable(job, platform, base + 1)
+    if np.count_nonzero(usable >= base) >= job.nodes and \
+            np.count_nonzero(usable > base) >= extra:
+        return None
+    return (f"needs {job.nodes} nodes for {job.ntasks} tasks ({base} or {base + 1} each); "
+            f"the platform has too few such nodes")
+
+
+def _usable(job: Job, platform: Platform, per_node: int) -> np.ndarray:
+    """Tasks each node could ever give ``job`` if it asks ``per_node`` there."""
+    a = platform.arrays
+    return capacity(job, np.minimum(a.slots, per_node), a.memory_mb)
+
+
+def split_over_processors(threads: int, free: list[int], load: list[int],
+                          cores: list[int]) -> list[int]:
+    """Threads per processor for ``threads`` new threads on one node, given each processor's
+    free cores, current threads and cores (see the module's rule)."""
+    taken = [0] * len(free)
+    for p, room in enumerate(free):
+        if threads <= 0:
+            return taken
+        if room > 0:
+            taken[p] = min(room, threads)
+            threads -= taken[p]
+    for _ in range(threads):  # oversubscription: the least loaded processor, per thread
+        p = min(range(len(cores)), key=lambda q: ((load[q] + taken[q]) / cores[q], q))
+        taken[p] += 1
+    return taken
 
 
 def sharing_factor(cores: int, threads: int) -> float:

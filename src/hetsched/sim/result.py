@@ -18,6 +18,7 @@ class JobState(IntEnum):
     FINISHED = 3
     REJECTED = 4
     UNFINISHED = 5
+    HELD = 6  # submitted, waiting for its parents (never an end state)
 
 
 @dataclass
@@ -30,6 +31,10 @@ class TimeSeries:
     running: list[int] = field(default_factory=list)
     busy_cores: list[int] = field(default_factory=list)
     power_w: list[float] = field(default_factory=list)
+
+    def copy(self) -> "TimeSeries":
+        return TimeSeries(self.time.copy(), self.queued.copy(), self.running.copy(),
+                          self.busy_cores.copy(), self.power_w.copy())
 
     def append(self, time: float, queued: int, running: int, busy: int, power: float) -> None:
         self.time.append(time)

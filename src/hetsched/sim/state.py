@@ -1,22 +1,47 @@
-"""Mutable cluster state owned by the engine: free resources, running jobs, local queues,
-and the exact per-node energy / busy-time integrals."""
+"""Mutable cluster state owned by the engine: free resources, threads per processor, running
+jobs, local queues, and the exact per-node energy / busy-time integrals.
+
+:class:`RunningJob` objects are never changed once stored (a rate change stores a new one),
+so a fork of the state shares them and copies only the containers (:meth:`ClusterState.copy`).
+"""
 
 from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
 from hetsched.platform.model import Platform
+from hetsched.sim.resources import fits, split_over_processors
 from hetsched.workload.model import Job
+
+
+class Share(NamedTuple):
+    """``threads`` threads of a running job on one processor (global index ``processor`` of
+    node ``node``): each has ``remaining`` operations left as of ``since``, done at ``rate``
+    operations per second."""
+
+    node: int
+    processor: int
+    threads: int
+    remaining: float
+    rate: float
+    since: float
+
+    def remaining_at(self, now: float) -> float:
+        return self.remaining - self.rate * (now - self.since)
+
+    def end(self) -> float:
+        return self.since + self.remaining / self.rate
 
 
 @dataclass(slots=True)
 class RunningJob:
-    """A started job. Progress is rate based: ``remaining_ops`` per task at ``rate`` ops/s,
-    both as of ``last_update``; ``version`` invalidates stale finish events.
-    ``node_index``/``cores`` hold the allocation as arrays for vectorised bookkeeping."""
+    """A started job: its allocation (``(node, cores)`` pairs, also as the arrays
+    ``node_index``/``cores``), its shares per processor and its expected ``end`` (the last
+    share's). ``version`` invalidates finish events made stale by a rate change."""
 
     job: Job
     allocation: tuple[tuple[int, int], ...]
@@ -24,31 +49,26 @@ class RunningJob:
     cores: np.ndarray
     start: float
     est_end: float
-    remaining_ops: float
-    rate: float
-    last_update: float
+    shares: tuple[Share, ...]
+    end: float
     version: int = 0
 
     @property
     def nodes(self) -> tuple[int, ...]:
         return tuple(node for node, _ in self.allocation)
 
-    def expected_end(self) -> float:
-        return self.last_update + self.remaining_ops / self.rate
-
 
 class ClusterState:
-    """Per-node counters plus energy accounting. Only the engine calls the mutators.
-
-    Free resources are numpy arrays (schedulers select nodes on them, vectorised); the
-    energy integrals are Python lists because they are touched one node at a time.
-    """
+    """Per-node counters, threads per processor and energy accounting. Only the engine calls
+    the mutators. ``free_cores`` counts free slots (threads a node can still take)."""
 
     def __init__(self, platform: Platform, t0: float) -> None:
         a = platform.arrays
+        layout = platform.layout
         n = len(platform.nodes)
         self.platform = platform
-        self.free_cores = a.cores.copy()
+        self.layout = layout
+        self.free_cores = a.slots.copy()
         self.free_mem = a.memory_mb.copy()
         self.used_mem_bw = np.zeros(n)
         self.busy_cores = np.zeros(n, dtype=np.int64)
@@ -56,40 +76,82 @@ class ClusterState:
         self.local_queues: list[deque[Job]] = [deque() for _ in range(n)]
         self.running: dict[int, RunningJob] = {}
         self.total_busy_cores = 0
-        self._idle_w = a.idle_w.tolist()
-        self._static_w = a.static_w.tolist()
-        self._dynamic_w = a.dynamic_w_per_core.tolist()
-        self._busy = [0] * n
-        self._power = list(self._idle_w)
+        self.threads = [0] * len(layout.cores)
+        self.available = list(layout.cores)
+        self._proc_power = list(layout.idle_w)
+        self._power = [sum(layout.idle_w[f:f + c]) for f, c in zip(layout.first, layout.count)]
         self.total_power = float(sum(self._power))
+        self._busy = [0] * n
         self._last_change = [float(t0)] * n
         self._energy = [0.0] * n
         self._busy_core_s = [0.0] * n
         self._busy_s = [0.0] * n
 
-    def _set_busy(self, node: int, delta: int, now: float) -> None:
-        """Integrate ``node`` up to ``now``, then change its busy cores by ``delta``."""
+    def copy(self) -> "ClusterState":
+        """An independent copy sharing the platform and the (never changed) running jobs."""
+        other = object.__new__(ClusterState)
+        for name, value in self.__dict__.items():
+            if isinstance(value, (np.ndarray, list, dict)):
+                value = value.copy()
+            other.__dict__[name] = value
+        other.running_on = [d.copy() for d in self.running_on]
+        other.local_queues = [q.copy() for q in self.local_queues]
+        return other
+
+    # ---- placement ------------------------------------------------------------------------
+    def assign(self, node: int, threads: int) -> list[tuple[int, int]]:
+        """``(processor, threads)`` pairs for ``threads`` new threads on ``node``."""
+        first, count = self.layout.first[node], self.layout.count[node]
+        if count == 1:
+            return [(first, threads)]
+        procs = range(first, first + count)
+        taken = split_over_processors(
+            threads, [self.available[p] - self.threads[p] for p in procs],
+            [self.threads[p] for p in procs], [self.available[p] or 1 for p in procs])
+        return [(first + i, t) for i, t in enumerate(taken) if t]
+
+    def fits(self, node: int, tasks: int, job: Job) -> bool:
+        return fits(job, tasks, int(self.free_cores[node]), float(self.free_mem[node]))
+
+    # ---- changes --------------------------------------------------------------------------
+    def _integrate(self, node: int, now: float) -> None:
         dt = now - self._last_change[node]
-        busy = self._busy[node]
         if dt > 0.0:
             self._energy[node] += self._power[node] * dt
+            busy = self._busy[node]
             if busy:
                 self._busy_core_s[node] += busy * dt
                 self._busy_s[node] += dt
         self._last_change[node] = now
-        busy += delta
-        self._busy[node] = busy
-        self.busy_cores[node] = busy
+
+    def _add_threads(self, node: int, proc: int, delta: int, now: float) -> None:
+        """Integrate ``node`` up to ``now``, then change ``proc``'s threads by ``delta``."""
+        self._integrate(node, now)
+        layout = self.layout
+        cores = layout.cores[proc]
+        old = self.threads[proc]
+        new = old + delta
+        self.threads[proc] = new
+        busy_old, busy_new = min(old, cores), min(new, cores)
+        if busy_new != busy_old:
+            busy = self._busy[node] + busy_new - busy_old
+            self._busy[node] = busy
+            self.busy_cores[node] = busy
+            self.total_busy_cores += busy_new - busy_old
+            power = (layout.static_w[proc] + layout.dynamic_w_per_core[proc] * busy_new
+                     if busy_new else layout.idle_w[proc])
+            node_power = (power if layout.count[node] == 1 else
+                          self._power[node] - self._proc_power[proc] + power)
+            self._proc_power[proc] = power
+            self.total_power += node_power - self._power[node]
+            self._power[node] = node_power
         self.free_cores[node] -= delta
-        self.total_busy_cores += delta
-        power = self._static_w[node] + self._dynamic_w[node] * busy if busy else self._idle_w[node]
-        self.total_power += power - self._power[node]
-        self._power[node] = power
 
     def _change(self, run: RunningJob, sign: int, now: float) -> None:
         job = run.job
+        for share in run.shares:
+            self._add_threads(share.node, share.processor, sign * share.threads, now)
         for node, cores in run.allocation:
-            self._set_busy(node, sign * cores, now)
             if job.mem_mb:
                 self.free_mem[node] -= sign * cores * job.mem_mb
             if job.mem_bw_gbs:
@@ -107,10 +169,29 @@ class ClusterState:
             del self.running_on[node][run.job.index]
         del self.running[run.job.index]
 
+    def store(self, run: RunningJob) -> None:
+        """Replace a running job's record by a newer version (after a rate change)."""
+        for node, _ in run.allocation:
+            self.running_on[node][run.job.index] = run
+        self.running[run.job.index] = run
+
+    def set_available(self, node: int, cores: int) -> None:
+        """Make ``cores`` of ``node``'s cores available, taking the others from its last
+        processors first."""
+        layout = self.layout
+        first, count = layout.first[node], layout.count[node]
+        before = sum(self.available[first:first + count])
+        left = cores
+        for p in range(first, first + count):
+            self.available[p] = min(layout.cores[p], left)
+            left -= self.available[p]
+        slots = self.platform.nodes[node].type.oversubscription
+        self.free_cores[node] += (cores - before) * slots
+
     def close(self, now: float) -> None:
         """Integrate every node up to ``now`` (the end of the accounting window)."""
         for node in range(len(self._busy)):
-            self._set_busy(node, 0, now)
+            self._integrate(node, now)
 
     @property
     def energy_j(self) -> np.ndarray:
@@ -123,6 +204,3 @@ class ClusterState:
     @property
     def busy_seconds(self) -> np.ndarray:
         return np.array(self._busy_s)
-
-    def fits(self, node: int, cores: int, job: Job) -> bool:
-        return bool(self.free_cores[node] >= cores and self.free_mem[node] >= cores * job.mem_mb)

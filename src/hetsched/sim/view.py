@@ -9,6 +9,7 @@ import numpy as np
 
 from hetsched.models.speed import SpeedModel
 from hetsched.platform.model import Platform
+from hetsched.sim.resources import capacity, fits
 from hetsched.sim.state import ClusterState, RunningJob
 from hetsched.workload.model import Job
 
@@ -20,7 +21,11 @@ def _readonly(array: np.ndarray) -> np.ndarray:
 
 
 class ClusterView:
-    """Live, read-only access to the engine's state (arrays reflect every change)."""
+    """Live, read-only access to the engine's state (arrays reflect every change).
+
+    ``free_cores`` counts free slots: the threads a node can still take (its available cores
+    times its oversubscription, minus the threads running there); ``busy_cores`` the cores
+    running at least one thread."""
 
     def __init__(self, platform: Platform, state: ClusterState, pending: dict[int, Job],
                  clock: list[float]) -> None:
@@ -57,14 +62,19 @@ class ClusterView:
         """Estimated end of a running job; a job past its estimate is expected to end now."""
         return max(run.est_end, self.now)
 
+    def processor_threads(self, node: int) -> tuple[int, ...]:
+        """Threads running on each processor of ``node`` (in its node type's order)."""
+        layout = self._state.layout
+        first = layout.first[node]
+        return tuple(self._state.threads[first:first + layout.count[node]])
+
     def fits(self, job: Job, node: int, cores: int | None = None) -> bool:
         """Whether ``cores`` (default: all tasks of ``job``) fit on ``node`` right now."""
-        return self._state.fits(node, job.ntasks if cores is None else cores, job)
+        state = self._state
+        return fits(job, job.ntasks if cores is None else cores, int(state.free_cores[node]),
+                    float(state.free_mem[node]))
 
     def fit_mask(self, job: Job, cores: int | None = None) -> np.ndarray:
         """Boolean mask of nodes where ``cores`` (default: all tasks) of ``job`` fit now."""
         k = job.ntasks if cores is None else cores
-        mask = self._state.free_cores >= k
-        if job.mem_mb > 0:
-            mask &= self._state.free_mem >= k * job.mem_mb
-        return mask
+        return capacity(job, self._state.free_cores, self._state.free_mem) >= k

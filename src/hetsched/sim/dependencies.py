@@ -1,0 +1,57 @@
+"""Dependencies between jobs (a DAG given by ``Job.parents``): which jobs wait for which.
+
+The graph is immutable and shared by forks; what changes during a run (how many parents each
+job still waits for) is a numpy array the engine owns.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from hetsched.errors import InputError
+from hetsched.workload.model import Workload
+
+
+@dataclass(frozen=True)
+class Dependencies:
+    """``children[i]``: indices of the jobs waiting for job ``i``; ``parent_count[i]``: how
+    many distinct parents job ``i`` has."""
+
+    children: tuple[tuple[int, ...], ...]
+    parent_count: np.ndarray
+
+    @property
+    def any(self) -> bool:
+        return bool(self.parent_count.any())
+
+    @staticmethod
+    def of(workload: Workload) -> "Dependencies":
+        children: list[list[int]] = [[] for _ in workload.jobs]
+        count = np.zeros(len(workload.jobs), dtype=np.int64)
+        for job in workload.jobs:
+            for parent in set(job.parents):
+                if parent not in workload.by_id:
+                    raise InputError(workload.source, f"unknown parent job '{parent}'",
+                                     record=f"job '{job.id}'", field="parents")
+                children[workload.by_id[parent].index].append(job.index)
+                count[job.index] += 1
+        count.setflags(write=False)
+        return Dependencies(tuple(tuple(c) for c in children), count)
+
+    def descendants(self, index: int) -> list[int]:
+        """Every job that depends on job ``index``, directly or not, in breadth-first order."""
+        found: list[int] = []
+        seen = {index}
+        frontier = [index]
+        while frontier:
+            nxt = []
+            for job in frontier:
+                for child in self.children[job]:
+                    if child not in seen:
+                        seen.add(child)
+                        found.append(child)
+                        nxt.append(child)
+            frontier = nxt
+        return found

@@ -1,0 +1,71 @@
+"""The engine's events: one heap of typed events, in a documented deterministic order.
+
+An entry is ``(time, kind, seq, job, version)``. Simultaneous events are handled by kind, in
+this order: finishes, node availability changes, releases (jobs whose last parent just
+finished), submissions, wake-ups; events of one kind in the order they were scheduled
+(``seq``), so submissions keep the workload's order. ``version`` lets the engine discard a
+finish event made stale by a rate change.
+"""
+
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass
+from enum import IntEnum
+
+
+class Kind(IntEnum):
+    FINISH = 0
+    AVAILABILITY = 1
+    RELEASE = 2
+    SUBMIT = 3
+    WAKE = 4
+
+
+# plain ints in the heap: tuples of ints compare faster than tuples of enum members
+FINISH, AVAILABILITY, RELEASE, SUBMIT, WAKE = (int(k) for k in Kind)
+
+
+Entry = tuple[float, int, int, int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Availability:
+    """From ``time`` on, ``cores`` of ``node``'s cores may run jobs (0: the whole node is
+    unavailable, e.g. maintenance or a reservation by other users; the node's core count:
+    fully available again, e.g. after a boot). Jobs already running are not stopped: a node
+    whose running jobs hold more cores than it now has takes no new work until they leave."""
+
+    time: float
+    node: int
+    cores: int
+
+
+class EventQueue:
+    """A heap of :data:`Entry`. Copying it (for a fork) copies one list of tuples."""
+
+    __slots__ = ("heap", "seq")
+
+    def __init__(self) -> None:
+        self.heap: list[Entry] = []
+        self.seq = 0
+
+    def push(self, time: float, kind: int, job: int = -1, version: int = 0) -> None:
+        self.seq += 1
+        heapq.heappush(self.heap, (time, kind, self.seq, job, version))
+
+    def next_time(self) -> float:
+        return self.heap[0][0] if self.heap else float("inf")
+
+    def pop(self) -> Entry:
+        return heapq.heappop(self.heap)
+
+    def copy(self, keep_submissions: bool = True) -> "EventQueue":
+        other = EventQueue()
+        other.seq = self.seq
+        if keep_submissions:
+            other.heap = self.heap.copy()
+        else:
+            other.heap = [e for e in self.heap if e[1] != SUBMIT]
+            heapq.heapify(other.heap)
+        return other
