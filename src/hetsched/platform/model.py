@@ -168,6 +168,11 @@ class Platform:
     def max_node_cores(self) -> int:
         return int(self.arrays.cores.max())
 
+    @cached_property
+    def max_node_slots(self) -> int:
+        """The most threads one node can run at once (cores times oversubscription)."""
+        return int(self.arrays.slots.max())
+
     @staticmethod
     def from_counts(name: str, types_and_counts: list[tuple[NodeType, int]],
                     cluster: str = "cluster0", source: str = "<memory>") -> "Platform":

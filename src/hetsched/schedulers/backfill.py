@@ -132,20 +132,24 @@ class ConservativeBackfill(_Backfilling):
         self.expected_end: dict[int, float] = {}
 
     def decide(self, now: float, events: Events) -> Iterator[Decision]:
-        if self.profile is None:
+        if self.profile is None:  # the first call, maybe on a fork with jobs already pending
             self.profile = Profile.of_running(self.view)
+            arrived = tuple(self.view.pending.values())
         elif self._must_replan(now, events):
             self._compress(now)
+            arrived = events.arrived
         else:
             self.profile.advance(now)
-        for job in events.arrived:
+            arrived = events.arrived
+        for job in arrived:
             self._reserve(job)
         yield from self._start_due(now)
 
     def _must_replan(self, now: float, events: Events) -> bool:
         """Re-plan unless the projection still holds: no early end, no overrun."""
         for job in events.finished:
-            if now < self.expected_end.pop(job.index) - 1e-9 * max(1.0, abs(now)):
+            expected = self.expected_end.pop(job.index, None)  # None: started before reset
+            if expected is None or now < expected - 1e-9 * max(1.0, abs(now)):
                 return True
         return any(run.est_end < now for run in self.view.running.values())
 

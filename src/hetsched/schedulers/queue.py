@@ -44,6 +44,8 @@ class QueuePolicy(Scheduler):
     def reset(self, view: ClusterView, rng: np.random.Generator) -> None:
         super().reset(view, rng)
         self.queue = JobQueue(self.job_selection, rng)
+        for job in view.pending.values():  # a fork's pending jobs
+            self.queue.push(job)
 
     def decide(self, now: float, events: Events) -> Iterator[Decision]:
         for job in events.arrived:

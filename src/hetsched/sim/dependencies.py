@@ -16,29 +16,25 @@ from hetsched.workload.model import Workload
 
 @dataclass(frozen=True)
 class Dependencies:
-    """``children[i]``: indices of the jobs waiting for job ``i``; ``parent_count[i]``: how
-    many distinct parents job ``i`` has."""
+    """``children[i]``: indices of the jobs waiting for job ``i`` (absent: none);
+    ``parent_count[i]``: how many distinct parents job ``i`` has."""
 
-    children: tuple[tuple[int, ...], ...]
+    children: dict[int, tuple[int, ...]]
     parent_count: np.ndarray
-
-    @property
-    def any(self) -> bool:
-        return bool(self.parent_count.any())
 
     @staticmethod
     def of(workload: Workload) -> "Dependencies":
-        children: list[list[int]] = [[] for _ in workload.jobs]
+        children: dict[int, list[int]] = {}
         count = np.zeros(len(workload.jobs), dtype=np.int64)
         for job in workload.jobs:
-            for parent in set(job.parents):
+            for parent in set(job.parents) if job.parents else ():
                 if parent not in workload.by_id:
                     raise InputError(workload.source, f"unknown parent job '{parent}'",
                                      record=f"job '{job.id}'", field="parents")
-                children[workload.by_id[parent].index].append(job.index)
+                children.setdefault(workload.by_id[parent].index, []).append(job.index)
                 count[job.index] += 1
         count.setflags(write=False)
-        return Dependencies(tuple(tuple(c) for c in children), count)
+        return Dependencies({i: tuple(c) for i, c in children.items()}, count)
 
     def descendants(self, index: int) -> list[int]:
         """Every job that depends on job ``index``, directly or not, in breadth-first order."""
@@ -48,7 +44,7 @@ class Dependencies:
         while frontier:
             nxt = []
             for job in frontier:
-                for child in self.children[job]:
+                for child in self.children.get(job, ()):
                     if child not in seen:
                         seen.add(child)
                         found.append(child)

@@ -38,6 +38,10 @@ ProgressCallback = Callable[[int, int], None]
 DONE = 1e-9
 
 ALIVE = (JobState.PENDING, JobState.QUEUED, JobState.RUNNING, JobState.HELD)
+# plain ints for the hot paths (an enum member lookup costs more than the comparison)
+_PENDING, _QUEUED, _RUNNING, _FINISHED, _REJECTED, _HELD = (
+    int(s) for s in (JobState.PENDING, JobState.QUEUED, JobState.RUNNING, JobState.FINISHED,
+                     JobState.REJECTED, JobState.HELD))
 
 
 class Step(NamedTuple):
@@ -73,7 +77,7 @@ class Simulation:
         self.progress = progress
         self.record_timeseries = timeseries
         self.per_event = per_event
-        self.contention = _contention_model(platform, contention)
+        self.contention = _contention_model(platform, workload, contention)
         self.deps = Dependencies.of(workload)
         self._speed = platform.arrays.speed.tolist()
         n = len(workload.jobs)
@@ -258,7 +262,7 @@ class Simulation:
                 available.append(index)
                 self._drain((index,), t)
             elif kind == RELEASE:
-                self.job_state[index] = JobState.PENDING
+                self.job_state[index] = _PENDING
                 job = self.workload.jobs[index]
                 self.pending[index] = job
                 released.append(job)
@@ -297,7 +301,7 @@ class Simulation:
 
     def _admit(self, job: Job) -> bool:
         """A submitted job becomes pending (True), waits for its parents, or is rejected."""
-        if self.job_state[job.index] == JobState.REJECTED:
+        if self.job_state[job.index] == _REJECTED:
             return False  # a parent was rejected before it arrived
         reason = infeasibility(job, self.platform)
         if reason is not None:
@@ -306,7 +310,7 @@ class Simulation:
             self._reject(job, reason)
             return False
         if self.unmet[job.index]:
-            self.job_state[job.index] = JobState.HELD
+            self.job_state[job.index] = _HELD
             return False
         self.pending[job.index] = job
         return True
@@ -327,7 +331,7 @@ class Simulation:
             raise SchedulerError(f"{self._name}: job '{job.id}' queued on node "
                                  f"{node}, which can never hold it (cores or memory)")
         self._take_pending(job, "queue")
-        self.job_state[job.index] = JobState.QUEUED
+        self.job_state[job.index] = _QUEUED
         self.state.local_queues[node].append(job)
         self.queued_on[job.index] = node
         self.queued_locally += 1
@@ -341,7 +345,7 @@ class Simulation:
                                  f"it waits in no local queue")
         self.state.local_queues[node].remove(job)
         self.queued_locally -= 1
-        self.job_state[job.index] = JobState.PENDING
+        self.job_state[job.index] = _PENDING
         items = sorted([*self.pending.items(), (job.index, job)])
         self.pending.clear()
         self.pending.update(items)
@@ -374,18 +378,18 @@ class Simulation:
                                      self.state.free_mem, any_nodes)
         if problem:
             raise SchedulerError(f"{self._name}: start of job '{job.id}' {problem}")
-        speed = min(self._speed[n] for n in nodes)
+        speed = self._speed[nodes[0]] if len(nodes) == 1 else min(self._speed[n] for n in nodes)
         shares = []
         for node, count in pairs:
             rate = job.ipc * self._speed[node]
-            shares.extend(Share(node, proc, threads, job.req_ops, rate, now)
-                          for proc, threads in self.state.assign(node, count))
+            shares.extend([Share(node, proc, threads, job.req_ops, rate, now)
+                           for proc, threads in self.state.assign(node, count)])
         end = now + job.req_ops / (job.ipc * speed)
         est_end = now + self.view.speed.estimate_at_speed(job, speed)
         run = RunningJob(job, pairs, np.array(nodes), np.array(cores), now, est_end,
                          tuple(shares), end)
         self.state.occupy(run, now)
-        self.job_state[job.index] = JobState.RUNNING
+        self.job_state[job.index] = _RUNNING
         self.start_t[job.index] = now
         self.alloc[job.index] = pairs
         if self.contention is None:
@@ -396,16 +400,16 @@ class Simulation:
     def _finish(self, run: RunningJob, now: float) -> None:
         job = run.job
         self.state.release(run, now)
-        self.job_state[job.index] = JobState.FINISHED
+        self.job_state[job.index] = _FINISHED
         self.end_t[job.index] = now
         self.job_energy[job.index] = self._job_energy(run, now)
         self.last_end = now
         if self.contention is not None:
             self.dirty.update(run.nodes)
         self._count_done()
-        for child in self.deps.children[job.index]:
+        for child in self.deps.children.get(job.index, ()):
             self.unmet[child] -= 1
-            if not self.unmet[child] and self.job_state[child] == JobState.HELD:
+            if not self.unmet[child] and self.job_state[child] == _HELD:
                 self.events.push(now, RELEASE, child)
 
     def _job_energy(self, run: RunningJob, now: float) -> float:
@@ -418,13 +422,13 @@ class Simulation:
         return float(watts * (now - run.start))
 
     def _reject(self, job: Job, reason: str) -> None:
-        self.job_state[job.index] = JobState.REJECTED
+        self.job_state[job.index] = _REJECTED
         self.reason[job.index] = reason
         self._count_done()
         for index in self.deps.descendants(job.index):
             if self.job_state[index] in ALIVE:
                 self.pending.pop(index, None)
-                self.job_state[index] = JobState.REJECTED
+                self.job_state[index] = _REJECTED
                 self.reason[index] = f"parent '{job.id}' was rejected: {reason}"
                 self._count_done()
 
@@ -484,9 +488,9 @@ class Simulation:
         for index in np.flatnonzero(np.isin(self.job_state, [int(s) for s in ALIVE])).tolist():
             was = JobState(self.job_state[index])
             job = jobs[index]
-            parent = self._unfinished_parent(job) if was == JobState.HELD else None
+            parent = self._unfinished_parent(job) if was == _HELD else None
             if parent is not None:
-                self.job_state[index] = JobState.REJECTED
+                self.job_state[index] = _REJECTED
                 self.reason[index] = f"parent '{parent}' did not finish"
                 continue
             self.job_state[index] = JobState.UNFINISHED
@@ -504,7 +508,7 @@ class Simulation:
     def _unfinished_parent(self, job: Job) -> str | None:
         by_id = self.workload.by_id
         return next((p for p in job.parents
-                     if self.job_state[by_id[p].index] != JobState.FINISHED), None)
+                     if self.job_state[by_id[p].index] != _FINISHED), None)
 
     def _result(self, t_end: float) -> SimResult:
         measured = self.platform.has_power_model
@@ -520,17 +524,18 @@ class Simulation:
             timeseries=self.series, wall_seconds=self.wall, horizon=self.horizon)
 
 
-def _contention_model(platform: Platform,
+def _contention_model(platform: Platform, workload: Workload,
                       chosen: str | ContentionModel | None) -> ContentionModel | None:
-    """The model a run uses, or ``None`` when rates never change (no model, no
-    oversubscription): then finish times are fixed at start."""
+    """The model a run uses, or ``None`` when it can never change a rate (the ``none`` model
+    without oversubscription, IRMaSim's without memory traffic...): then finish times are
+    fixed at start."""
     if chosen is not None and not isinstance(chosen, str):
-        return chosen
-    name = platform.contention if chosen is None else chosen
-    if name == "none" and not any(t.oversubscription > 1 for t in platform.node_types):
-        return None
-    params = dict(platform.contention_params) if name == platform.contention else {}
-    return models.create(name, params)
+        model = chosen
+    else:
+        name = platform.contention if chosen is None else chosen
+        params = dict(platform.contention_params) if name == platform.contention else {}
+        model = models.create(name, params)
+    return None if models.inert(model, platform, workload) else model
 
 
 def simulate(platform: Platform, workload: Workload, scheduler: Scheduler | OwnDriver,

@@ -71,6 +71,8 @@ def infeasibility(job: Job, platform: Platform) -> str | None:
     """A reason ``job`` can never start on any set of nodes of ``platform``, or ``None``."""
     a = platform.arrays
     if job.nodes == 1:
+        if job.mem_mb <= 0 and job.ntasks <= platform.max_node_slots:
+            return None  # the common case, without numpy
         if job.ntasks > a.slots.max():
             return (f"needs {job.ntasks} cores on one node; the largest node has "
                     f"{int(a.slots.max())}")

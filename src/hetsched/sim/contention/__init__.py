@@ -18,8 +18,8 @@ from typing import Protocol
 
 from hetsched.errors import ConfigError, did_you_mean
 from hetsched.lazy import resolve
-from hetsched.platform.model import NodeType
-from hetsched.workload.model import Job
+from hetsched.platform.model import NodeType, Platform
+from hetsched.workload.model import Job, Workload
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,11 +37,21 @@ class Group:
 
 
 class ContentionModel(Protocol):
-    """Rate factors (> 0; 1 = uncontended) of the groups running on one node."""
+    """Rate factors (> 0; 1 = uncontended) of the groups running on one node.
+
+    ``inert(platform, workload)`` says the model can never change a rate in that run (e.g.
+    no job asks for memory bandwidth): the engine then fixes finish times at start, as
+    without a model. A model without the method is never inert.
+    """
 
     name: str
 
     def factors(self, node_type: NodeType, groups: Sequence[Group]) -> list[float]: ...
+
+
+def inert(model: ContentionModel, platform: Platform, workload: Workload) -> bool:
+    check = getattr(model, "inert", None)
+    return bool(check is not None and check(platform, workload))
 
 
 #: Model name -> "module:attribute" of its factory (called with the model's parameters).

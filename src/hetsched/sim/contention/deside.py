@@ -22,10 +22,11 @@ import math
 from collections.abc import Callable, Sequence
 
 from hetsched.errors import ConfigError
-from hetsched.platform.model import NodeType
+from hetsched.platform.model import NodeType, Platform
 from hetsched.sim.contention import Group
-from hetsched.sim.contention.sharing import threads_per_processor
+from hetsched.sim.contention.sharing import oversubscribed, threads_per_processor
 from hetsched.sim.resources import sharing_factor
+from hetsched.workload.model import Workload
 
 #: delta when the platform gives none. The paper's measured value could not be consulted;
 #: 1.5 is the usual remote/local DRAM latency of two-socket servers ("access to memory on a
@@ -67,6 +68,10 @@ class DesideModel:
         self.latency_ratio = _parameter(
             "latency_ratio", latency_ratio, lambda v: math.isfinite(v) and v >= 1,
             "a finite number >= 1 (remote/local memory latency)")
+
+    def inert(self, platform: Platform, workload: Workload) -> bool:
+        """No bandwidth demand and no oversubscription: every factor is 1, whatever U."""
+        return not oversubscribed(platform) and not any(j.mem_bw_gbs for j in workload.jobs)
 
     def factors(self, node_type: NodeType, groups: Sequence[Group]) -> list[float]:
         processors = node_type.processors

@@ -20,10 +20,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from hetsched.platform.model import NodeType, Processor
+from hetsched.platform.model import NodeType, Platform, Processor
 from hetsched.sim.contention import Group
-from hetsched.sim.contention.sharing import threads_per_processor
+from hetsched.sim.contention.sharing import oversubscribed, threads_per_processor
 from hetsched.sim.resources import sharing_factor
+from hetsched.workload.model import Workload
 
 #: IRMaSim's parameter values (its example processor library), used when a processor has none.
 DEFAULTS = {"b": -1.85e-5, "c": 32000.0, "da": 1.75, "db": 2000.0, "dc": 50000.0, "dd": 6000.0}
@@ -59,6 +60,10 @@ def parameters(processor: Processor) -> dict[str, float]:
 
 class IrmasimModel:
     name = "irmasim"
+
+    def inert(self, platform: Platform, workload: Workload) -> bool:
+        """No memory traffic (every ``mem_vol`` is 0) means no contention."""
+        return not oversubscribed(platform) and not any(j.mem_vol for j in workload.jobs)
 
     def factors(self, node_type: NodeType, groups: Sequence[Group]) -> list[float]:
         processors = node_type.processors

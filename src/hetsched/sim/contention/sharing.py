@@ -5,9 +5,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from hetsched.platform.model import NodeType
+from hetsched.platform.model import NodeType, Platform
 from hetsched.sim.contention import Group
 from hetsched.sim.resources import sharing_factor
+from hetsched.workload.model import Workload
+
+
+def oversubscribed(platform: Platform) -> bool:
+    """Whether some node may run more threads than it has cores."""
+    return any(t.oversubscription > 1 for t in platform.node_types)
 
 
 def threads_per_processor(node_type: NodeType, groups: Sequence[Group]) -> list[int]:
@@ -20,6 +26,9 @@ def threads_per_processor(node_type: NodeType, groups: Sequence[Group]) -> list[
 
 class ProcessorSharing:
     name = "none"
+
+    def inert(self, platform: Platform, workload: Workload) -> bool:
+        return not oversubscribed(platform)
 
     def factors(self, node_type: NodeType, groups: Sequence[Group]) -> list[float]:
         threads = threads_per_processor(node_type, groups)
