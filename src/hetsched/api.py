@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from hetsched.errors import ConfigError, InputWarning
+from hetsched.options import check_contention
 from hetsched.platform.model import Platform
 from hetsched.schedulers.base import OwnDriver, Scheduler
 from hetsched.sim.result import SimResult
@@ -86,6 +87,7 @@ def simulate(platform: PathLike | Platform | None = None,
              scheduler: str | Scheduler | OwnDriver = "fcfs", *, seed: int = 0,
              horizon: float | None = None, strict: bool = False, swf_placement: str = "auto",
              reference_speed: float | None = None, estimate_factor: float = 1.0,
+             contention: str | None = None,
              progress: Callable[[int, int], None] | None = None) -> Run:
     """Simulate ``workload`` on ``platform`` under ``scheduler`` and return a :class:`Run`.
 
@@ -108,9 +110,11 @@ def simulate(platform: PathLike | Platform | None = None,
     plat, work = load_inputs(platform, workload, swf)
     for message in input_warnings(plat, work):
         warnings.warn(message, InputWarning, stacklevel=2)
+    engine_options: dict[str, Any] = {"contention": check_contention(contention)} \
+        if not isinstance(policy, OwnDriver) else {}
     result = run_engine(plat, work, policy, seed=seed, horizon=horizon, strict=strict,
-                        progress=progress)
-    return Run(result, recorded_options(horizon, strict, swf))
+                        progress=progress, **engine_options)
+    return Run(result, recorded_options(horizon, strict, swf, contention or plat.contention))
 
 
 def load_inputs(platform: PathLike | Platform | None, workload: PathLike | Workload | None,
@@ -136,10 +140,12 @@ def load_inputs(platform: PathLike | Platform | None, workload: PathLike | Workl
     return platform, load_workload(default_workload_path(), platform)
 
 
-def recorded_options(horizon: float | None, strict: bool, swf: SwfOptions) -> dict[str, Any]:
+def recorded_options(horizon: float | None, strict: bool, swf: SwfOptions,
+                     contention: str = "none") -> dict[str, Any]:
     """How a run was configured, as ``summary.json`` records it."""
     return {"horizon": horizon, "strict": strict, "swf_placement": swf.placement,
-            "reference_speed": swf.reference_speed, "estimate_factor": swf.estimate_factor}
+            "reference_speed": swf.reference_speed, "estimate_factor": swf.estimate_factor,
+            "contention": contention}
 
 
 def _path(value: object, what: str) -> Path:

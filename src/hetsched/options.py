@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import numbers
 
-from hetsched.errors import ConfigError
+from hetsched.errors import ConfigError, did_you_mean
 
 
 def check_seed(seed: object) -> int:
@@ -37,3 +37,13 @@ def check_number(name: str, value: object, minimum: float | None = None,
     if maximum is not None and number > maximum:
         raise ConfigError(f"{name} must be at most {maximum:g}, got {value!r}")
     return number
+
+
+def check_contention(name: str | None) -> str | None:
+    """A contention model's name (``None``: the platform's), without importing the models."""
+    from hetsched.sim.contention import MODELS
+
+    if name is not None and name not in MODELS:
+        raise ConfigError(f"unknown contention model '{name}'{did_you_mean(name, list(MODELS))} "
+                          f"(choose from: {', '.join(MODELS)})")
+    return name

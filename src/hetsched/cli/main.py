@@ -61,6 +61,9 @@ ReferenceOpt = Annotated[Optional[float], typer.Option(
 EstimateOpt = Annotated[float, typer.Option(
     "--estimate-factor", help="SWF: requested time = run time × this when a record has none.")]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing but errors.")]
+ContentionOpt = Annotated[Optional[str], typer.Option(
+    "--contention", help="Contention model: none, irmasim or deside (default: the platform's; "
+    "IRMaSim platforms use irmasim).")]
 SchedulerHelp = ("Scheduler: a name from `hetsched schedulers`, name:key=value,... to pass "
                  "options, or path/to/file.py:ClassName[:key=value,...] for your own class.")
 
@@ -74,7 +77,8 @@ def run(platform: PlatformOpt = None, workload: WorkloadOpt = None,
             help="Output directory. Default: runs/<workload>-<scheduler>.")] = None,
         seed: SeedOpt = 0, horizon: HorizonOpt = None, strict: StrictOpt = False,
         swf_placement: PlacementOpt = "auto", reference_speed: ReferenceOpt = None,
-        estimate_factor: EstimateOpt = 1.0, quiet: QuietOpt = False,
+        estimate_factor: EstimateOpt = 1.0, contention: ContentionOpt = None,
+        quiet: QuietOpt = False,
         output_format: Annotated[Format, FormatOpt] = Format.TABLE) -> None:
     """Simulate one scheduler: print its metrics, write jobs.csv, summary.json, timeseries.csv.
 
@@ -87,13 +91,13 @@ def run(platform: PlatformOpt = None, workload: WorkloadOpt = None,
 
     with user_errors():
         inputs = running.make_inputs(platform, workload, seed, horizon, strict, swf_placement,
-                                     reference_speed, estimate_factor)
+                                     reference_speed, estimate_factor, contention)
         create(scheduler)  # fail fast on a bad name, before loading inputs
         plat, work = inputs.load()
         result = running.simulate_spec(scheduler, plat, work, inputs,
                                        quiet or output_format is not Format.TABLE)
         out = out or Path("runs") / running.run_dir_name(work, scheduler)
-        write_run(result, out, inputs.options())
+        write_run(result, out, inputs.options(plat))
     running.warn_inputs(plat, work, quiet)
     values = running.run_values(summarize(result), result.wall_seconds)
     if output_format is Format.JSON:
@@ -123,7 +127,8 @@ def compare(scheduler: Annotated[list[str], typer.Option(
                 "--json", help="Same as --format json.")] = False,
             seed: SeedOpt = 0, horizon: HorizonOpt = None, strict: StrictOpt = False,
             swf_placement: PlacementOpt = "auto", reference_speed: ReferenceOpt = None,
-            estimate_factor: EstimateOpt = 1.0, quiet: QuietOpt = False,
+            estimate_factor: EstimateOpt = 1.0, contention: ContentionOpt = None,
+            quiet: QuietOpt = False,
             output_format: Annotated[Format, FormatOpt] = Format.TABLE) -> None:
     """Run several schedulers on the same inputs and compare their metrics side by side."""
     from hetsched.cli import running
@@ -134,7 +139,7 @@ def compare(scheduler: Annotated[list[str], typer.Option(
     output_format = Format.JSON if json_output else output_format
     with user_errors():
         inputs = running.make_inputs(platform, workload, seed, horizon, strict, swf_placement,
-                                     reference_speed, estimate_factor)
+                                     reference_speed, estimate_factor, contention)
         specs = running.split_specs(scheduler)
         for spec in specs:
             create(spec)
@@ -145,7 +150,7 @@ def compare(scheduler: Annotated[list[str], typer.Option(
                                            quiet or output_format is not Format.TABLE)
             runs[spec] = running.run_values(summarize(result), result.wall_seconds)
             if out is not None:
-                write_run(result, out / running.safe_name(spec), inputs.options())
+                write_run(result, out / running.safe_name(spec), inputs.options(plat))
         if out is not None:
             write_comparison_csv(runs, out / "comparison.csv")
     running.warn_inputs(plat, work, quiet)

@@ -16,8 +16,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from hetsched.errors import ConfigError, did_you_mean
+from hetsched.errors import ConfigError
 from hetsched.lazy import resolve
+from hetsched.options import check_contention
 from hetsched.platform.model import NodeType, Platform
 from hetsched.workload.model import Job, Workload
 
@@ -64,10 +65,7 @@ MODELS = {
 
 def create(name: str, params: Mapping[str, float] | None = None) -> ContentionModel:
     """The contention model called ``name``, built with the platform's ``params``."""
-    if name not in MODELS:
-        raise ConfigError(f"unknown contention model '{name}'{did_you_mean(name, list(MODELS))} "
-                          f"(choose from: {', '.join(MODELS)})")
-    factory = resolve(MODELS[name])
+    factory = resolve(MODELS[check_contention(name)])
     try:
         return factory(**dict(params or {}))
     except TypeError as error:
