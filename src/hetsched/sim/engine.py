@@ -152,7 +152,7 @@ class Simulation:
             kind = type(decision)
             if kind is Start:
                 self._take_pending(decision.job, "start")
-                self._start(decision.job, decision.allocation, now)
+                self._start(decision.job, decision.allocation, now, decision.any_nodes)
             elif kind is Enqueue:
                 self._enqueue(decision, now)
             elif kind is Dequeue:
@@ -214,7 +214,9 @@ class Simulation:
             self._start(job, ((node, job.ntasks),), now)
 
     # ---- job life cycle -------------------------------------------------------------------
-    def _check_allocation(self, job: Job, nodes: np.ndarray, cores: np.ndarray) -> None:
+    def _check_allocation(self, job: Job, nodes: np.ndarray, cores: np.ndarray,
+                          any_nodes: bool = False) -> None:
+        """``any_nodes`` (``Start.any_nodes``) lifts the job's node count and even split."""
         if nodes.size == 1 and self._fits_one_node(job, int(nodes[0]), int(cores[0])):
             return  # the common case, checked with scalars
         problem = None
@@ -225,9 +227,9 @@ class Simulation:
             problem = "has an invalid node index or core count"
         elif np.unique(nodes).size != nodes.size:
             problem = "names a node twice"
-        elif job.nodes != SPREAD and nodes.size != job.nodes:
+        elif not any_nodes and job.nodes != SPREAD and nodes.size != job.nodes:
             problem = f"uses {nodes.size} nodes; the job asks for exactly {job.nodes}"
-        elif job.nodes > 1 and not self._even(job, cores):
+        elif not any_nodes and job.nodes > 1 and not self._even(job, cores):
             base = even_split(job)[0]
             problem = f"splits its tasks unevenly: each node must get {base} or {base + 1}"
         else:
@@ -251,11 +253,12 @@ class Simulation:
         base = even_split(job)[0]
         return bool(np.all((cores == base) | (cores == base + 1)))
 
-    def _start(self, job: Job, allocation: tuple[tuple[int, int], ...], now: float) -> None:
+    def _start(self, job: Job, allocation: tuple[tuple[int, int], ...], now: float,
+               any_nodes: bool = False) -> None:
         allocation = tuple((int(n), int(c)) for n, c in allocation)
         nodes = np.fromiter((n for n, _ in allocation), np.int64, len(allocation))
         cores = np.fromiter((c for _, c in allocation), np.int64, len(allocation))
-        self._check_allocation(job, nodes, cores)
+        self._check_allocation(job, nodes, cores, any_nodes)
         speed = float(self.platform.arrays.speed[nodes].min())
         rate = job.ipc * speed
         est_end = now + self.view.speed.estimate_at_speed(job, speed)
