@@ -159,7 +159,9 @@ def schedulers_table(entries: Sequence[Entry], job_help: Mapping[str, str],
             if show_all or e.family != "grid"]
     grid_rows, nodes = _grid_rows(grid, job_help)
     caption = (f"grid: {len(grid)} names <job>-<node>, <node> ∈ {{{', '.join(nodes)}}} "
-               "(e.g. shortest-high_gflops); `hetsched schedulers --all` lists each"
+               "(e.g. shortest-high_gflops), placed as each job's nodes say, memory checked "
+               "(IRMaSim's own Heuristic is irmasim_heuristic); `hetsched schedulers --all` "
+               "lists each"
                if grid else None)
     table = Table(caption=caption, caption_justify="left")
     for column in ("name", "family", "description"):

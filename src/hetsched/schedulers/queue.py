@@ -1,8 +1,16 @@
 """Queue policies without backfilling: the job-selection x node-selection grid.
 
 The selected job starts on the preferred node(s) where it fits now; when it does not fit,
-scheduling stops until the next event (no job overtakes it). FCFS is ``first`` x ``first``
-(IRMaSim's "Minimal"); HighGFlops and LowPower are ``first`` x ``high_gflops`` / ``low_power``.
+scheduling stops until the next event (no job overtakes it). FCFS is ``first`` x ``first``;
+HighGFlops and LowPower are ``first`` x ``high_gflops`` / ``low_power``.
+
+The grid is modelled on IRMaSim's Heuristic manager but is not it: a job is placed as its
+``nodes`` field says (one node, exactly k nodes split evenly, or any nodes), memory is checked,
+any pending job is selected afresh each time (``random``) and nodes are ranked by hetsched's
+keys (``first`` is the node index, ``high_mem`` the most free memory, ``high_mem_bw`` the most
+unused bandwidth). FCFS is not IRMaSim's Minimal either, whose tasks straddle the first idle
+cores of the platform whatever the job's ``nodes``. IRMaSim's own managers are
+:mod:`hetsched.schedulers.irmasim` (``irmasim_minimal``, ``irmasim_heuristic``).
 """
 
 from __future__ import annotations

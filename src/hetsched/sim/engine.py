@@ -102,6 +102,7 @@ class Simulation:
         self.queued_locally = 0
         self.queued_on: dict[int, int] = {}
         self.dirty: set[int] = set()
+        self.fresh: set[int] = set()
         self.last_end = self.t0
         self.stopped = False
         self.interrupted = False
@@ -203,6 +204,7 @@ class Simulation:
         other.series = self.series.copy()
         other.queued_on = dict(self.queued_on)
         other.dirty = set(self.dirty)
+        other.fresh = set(self.fresh)
         other.rng = copy.deepcopy(self.rng)
         other.scheduler = scheduler
         other.wall = 0.0
@@ -380,9 +382,12 @@ class Simulation:
             raise SchedulerError(f"{self._name}: start of job '{job.id}' {problem}")
         speed = self._speed[nodes[0]] if len(nodes) == 1 else min(self._speed[n] for n in nodes)
         shares = []
+        first = self.state.layout.first
         for node, count in pairs:
             rate = job.ipc * self._speed[node]
-            shares.extend([Share(node, proc, threads, job.req_ops, rate, now)
+            base = job.req_ops / rate
+            shares.extend([Share(node, proc, threads, job.req_ops, rate, now,
+                                 Group(job, proc - first[node], threads, base))
                            for proc, threads in self.state.assign(node, count)])
         end = now + job.req_ops / (job.ipc * speed)
         est_end = now + self.view.speed.estimate_at_speed(job, speed)
@@ -394,8 +399,9 @@ class Simulation:
         self.alloc[job.index] = pairs
         if self.contention is None:
             self.events.push(end, FINISH, job.index, 0)
-        else:
+        else:  # its finish event is pushed once the instant's rates are known
             self.dirty.update(nodes)
+            self.fresh.add(job.index)
 
     def _finish(self, run: RunningJob, now: float) -> None:
         job = run.job
@@ -438,47 +444,57 @@ class Simulation:
             self.progress(self.done, len(self.workload.jobs))
 
     def _rerate(self, now: float) -> None:
-        """New rates for the jobs on the nodes whose allocations changed at ``now``."""
+        """New rates for the jobs on the nodes whose allocations changed at ``now``; a job
+        whose rates did not change keeps its finish event."""
         assert self.contention is not None
-        factors: dict[tuple[int, int], float] = {}
+        rates: dict[int, dict[int, float]] = {}
         for node in sorted(self.dirty):
-            keys, groups = self._groups(node, now)
-            if groups:
-                node_type = self.platform.nodes[node].type
-                factors.update(zip(keys, self.contention.factors(node_type, groups)))
+            shares, groups = self._groups(node, now)
+            if not groups:
+                continue
+            speed = self._speed[node]
+            factors = self.contention.factors(self.platform.nodes[node].type, groups)
+            for (index, share), factor in zip(shares, factors):
+                if not factor > 0:
+                    raise SchedulerError(f"contention model {self.contention.name}: factor "
+                                         f"{factor} for job '{share.group.job.id}' is not "
+                                         "positive")
+                rate = share.group.job.ipc * speed * factor
+                if rate != share.rate:
+                    rates.setdefault(index, {})[share.processor] = rate
         self.dirty.clear()
-        for index in sorted({index for index, _ in factors}):
+        fresh, self.fresh = self.fresh, set()
+        for index in sorted(rates.keys() | fresh):
             run = self.state.running[index]
-            shares = tuple(self._rated(share, run.job, factors.get((index, share.processor)),
-                                       now) for share in run.shares)
-            end = max(now, max(share.end() for share in shares))
-            new = RunningJob(run.job, run.allocation, run.node_index, run.cores, run.start,
-                             run.est_end, shares, end, run.version + 1)
-            self.state.store(new)
-            self.events.push(end, FINISH, index, new.version)
+            if index in rates:
+                run = self._rated(run, rates[index], now)
+                self.state.store(run)
+            self.events.push(run.end, FINISH, index, run.version)
 
-    def _groups(self, node: int, now: float) -> tuple[list[tuple[int, int]], list[Group]]:
-        """The shares still working on ``node``, as contention-model groups."""
-        first = self.state.layout.first[node]
-        keys, groups = [], []
+    def _groups(self, node: int, now: float) -> tuple[list[tuple[int, Share]], list[Group]]:
+        """The shares still working on ``node`` (with their job's index), and what the
+        contention model sees of them."""
+        shares, groups = [], []
         for index, run in self.state.running_on[node].items():
-            job = run.job
+            done = DONE * run.job.req_ops
             for share in run.shares:
-                if share.node == node and share.remaining_at(now) > DONE * job.req_ops:
-                    keys.append((index, share.processor))
-                    groups.append(Group(job, share.processor - first, share.threads,
-                                        job.req_ops / (job.ipc * self._speed[node])))
-        return keys, groups
+                if share.node == node and \
+                        share.remaining - share.rate * (now - share.since) > done:
+                    shares.append((index, share))
+                    groups.append(share.group)
+        return shares, groups
 
-    def _rated(self, share: Share, job: Job, factor: float | None, now: float) -> Share:
-        if factor is None:
-            return share
-        if not factor > 0:
-            raise SchedulerError(f"contention model {self.contention.name}: factor {factor} "
-                                 f"for job '{job.id}' is not positive")
-        remaining = max(0.0, share.remaining_at(now))
-        return share._replace(remaining=remaining, rate=job.ipc * self._speed[share.node] * factor,
-                              since=now)
+    @staticmethod
+    def _rated(run: RunningJob, rates: dict[int, float], now: float) -> RunningJob:
+        """``run`` with new ``rates`` (by processor) from ``now`` on."""
+        shares = tuple(
+            share if share.processor not in rates else
+            Share(share.node, share.processor, share.threads,
+                  max(0.0, share.remaining_at(now)), rates[share.processor], now, share.group)
+            for share in run.shares)
+        end = max(now, max(share.end() for share in shares))
+        return RunningJob(run.job, run.allocation, run.node_index, run.cores, run.start,
+                          run.est_end, shares, end, run.version + 1)
 
     # ---- the end --------------------------------------------------------------------------
     def _close(self, t_end: float) -> None:

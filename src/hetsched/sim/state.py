@@ -14,6 +14,7 @@ from typing import NamedTuple
 import numpy as np
 
 from hetsched.platform.model import Platform
+from hetsched.sim.contention import Group
 from hetsched.sim.resources import fits, split_over_processors
 from hetsched.workload.model import Job
 
@@ -21,7 +22,7 @@ from hetsched.workload.model import Job
 class Share(NamedTuple):
     """``threads`` threads of a running job on one processor (global index ``processor`` of
     node ``node``): each has ``remaining`` operations left as of ``since``, done at ``rate``
-    operations per second."""
+    operations per second. ``group`` is what a contention model sees of it."""
 
     node: int
     processor: int
@@ -29,6 +30,7 @@ class Share(NamedTuple):
     remaining: float
     rate: float
     since: float
+    group: Group
 
     def remaining_at(self, now: float) -> float:
         return self.remaining - self.rate * (now - self.since)
@@ -70,6 +72,7 @@ class ClusterState:
         self.layout = layout
         self.free_cores = a.slots.copy()
         self.free_mem = a.memory_mb.copy()
+        self.used_mem = np.zeros(n)
         self.used_mem_bw = np.zeros(n)
         self.busy_cores = np.zeros(n, dtype=np.int64)
         self.running_on: list[dict[int, RunningJob]] = [dict() for _ in range(n)]
@@ -154,6 +157,7 @@ class ClusterState:
         for node, cores in run.allocation:
             if job.mem_mb:
                 self.free_mem[node] -= sign * cores * job.mem_mb
+                self.used_mem[node] += sign * cores * job.mem_mb
             if job.mem_bw_gbs:
                 self.used_mem_bw[node] += sign * cores * job.mem_bw_gbs
 

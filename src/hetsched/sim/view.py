@@ -37,6 +37,7 @@ class ClusterView:
         """Submitted jobs not yet started nor placed in a local queue, in submission order."""
         self.free_cores = _readonly(state.free_cores)
         self.free_mem = _readonly(state.free_mem)
+        self.used_mem = _readonly(state.used_mem)
         self.used_mem_bw = _readonly(state.used_mem_bw)
         self.busy_cores = _readonly(state.busy_cores)
         self.node_index = _readonly(np.arange(len(platform.nodes)))
@@ -61,6 +62,11 @@ class ClusterView:
     def estimated_end(self, run: RunningJob) -> float:
         """Estimated end of a running job; a job past its estimate is expected to end now."""
         return max(run.est_end, self.now)
+
+    def first_processor(self, node: int) -> int:
+        """The global index of ``node``'s first processor (``RunningJob.shares`` name
+        processors by global index)."""
+        return self._state.layout.first[node]
 
     def processor_threads(self, node: int) -> tuple[int, ...]:
         """Threads running on each processor of ``node`` (in its node type's order)."""

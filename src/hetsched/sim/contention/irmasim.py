@@ -19,6 +19,7 @@ oversubscribed processor the speedup is multiplied by the processor-sharing fact
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 
 from hetsched.platform.model import NodeType, Platform, Processor
 from hetsched.sim.contention import Group
@@ -54,6 +55,7 @@ def speedup(x: float, y: float, n: int, p: dict[str, float]) -> float:
     return round(p["b"] * (x - p["c"]) + 1.0, 9)
 
 
+@cache
 def parameters(processor: Processor) -> dict[str, float]:
     return {name: processor.param(name, default) for name, default in DEFAULTS.items()}
 
@@ -72,7 +74,7 @@ class IrmasimModel:
         for g in groups:
             demand[g.processor] += g.threads * g.job.mem_vol / g.base_time
         params = [parameters(p) for p in processors]
-        return [speedup(demand[g.processor], g.job.mem_vol / g.base_time,
-                        threads[g.processor] - 1, params[g.processor])
-                * sharing_factor(processors[g.processor].cores, threads[g.processor])
-                for g in groups]
+        sharing = [sharing_factor(p.cores, t) for p, t in zip(processors, threads)]
+        return [sharing[p] if demand[p] < params[p]["c"] else  # uncontended: no need for y
+                speedup(demand[p], g.job.mem_vol / g.base_time, threads[p] - 1, params[p])
+                * sharing[p] for g in groups for p in (g.processor,)]
