@@ -47,7 +47,7 @@ def bundled() -> tuple[Platform, Workload]:
     return platform, load_workload(default_workload_path(), platform)
 
 
-# ---- stepping ------------------------------------------------------------------------------------
+# ---- stepping ----
 @pytest.mark.parametrize("scheduler", ["fcfs", "easy", "conservative", "shortest-high_gflops"])
 def test_rl_loop_one_decision_at_a_time_reproduces_run(scheduler: str) -> None:
     platform, workload = bundled()
@@ -98,7 +98,7 @@ def test_finish_early_stops_the_run_now() -> None:
     assert result.t_end == 10.0
 
 
-# ---- forking -------------------------------------------------------------------------------------
+# ---- forking ----
 def test_fork_leaves_the_original_untouched() -> None:
     platform, workload = bundled()
     alone = simulate(platform, workload, create("easy"), seed=1)
@@ -145,7 +145,7 @@ def test_a_fork_under_another_decision() -> None:
     assert sim.finish().end.tolist() == [10.0]
 
 
-# ---- dependencies ----------------------------------------------------------------------------------
+# ---- dependencies ----
 def chain(*extra: Job) -> Workload:
     return Workload("w", (job("a", 0, 1, 100), job("b", 0, 1, 10, parents=("a",)),
                           job("c", 1, 1, 10, parents=("b",)), *extra))
@@ -192,7 +192,7 @@ def test_descendants_of_an_unfinished_job_are_rejected() -> None:
     assert result.reason[2] == "parent 'b' did not finish"
 
 
-# ---- node availability -----------------------------------------------------------------------------
+# ---- node availability ----
 def test_a_node_under_maintenance_takes_no_work() -> None:
     platform = Platform.from_counts("p", [(ONE_GHZ, 2)])
     jobs = (job("a", 0, 4, 10), job("b", 1, 4, 10), job("c", 2, 4, 10))
@@ -217,7 +217,7 @@ def test_bad_availability_is_refused() -> None:
         Simulation(one_node(), chain(), availability=[Availability(1.0, 0, 9)])
 
 
-# ---- processors, oversubscription, power ------------------------------------------------------------
+# ---- processors, oversubscription, power ----
 def test_threads_fill_processors_in_order_and_power_is_per_processor() -> None:
     two = NodeType.of_processors("two", 1.0, (Processor(2, idle_w=1, static_w=10,
                                                         dynamic_w_per_core=5),) * 2)

@@ -16,13 +16,11 @@ from hetsched.errors import InputError, InputWarning
 from hetsched.examples import default_platform_path
 from hetsched.platform.load import load_platform
 from hetsched.platform.model import NodeType, Platform
-from hetsched.schedulers import create
 from hetsched.sim.checks import input_warnings
-from hetsched.sim.engine import Simulation, simulate
-from hetsched.sim.result import JobState
+from hetsched.sim.engine import simulate
 from hetsched.workload.load import load_workload
 from hetsched.workload.model import Job, SkippedRecord, Workload
-from support import assert_mentions, assert_one_line_error, write
+from support import assert_mentions, write
 
 runner = CliRunner()
 BUNDLED = load_platform(default_platform_path())  # 72 cores

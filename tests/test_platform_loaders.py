@@ -365,3 +365,41 @@ def test_python_node_type_has_power_when_a_figure_is_given() -> None:
     assert NodeType("n", 4, 1.0, dynamic_w_per_core=2).has_power
     assert NodeType("n", 4, 1.0, has_power=True).has_power  # an explicit 0 W model
     assert not NodeType("n", 4, 1.0, idle_w=5, has_power=False).has_power
+
+
+# ---------------------------------------------------------------- native: processors, contention
+
+NUMA = {"name": "numa", "contention": "deside", "contention_params": {"latency_ratio": 1.6},
+        "node_types": [{"name": "two", "cores": 8, "clock_ghz": 2.0, "oversubscription": 2,
+                        "processors": [
+                            {"cores": 4, "power": {"idle": 5, "static": 30,
+                                                   "dynamic_per_core": 8}, "mem_bw_gbs": 40,
+                             "contention": {"c": 1000}},
+                            {"cores": 4, "power": {"idle": 5, "static": 30,
+                                                   "dynamic_per_core": 8}, "mem_bw_gbs": 40}]}]}
+
+
+def test_native_processors_and_contention(tmp_path: Path) -> None:
+    platform = load_platform(write(tmp_path / "numa.json", NUMA))
+    assert (platform.contention, platform.contention_params) == ("deside",
+                                                                 (("latency_ratio", 1.6),))
+    t = platform.nodes[0].type
+    assert [p.cores for p in t.processors] == [4, 4]
+    assert (t.idle_w, t.static_w, t.full_power_w, t.slots) == (10, 60, 60 + 64, 16)
+    assert t.processors[0].param("c", 0.0) == 1000 and t.has_power
+
+
+@pytest.mark.parametrize(("change", "words"), [
+    ({"cores": 6}, ["node type 'two'", "field 'processors'", "8 cores, not 6"]),
+    ({"power": {"static": 1}}, ["field 'power'", "each processor"]),
+    ({"oversubscription": 0}, ["oversubscription"]),
+])
+def test_native_processor_errors(tmp_path: Path, change: dict, words: list[str]) -> None:
+    doc = {**NUMA, "node_types": [{**NUMA["node_types"][0], **change}]}
+    message = error_of(load_platform, write(tmp_path / "bad.json", doc))
+    assert_mentions(message, "bad.json", *words)
+
+
+def test_native_unknown_contention_model(tmp_path: Path) -> None:
+    message = error_of(load_platform, write(tmp_path / "bad.json", {**NUMA, "contention": "x"}))
+    assert_mentions(message, "bad.json", "contention")

@@ -57,3 +57,6 @@ MAX_INT32 = 2**31 - 1
 
 #: Largest magnitude of a contention-model parameter (IRMaSim's ``b, c, da, db, dc, dd``).
 MAX_MODEL_PARAMETER = 1e30
+
+#: Most runnable threads per core a node may allow (``oversubscription``).
+MAX_OVERSUBSCRIPTION = 64

@@ -4,7 +4,8 @@ cores free on each of its nodes when it starts.
 The engine counts busy cores per node, not which ones; any assignment that never gives one
 core to two jobs at once is as true as another. This one is deterministic and never overlaps,
 so Gantt tools (evalys) draw it as it happened. Node ``n`` owns the global ids
-``[offset_n, offset_n + cores_n)``; free ids are kept per node as sorted half-open ranges.
+``[offset_n, offset_n + slots_n)`` (its cores, times its oversubscription when it allows more
+threads than cores); free ids are kept per node as sorted half-open ranges.
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ def _give_back(free: list[list[int]], ranges: Ranges) -> None:
 
 def core_ranges(result: SimResult) -> list[Ranges | None]:
     """Per job, the global core-id ranges it held (``None`` if it never started)."""
-    cores = result.platform.arrays.cores
+    cores = result.platform.arrays.slots
     offsets = (np.cumsum(cores) - cores).tolist()
     free = [[[lo, lo + int(c)]] for lo, c in zip(offsets, cores.tolist())]
     events = []  # (time, order, job): ends first, then starts, then zero-length ends

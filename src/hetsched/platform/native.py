@@ -14,16 +14,16 @@ from __future__ import annotations
 
 from collections import Counter
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
 from hetsched.errors import InputError
 from hetsched.documents import file_stem, read_structured
 from hetsched.fileio import StrictModel, check_unique, record_namer, validate
-from hetsched.limits import MAX_NODES
-from hetsched.platform.model import Node, NodeType, Platform
-from hetsched.quantities import (ClockGhz, Cores, Count, MemoryGb, OpsPerCycle,
+from hetsched.limits import MAX_NODES, MAX_OVERSUBSCRIPTION
+from hetsched.platform.model import Node, NodeType, Platform, Processor
+from hetsched.quantities import (ClockGhz, Coefficient, Cores, Count, MemoryGb, OpsPerCycle,
                                  PositiveBandwidth, Price, Seconds, Watts)
 
 INF = float("inf")
@@ -33,6 +33,20 @@ class PowerSpec(StrictModel):
     idle: Watts = 0.0
     static: Watts = 0.0
     dynamic_per_core: Watts = 0.0
+
+
+class ProcessorSpec(StrictModel):
+    cores: Cores
+    power: PowerSpec | None = None
+    mem_bw_gbs: PositiveBandwidth | None = None
+    contention: dict[str, Coefficient] = {}
+
+    def processor(self) -> Processor:
+        power = self.power or PowerSpec()
+        return Processor(cores=self.cores, idle_w=power.idle, static_w=power.static,
+                         dynamic_w_per_core=power.dynamic_per_core,
+                         mem_bw_gbs=INF if self.mem_bw_gbs is None else self.mem_bw_gbs,
+                         params=tuple(self.contention.items()))
 
 
 class NodeTypeSpec(StrictModel):
@@ -46,8 +60,12 @@ class NodeTypeSpec(StrictModel):
     hourly_price: Price = 0.0
     boot_time: Seconds = 0.0
     count: Count | None = None
+    oversubscription: Annotated[int, Field(ge=1, le=MAX_OVERSUBSCRIPTION)] = 1
+    processors: list[ProcessorSpec] | None = Field(None, min_length=1)
 
-    def node_type(self) -> NodeType:
+    def node_type(self, path: Path) -> NodeType:
+        if self.processors is not None:
+            return self._with_processors(path)
         power = self.power or PowerSpec()
         return NodeType(
             name=self.name, cores=self.cores, clock_ghz=self.clock_ghz,
@@ -56,7 +74,25 @@ class NodeTypeSpec(StrictModel):
             mem_bw_gbs=INF if self.mem_bw_gbs is None else self.mem_bw_gbs,
             idle_w=power.idle, static_w=power.static, dynamic_w_per_core=power.dynamic_per_core,
             hourly_price=self.hourly_price, boot_time=self.boot_time,
-            has_power=self.power is not None)
+            has_power=self.power is not None, oversubscription=self.oversubscription)
+
+    def _with_processors(self, path: Path) -> NodeType:
+        assert self.processors is not None
+        record = f"node type '{self.name}'"
+        if sum(p.cores for p in self.processors) != self.cores:
+            raise InputError(path, f"its processors have {sum(p.cores for p in self.processors)}"
+                                   f" cores, not {self.cores}", record=record, field="processors")
+        if self.power is not None:
+            raise InputError(path, "give the power of each processor, not of the node, when "
+                                   "the node lists its processors", record=record, field="power")
+        return NodeType.of_processors(
+            self.name, self.clock_ghz, tuple(p.processor() for p in self.processors),
+            ops_per_cycle=self.ops_per_cycle,
+            memory_mb=INF if self.memory_gb is None else self.memory_gb * 1024,
+            mem_bw_gbs=INF if self.mem_bw_gbs is None else self.mem_bw_gbs,
+            hourly_price=self.hourly_price, boot_time=self.boot_time,
+            has_power=all(p.power is not None for p in self.processors),
+            oversubscription=self.oversubscription)
 
 
 class NodeGroupSpec(StrictModel):
@@ -73,6 +109,8 @@ class PlatformSpec(StrictModel):
     name: str | None = Field(None, min_length=1)
     node_types: list[NodeTypeSpec] = Field(min_length=1)
     clusters: list[ClusterSpec] | None = Field(None, min_length=1)
+    contention: Literal["none", "irmasim", "deside"] = "none"
+    contention_params: dict[str, Coefficient] = {}
 
 
 def load_native_platform(path: str | Path) -> Platform:
@@ -89,7 +127,9 @@ def native_platform_from_data(data: Any, path: Path) -> Platform:
     spec = validate(PlatformSpec, data, path, records=records)
     types = _node_types(spec, path)
     groups = _groups(spec, path, types)
-    return Platform(spec.name or file_stem(path), nodes_from_groups(groups, path), str(path))
+    return Platform(spec.name or file_stem(path), nodes_from_groups(groups, path), str(path),
+                    contention=spec.contention,
+                    contention_params=tuple(spec.contention_params.items()))
 
 
 def _node_types(spec: PlatformSpec, path: Path) -> dict[str, NodeType]:
@@ -100,7 +140,7 @@ def _node_types(spec: PlatformSpec, path: Path) -> dict[str, NodeType]:
                 raise InputError(path, "a node type's count is only allowed when 'clusters' "
                                        "is absent (give counts in clusters[].nodes)",
                                  record=f"node type '{t.name}'", field="count")
-    return {t.name: t.node_type() for t in spec.node_types}
+    return {t.name: t.node_type(path) for t in spec.node_types}
 
 
 def _groups(spec: PlatformSpec, path: Path,

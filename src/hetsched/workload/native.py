@@ -20,7 +20,8 @@ from hetsched.documents import file_stem, read_structured
 from hetsched.fileio import Identifier, StrictModel, check_unique, record_namer, validate
 from hetsched.limits import MAX_TASKS
 from hetsched.platform.model import Platform
-from hetsched.quantities import Bandwidth, Ipc, MemoryMb, Ops, PositiveSeconds, Seconds, Tasks
+from hetsched.quantities import (Bandwidth, Ipc, MemoryMb, MemVolume, Ops, PositiveSeconds, Seconds,
+                                 Tasks, Utilisation)
 from hetsched.workload.model import SPREAD, Job, Workload
 
 
@@ -39,6 +40,8 @@ class JobSpec(StrictModel):
     nodes: Annotated[int, BeforeValidator(_spread), Field(ge=0, le=MAX_TASKS)] = 1
     mem_mb: MemoryMb = 0.0
     mem_bw_gbs: Bandwidth = 0.0
+    mem_vol: MemVolume = 0.0
+    cpu_util: Utilisation = 1.0
     profile: str = ""
     parents: list[Identifier] = []
 
@@ -77,7 +80,8 @@ def _job(spec: JobSpec, path: Path, slowest: float) -> Job:
     req_time = spec.req_time if spec.req_time is not None else req_ops / (spec.ipc * slowest)
     return Job(id=spec.id, submit=spec.submit, ntasks=spec.ntasks, req_ops=req_ops,
                req_time=req_time, ipc=spec.ipc, nodes=spec.nodes, mem_mb=spec.mem_mb,
-               mem_bw_gbs=spec.mem_bw_gbs, profile=spec.profile, parents=tuple(spec.parents))
+               mem_bw_gbs=spec.mem_bw_gbs, mem_vol=spec.mem_vol, cpu_util=spec.cpu_util,
+               profile=spec.profile, parents=tuple(spec.parents))
 
 
 def check_dag(jobs: tuple[Job, ...], path: Path) -> None:

@@ -1,0 +1,132 @@
+"""The engine core in process: simulation time (CPU seconds, best of ``--repeat``) of lublin_256
+under the queue and backfilling policies, IRMaSim's synthetic workloads with its contention
+model, and the cost of ``Simulation.fork()`` with 1,000 running jobs.
+
+    python benchmarks/bench_core.py [--repeat 3] [--quick]
+
+``--quick`` runs conservative on the first 2,000 lublin jobs only (it is super-linear on a
+saturated machine today) and skips the 10,000-job synthetic run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT.parent / "shared" / "data"
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+
+def best_cpu(fn, repeat: int) -> tuple[float, object]:
+    """The least CPU time of ``repeat`` calls, and the last call's value."""
+    best, value = float("inf"), None
+    for _ in range(repeat):
+        began = time.process_time()
+        value = fn()
+        best = min(best, time.process_time() - began)
+    return best, value
+
+
+def lublin_rows(repeat: int, quick: bool) -> list[tuple[str, ...]]:
+    from hetsched.platform.load import load_platform
+    from hetsched.schedulers import create
+    from hetsched.sim.engine import simulate
+    from hetsched.workload.load import load_workload
+    from hetsched.workload.model import Workload
+
+    platform = load_platform(DATA / "platforms" / "irmasim_lublin_20node.json")
+    workload = load_workload(DATA / "traces" / "lublin_256.swf", platform)
+    rows = []
+    for name in ("fcfs", "easy", "conservative", "high_gflops"):
+        work = workload
+        if name == "conservative" and quick:
+            work = Workload(workload.name, workload.jobs[:2000], workload.source)
+        seconds, result = best_cpu(lambda: simulate(platform, work, create(name)), repeat)
+        rows.append((f"lublin_256 / 20-node, {name}", f"{len(work.jobs):,}", f"{seconds:.3f}",
+                     f"{len(work.jobs) / seconds:,.0f}"))
+    return rows
+
+
+def synth_rows(repeat: int, quick: bool) -> list[tuple[str, ...]]:
+    from make_irmasim_synth import generate, platform_speeds
+
+    from hetsched.platform.load import load_platform
+    from hetsched.schedulers import create
+    from hetsched.sim.engine import simulate
+    from hetsched.workload.irmasim import irmasim_workload_from_data
+    from hetsched.workload.load import load_workload
+
+    folder = DATA / "irmasim_synth"
+    platform = load_platform(folder / "platform.json")
+    cases = [("1,000 (IRMaSim's own)", load_workload(folder / "workload_1000.json", platform))]
+    if not quick:
+        jobs = generate(10000, 1, 0.5, platform_speeds(folder / "platform.json"))
+        cases.append(("10,000 (generated, seed 1)",
+                      irmasim_workload_from_data({"jobs": jobs}, Path("synth_10k.json"))))
+    rows = []
+    for label, work in cases:
+        for contention in ("irmasim", "none"):
+            seconds, _ = best_cpu(lambda: simulate(platform, work, create("irmasim_minimal"),
+                                                   contention=contention), repeat)
+            rows.append((f"synth {label}, irmasim_minimal, contention {contention}",
+                         f"{len(work.jobs):,}", f"{seconds:.3f}",
+                         f"{len(work.jobs) / seconds:,.0f}"))
+    return rows
+
+
+def fork_rows() -> list[tuple[str, ...]]:
+    """Fork a state holding 1,000 running jobs (and 1,000 pending) on 20 nodes of 50 cores."""
+    from hetsched.platform.model import NodeType, Platform
+    from hetsched.schedulers import create
+    from hetsched.sim.engine import Simulation
+    from hetsched.workload.model import Job, Workload
+
+    platform = Platform.from_counts("p", [(NodeType("n", 50, 2.0, static_w=50,
+                                                    dynamic_w_per_core=5), 20)])
+    jobs = tuple(Job(f"j{i}", 0.0, 1, 1e12 * (1 + i % 7), 600) for i in range(2000))
+    sim = Simulation(platform, Workload("w", jobs), create("fcfs"))
+    step = sim.advance()
+    sim.apply(sim.scheduler.decide(step.now, step.events))
+    rows = []
+    for label, fork in (("fork(), 1,000 running + 1,000 pending", lambda: sim.fork()),
+                        ("fork(fcfs), 1,000 running + 1,000 pending",
+                         lambda: sim.fork(create("fcfs")))):
+        times = []
+        for _ in range(300):
+            began = time.perf_counter()
+            fork()
+            times.append(time.perf_counter() - began)
+        rows.append((label, f"{len(sim.state.running):,}", f"{min(times) * 1e3:.3f} ms",
+                     f"median {statistics.median(times) * 1e3:.3f} ms"))
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--lublin-only", action="store_true",
+                        help="only the lublin_256 rows (they also run on older versions)")
+    args = parser.parse_args()
+    rows = [("case", "jobs", "CPU s (best)", "jobs/s")]
+    rows += lublin_rows(args.repeat, args.quick)
+    if args.lublin_only:
+        return print_table(rows)
+    rows += synth_rows(args.repeat, args.quick)
+    rows += [("", "running", "fork (best)", "")] + fork_rows()
+    print_table(rows)
+
+
+def print_table(rows: list[tuple[str, ...]]) -> None:
+    widths = [max(len(r[i]) for r in rows) for i in range(4)]
+    for row in rows:
+        print("  ".join(cell.ljust(w) if i == 0 else cell.rjust(w)
+                        for i, (cell, w) in enumerate(zip(row, widths))))
+
+
+if __name__ == "__main__":
+    main()
