@@ -46,8 +46,9 @@ class NodeType:
     dynamic_w_per_core * busy_cores``; the node-level ``idle_w``/``static_w`` are the sums over
     its processors. ``oversubscription`` is how many runnable threads a core may hold (1: none;
     k > 1: up to k threads per core, sharing it: R threads on C cores each progress at C/R).
-    Memory and disk are in MB, bandwidth in GB/s. ``hourly_price`` is the rental rate; ``boot_time`` (s) is how long a switched-off
-    node takes to come up (used by drivers that model on-demand servers, such as ds-sim's).
+    Memory and disk are in MB, bandwidth in GB/s. ``hourly_price`` is the rental rate;
+    ``boot_time`` (s) is how long a switched-off node takes to come up (used by drivers that
+    model on-demand servers, such as ds-sim's).
 
     ``has_power`` says whether the power figures are known (a power model). The loaders set it
     from the file: a native node type without ``power``, an IRMaSim processor without
