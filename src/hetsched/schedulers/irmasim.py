@@ -185,8 +185,10 @@ class IrmasimMinimal(_IrmasimManager):
         queue = self.queue
         while queue:
             job = queue[0]
+            if self.view.total_free_cores < job.ntasks:  # memory can only lower the room
+                return
             free_cores, free_mem = self.free()
-            if int(free_cores.sum()) < job.ntasks:  # memory can only lower the room
+            if int(free_cores.sum()) < job.ntasks:  # cores still held in IRMaSim's order
                 return
             room = capacity(job, free_cores, free_mem)
             if int(room.sum()) < job.ntasks:

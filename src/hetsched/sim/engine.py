@@ -80,6 +80,7 @@ class Simulation:
         self.contention = _contention_model(platform, workload, contention)
         self.deps = Dependencies.of(workload)
         self._speed = platform.arrays.speed.tolist()
+        self._never: dict[tuple[int, int, float], str | None] = {}  # infeasibility by shape
         n = len(workload.jobs)
         self.t0 = workload.jobs[0].submit if n else 0.0
         self.state = ClusterState(platform, self.t0)
@@ -305,7 +306,10 @@ class Simulation:
         """A submitted job becomes pending (True), waits for its parents, or is rejected."""
         if self.job_state[job.index] == _REJECTED:
             return False  # a parent was rejected before it arrived
-        reason = infeasibility(job, self.platform)
+        shape = (job.ntasks, job.nodes, job.mem_mb)
+        if shape not in self._never:
+            self._never[shape] = infeasibility(job, self.platform)
+        reason = self._never[shape]
         if reason is not None:
             if self.strict:
                 raise InputError(self.workload.source, reason, record=f"job '{job.id}'")

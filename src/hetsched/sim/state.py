@@ -79,6 +79,7 @@ class ClusterState:
         self.local_queues: list[deque[Job]] = [deque() for _ in range(n)]
         self.running: dict[int, RunningJob] = {}
         self.total_busy_cores = 0
+        self.total_free = int(a.slots.sum())
         self.threads = [0] * len(layout.cores)
         self.available = list(layout.cores)
         self._proc_power = list(layout.idle_w)
@@ -149,6 +150,7 @@ class ClusterState:
             self.total_power += node_power - self._power[node]
             self._power[node] = node_power
         self.free_cores[node] -= delta
+        self.total_free -= delta
 
     def _change(self, run: RunningJob, sign: int, now: float) -> None:
         job = run.job
@@ -191,6 +193,7 @@ class ClusterState:
             left -= self.available[p]
         slots = self.platform.nodes[node].type.oversubscription
         self.free_cores[node] += (cores - before) * slots
+        self.total_free += (cores - before) * slots
 
     def close(self, now: float) -> None:
         """Integrate every node up to ``now`` (the end of the accounting window)."""

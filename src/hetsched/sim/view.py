@@ -47,6 +47,11 @@ class ClusterView:
         return self._clock[0]
 
     @property
+    def total_free_cores(self) -> int:
+        """Free slots over the whole platform (``free_cores.sum()``, kept as a count)."""
+        return self._state.total_free
+
+    @property
     def running(self) -> Mapping[int, RunningJob]:
         return MappingProxyType(self._state.running)
 
