@@ -200,7 +200,23 @@ def test_irmasim_job_overrides_profile(tmp_path: Path) -> None:
     assert (c.req_ops, c.ipc, c.profile, c.mem_mb) == (5, 1, "", 0)
 
 
+def test_irmasim_node_defaults(tmp_path: Path) -> None:
+    # IRMaSim's rules (Simulator.generate_workload): 'res' -> one node; no 'nodes' -> one node
+    # per ntasks_per_node tasks (default 1); no 'ntasks' -> nodes * ntasks_per_node
+    doc = {"jobs": [{"id": "r", "subtime": 0, "res": 3, "req_ops": 1, "req_time": 1},
+                    {"id": "t", "subtime": 0, "ntasks": 3, "req_ops": 1, "req_time": 1},
+                    {"id": "p", "subtime": 0, "ntasks": 5, "ntasks_per_node": 2, "req_ops": 1,
+                     "req_time": 1},
+                    {"id": "n", "subtime": 0, "nodes": 2, "ntasks_per_node": 4, "req_ops": 1,
+                     "req_time": 1}]}
+    workload = load_workload(write(tmp_path / "w.json", doc), PLATFORM)
+    assert [(j.id, j.ntasks, j.nodes) for j in workload.jobs] == \
+        [("r", 3, 1), ("t", 3, 3), ("p", 5, 3), ("n", 8, 2)]
+
+
 @pytest.mark.parametrize("mutate, record, field, problem", [
+    (lambda d: d["jobs"][0].update(ntasks_per_node=0), "job 'a'", "ntasks_per_node",
+     "whole number > 0"),
     (lambda d: d["jobs"][0].update(profile="nope"), "job 'a'", "profile",
      "unknown profile 'nope'"),
     (lambda d: d["jobs"][1].update(id="a"), "job 'a'", "id", "duplicate job id"),

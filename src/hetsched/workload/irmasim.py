@@ -4,7 +4,10 @@
      "profiles": {"p": {"req_ops": 1e9, "ipc": 1, "req_time": 10, "mem": 50, "mem_vol": 1e6}}}
 
 A job's fields may come from its profile; the job's own keys win. ``res`` is accepted for
-``ntasks`` (IRMaSim's older name). ``mem`` is taken as MB per task.
+``ntasks`` (IRMaSim's older name; such a job runs on one node). As in IRMaSim, a job without
+``nodes`` runs on ``ceil(ntasks / ntasks_per_node)`` nodes (``ntasks_per_node`` defaults to 1:
+one task per node), and a job without ``ntasks`` has ``nodes * ntasks_per_node`` tasks.
+``mem`` is taken as MB per task.
 """
 
 from __future__ import annotations
@@ -88,4 +91,15 @@ def _merge(job: Any, index: int, profiles: Mapping[str, Any], path: Path) -> Any
             raise InputError(path, f"'res' ({res}) and 'ntasks' ({merged['ntasks']}) differ",
                              record=record, field="ntasks")
         merged["ntasks"] = res
+        merged.setdefault("nodes", 1)  # IRMaSim: 'res' tasks on one node
+    per_node = merged.pop("ntasks_per_node", 1)
+    if isinstance(per_node, int) and not isinstance(per_node, bool) and per_node > 0:
+        # IRMaSim's defaults: nodes = ceil(ntasks / ntasks_per_node), ntasks = nodes * that
+        if "nodes" not in merged and isinstance(merged.get("ntasks"), int):
+            merged["nodes"] = -(-merged["ntasks"] // per_node)
+        elif "ntasks" not in merged and isinstance(merged.get("nodes"), int):
+            merged["ntasks"] = merged["nodes"] * per_node
+    else:
+        raise InputError(path, f"'ntasks_per_node' must be a whole number > 0, got "
+                               f"{per_node!r}", record=record, field="ntasks_per_node")
     return merged
