@@ -283,3 +283,12 @@ def test_events_order_is_documented() -> None:
                       Probe())
     assert calls == [(0.0, [], ["a"]), (10.0, ["a"], ["b"]), (11.0, ["b"], [])]
     assert result.start.tolist() == [0.0, 10.0]
+
+
+def test_platform_downtime_applies_to_every_run() -> None:
+    nodes = Platform.from_counts("p", [(ONE_GHZ, 2)]).nodes
+    platform = Platform("p", nodes, availability=(Availability(0.0, 1, 0),
+                                                  Availability(15.0, 1, 4)))
+    jobs = (job("a", 0, 4, 10), job("b", 1, 4, 10), job("c", 2, 4, 10))
+    result = simulate(platform, Workload("w", jobs), create("fcfs"))
+    assert result.start.tolist() == [0.0, 10.0, 15.0]

@@ -403,3 +403,18 @@ def test_native_processor_errors(tmp_path: Path, change: dict, words: list[str])
 def test_native_unknown_contention_model(tmp_path: Path) -> None:
     message = error_of(load_platform, write(tmp_path / "bad.json", {**NUMA, "contention": "x"}))
     assert_mentions(message, "bad.json", "contention")
+
+
+def test_native_downtime(tmp_path: Path) -> None:
+    doc = {"node_types": [{"name": "n", "cores": 4, "clock_ghz": 1.0, "count": 2}],
+           "downtime": [{"node": "n-1", "start": 0, "end": 15},
+                        {"node": "n-0", "start": 100, "cores": 2}]}
+    platform = load_platform(write(tmp_path / "p.json", doc))
+    assert [(a.time, a.node, a.cores) for a in platform.availability] == \
+        [(0, 1, 0), (15, 1, 4), (100, 0, 2)]
+    bad = {**doc, "downtime": [{"node": "n-7", "start": 0}]}
+    assert_mentions(error_of(load_platform, write(tmp_path / "b.json", bad)), "b.json",
+                    "downtime[0]", "field 'node'", "unknown node 'n-7'")
+    bad = {**doc, "downtime": [{"node": "n-0", "start": 5, "end": 5}]}
+    assert_mentions(error_of(load_platform, write(tmp_path / "c.json", bad)), "c.json",
+                    "downtime[0]", "field 'end'")

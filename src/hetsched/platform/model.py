@@ -122,6 +122,18 @@ class Node:
     cluster: str = "cluster0"
 
 
+@dataclass(frozen=True, slots=True)
+class Availability:
+    """From ``time`` on, ``cores`` of ``node``'s cores may run jobs (0: the whole node is
+    unavailable, e.g. maintenance or a reservation by other users; the node's core count:
+    fully available again, e.g. after a boot). Jobs already running are not stopped: a node
+    whose running jobs hold more cores than it now has takes no new work until they leave."""
+
+    time: float
+    node: int
+    cores: int
+
+
 @dataclass(frozen=True)
 class Platform:
     """An ordered set of nodes. Node ``index`` is its position; the order is the file's order.
@@ -129,6 +141,7 @@ class Platform:
     ``contention`` names the contention model runs use by default (``none``, ``irmasim``,
     ``deside``; see :mod:`hetsched.sim.contention`) and ``contention_params`` its
     platform-wide parameters (e.g. DESiDE's ``remote_fraction`` and ``latency_ratio``).
+    ``availability`` lists planned changes of node availability (downtimes) every run applies.
     """
 
     name: str
@@ -136,6 +149,7 @@ class Platform:
     source: str = "<memory>"
     contention: str = "none"
     contention_params: tuple[tuple[str, float], ...] = ()
+    availability: tuple[Availability, ...] = ()
     arrays: "PlatformArrays" = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:

@@ -18,11 +18,11 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hetsched.errors import InputError
+from hetsched.errors import InputError, did_you_mean
 from hetsched.documents import file_stem, read_structured
 from hetsched.fileio import StrictModel, check_unique, record_namer, validate
-from hetsched.limits import MAX_NODES, MAX_OVERSUBSCRIPTION
-from hetsched.platform.model import Node, NodeType, Platform, Processor
+from hetsched.limits import MAX_CORES_PER_NODE, MAX_NODES, MAX_OVERSUBSCRIPTION
+from hetsched.platform.model import Availability, Node, NodeType, Platform, Processor
 from hetsched.quantities import (ClockGhz, Coefficient, Cores, Count, MemoryGb, OpsPerCycle,
                                  PositiveBandwidth, Price, Seconds, Watts)
 
@@ -105,12 +105,23 @@ class ClusterSpec(StrictModel):
     nodes: list[NodeGroupSpec] = Field(min_length=1)
 
 
+class DowntimeSpec(StrictModel):
+    """A node (by name) with only ``cores`` cores available from ``start`` to ``end``
+    (maintenance, a reservation by other users); without ``end``, for good."""
+
+    node: str
+    start: Seconds
+    end: Seconds | None = None
+    cores: Annotated[int, Field(ge=0, le=MAX_CORES_PER_NODE)] = 0
+
+
 class PlatformSpec(StrictModel):
     name: str | None = Field(None, min_length=1)
     node_types: list[NodeTypeSpec] = Field(min_length=1)
     clusters: list[ClusterSpec] | None = Field(None, min_length=1)
     contention: Literal["none", "irmasim", "deside"] = "none"
     contention_params: dict[str, Coefficient] = {}
+    downtime: list[DowntimeSpec] = []
 
 
 def load_native_platform(path: str | Path) -> Platform:
@@ -127,9 +138,32 @@ def native_platform_from_data(data: Any, path: Path) -> Platform:
     spec = validate(PlatformSpec, data, path, records=records)
     types = _node_types(spec, path)
     groups = _groups(spec, path, types)
-    return Platform(spec.name or file_stem(path), nodes_from_groups(groups, path), str(path),
+    nodes = nodes_from_groups(groups, path)
+    return Platform(spec.name or file_stem(path), nodes, str(path),
                     contention=spec.contention,
-                    contention_params=tuple(spec.contention_params.items()))
+                    contention_params=tuple(spec.contention_params.items()),
+                    availability=_availability(spec.downtime, nodes, path))
+
+
+def _availability(downtime: list[DowntimeSpec], nodes: tuple[Node, ...],
+                  path: Path) -> tuple[Availability, ...]:
+    """Each downtime as the two availability changes that open and close it."""
+    by_name = {node.name: node for node in nodes}
+    changes = []
+    for i, down in enumerate(downtime):
+        node = by_name.get(down.node)
+        if node is None:
+            hint = did_you_mean(down.node, list(by_name))
+            raise InputError(path, f"unknown node '{down.node}'{hint}", record=f"downtime[{i}]",
+                             field="node")
+        if down.cores > node.type.cores or (down.end is not None and down.end <= down.start):
+            raise InputError(path, f"needs 0..{node.type.cores} cores and an end after its "
+                                   "start", record=f"downtime[{i}]", field="cores"
+                             if down.cores > node.type.cores else "end")
+        changes.append(Availability(down.start, node.index, down.cores))
+        if down.end is not None:
+            changes.append(Availability(down.end, node.index, node.type.cores))
+    return tuple(changes)
 
 
 def _node_types(spec: PlatformSpec, path: Path) -> dict[str, NodeType]:

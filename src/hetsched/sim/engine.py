@@ -60,7 +60,8 @@ class Simulation:
     instead of a rejection; ``contention`` names a contention model (``none``, ``irmasim``,
     ``deside``; default: the platform's) or gives one; ``per_event`` makes :meth:`advance`
     return after every single event instead of once per instant; ``availability`` lists
-    changes of node availability (:class:`~hetsched.sim.events.Availability`).
+    changes of node availability (:class:`~hetsched.sim.events.Availability`) beyond the
+    platform's own (``Platform.availability``).
     """
 
     def __init__(self, platform: Platform, workload: Workload,
@@ -112,7 +113,7 @@ class Simulation:
         self.started = False
         self.rng = np.random.default_rng(self.seed)
         self.wall = 0.0
-        for change in availability:
+        for change in (*platform.availability, *availability):
             self._schedule_availability(change)
         self._push_submission()
 

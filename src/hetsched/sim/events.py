@@ -10,8 +10,11 @@ finish event made stale by a rate change.
 from __future__ import annotations
 
 import heapq
-from dataclasses import dataclass
 from enum import IntEnum
+
+from hetsched.platform.model import Availability
+
+__all__ = ["Availability", "EventQueue", "Kind"]
 
 
 class Kind(IntEnum):
@@ -27,18 +30,6 @@ FINISH, AVAILABILITY, RELEASE, SUBMIT, WAKE = (int(k) for k in Kind)
 
 
 Entry = tuple[float, int, int, int, int]
-
-
-@dataclass(frozen=True, slots=True)
-class Availability:
-    """From ``time`` on, ``cores`` of ``node``'s cores may run jobs (0: the whole node is
-    unavailable, e.g. maintenance or a reservation by other users; the node's core count:
-    fully available again, e.g. after a boot). Jobs already running are not stopped: a node
-    whose running jobs hold more cores than it now has takes no new work until they leave."""
-
-    time: float
-    node: int
-    cores: int
 
 
 class EventQueue:
