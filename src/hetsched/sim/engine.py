@@ -26,6 +26,7 @@ from hetsched.sim.contention import ContentionModel, Group
 from hetsched.sim.dependencies import Dependencies
 from hetsched.sim.events import (AVAILABILITY, FINISH, RELEASE, SUBMIT, WAKE, Availability,
                                  EventQueue)
+from hetsched.sim.rates import changed_rates, rerated
 from hetsched.sim.resources import allocation_problem, infeasibility
 from hetsched.sim.result import JobState, SimResult, TimeSeries
 from hetsched.sim.state import ClusterState, RunningJob, Share
@@ -33,9 +34,6 @@ from hetsched.sim.view import ClusterView
 from hetsched.workload.model import Job, Workload
 
 ProgressCallback = Callable[[int, int], None]
-
-#: A share whose remaining work is below this fraction of its job's is done.
-DONE = 1e-9
 
 ALIVE = (JobState.PENDING, JobState.QUEUED, JobState.RUNNING, JobState.HELD)
 # plain ints for the hot paths (an enum member lookup costs more than the comparison)
@@ -452,54 +450,15 @@ class Simulation:
         """New rates for the jobs on the nodes whose allocations changed at ``now``; a job
         whose rates did not change keeps its finish event."""
         assert self.contention is not None
-        rates: dict[int, dict[int, float]] = {}
-        for node in sorted(self.dirty):
-            shares, groups = self._groups(node, now)
-            if not groups:
-                continue
-            speed = self._speed[node]
-            factors = self.contention.factors(self.platform.nodes[node].type, groups)
-            for (index, share), factor in zip(shares, factors):
-                if not factor > 0:
-                    raise SchedulerError(f"contention model {self.contention.name}: factor "
-                                         f"{factor} for job '{share.group.job.id}' is not "
-                                         "positive")
-                rate = share.group.job.ipc * speed * factor
-                if rate != share.rate:
-                    rates.setdefault(index, {})[share.processor] = rate
+        rates = changed_rates(self.state, self.contention, self._speed, sorted(self.dirty), now)
         self.dirty.clear()
         fresh, self.fresh = self.fresh, set()
         for index in sorted(rates.keys() | fresh):
             run = self.state.running[index]
             if index in rates:
-                run = self._rated(run, rates[index], now)
+                run = rerated(run, rates[index], now)
                 self.state.store(run)
             self.events.push(run.end, FINISH, index, run.version)
-
-    def _groups(self, node: int, now: float) -> tuple[list[tuple[int, Share]], list[Group]]:
-        """The shares still working on ``node`` (with their job's index), and what the
-        contention model sees of them."""
-        shares, groups = [], []
-        for index, run in self.state.running_on[node].items():
-            done = DONE * run.job.req_ops
-            for share in run.shares:
-                if share.node == node and \
-                        share.remaining - share.rate * (now - share.since) > done:
-                    shares.append((index, share))
-                    groups.append(share.group)
-        return shares, groups
-
-    @staticmethod
-    def _rated(run: RunningJob, rates: dict[int, float], now: float) -> RunningJob:
-        """``run`` with new ``rates`` (by processor) from ``now`` on."""
-        shares = tuple(
-            share if share.processor not in rates else
-            Share(share.node, share.processor, share.threads,
-                  max(0.0, share.remaining_at(now)), rates[share.processor], now, share.group)
-            for share in run.shares)
-        end = max(now, max(share.end() for share in shares))
-        return RunningJob(run.job, run.allocation, run.node_index, run.cores, run.start,
-                          run.est_end, shares, end, run.version + 1)
 
     # ---- the end --------------------------------------------------------------------------
     def _close(self, t_end: float) -> None:

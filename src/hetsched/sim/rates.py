@@ -1,0 +1,61 @@
+"""Progress rates under a contention model: which shares of the changed nodes get new rates,
+and a running job's record at its new rates. Pure functions of the cluster state."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from hetsched.errors import SchedulerError
+from hetsched.sim.contention import ContentionModel, Group
+from hetsched.sim.state import ClusterState, RunningJob, Share
+
+#: A share whose remaining work is below this fraction of its job's is done.
+DONE = 1e-9
+
+
+def working_shares(state: ClusterState, node: int,
+                   now: float) -> tuple[list[tuple[int, Share]], list[Group]]:
+    """The shares still working on ``node`` (with their job's index) and what a contention
+    model sees of them. A share whose work is done while its job runs on elsewhere keeps its
+    cores but no longer counts."""
+    shares, groups = [], []
+    for index, run in state.running_on[node].items():
+        done = DONE * run.job.req_ops
+        for share in run.shares:
+            if share.node == node and share.remaining - share.rate * (now - share.since) > done:
+                shares.append((index, share))
+                groups.append(share.group)
+    return shares, groups
+
+
+def changed_rates(state: ClusterState, model: ContentionModel, speed: list[float],
+                  nodes: Iterable[int], now: float) -> dict[int, dict[int, float]]:
+    """Per job index, the new rate of each of its shares (by processor) on ``nodes`` whose
+    rate the model changes."""
+    rates: dict[int, dict[int, float]] = {}
+    for node in nodes:
+        shares, groups = working_shares(state, node, now)
+        if not groups:
+            continue
+        factors = model.factors(state.platform.nodes[node].type, groups)
+        for (index, share), factor in zip(shares, factors):
+            if not factor > 0:
+                raise SchedulerError(f"contention model {model.name}: factor {factor} for job "
+                                     f"'{share.group.job.id}' is not positive")
+            rate = share.group.job.ipc * speed[node] * factor
+            if rate != share.rate:
+                rates.setdefault(index, {})[share.processor] = rate
+    return rates
+
+
+def rerated(run: RunningJob, rates: dict[int, float], now: float) -> RunningJob:
+    """A new record of ``run`` with ``rates`` (by processor) from ``now`` on: the changed
+    shares' remaining work brought up to ``now``, its end and version renewed."""
+    shares = tuple(
+        share if share.processor not in rates else
+        Share(share.node, share.processor, share.threads, max(0.0, share.remaining_at(now)),
+              rates[share.processor], now, share.group)
+        for share in run.shares)
+    end = max(now, max(share.end() for share in shares))
+    return RunningJob(run.job, run.allocation, run.node_index, run.cores, run.start,
+                      run.est_end, shares, end, run.version + 1)
