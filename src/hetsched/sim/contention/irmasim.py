@@ -69,6 +69,8 @@ class IrmasimModel:
 
     def factors(self, node_type: NodeType, groups: Sequence[Group]) -> list[float]:
         processors = node_type.processors
+        if len(processors) == 1:
+            return self._one_processor(processors[0], groups)
         threads = threads_per_processor(node_type, groups)
         demand = [0.0] * len(processors)
         for g in groups:
@@ -78,3 +80,18 @@ class IrmasimModel:
         return [sharing[p] if demand[p] < params[p]["c"] else  # uncontended: no need for y
                 speedup(demand[p], g.job.mem_vol / g.base_time, threads[p] - 1, params[p])
                 * sharing[p] for g in groups for p in (g.processor,)]
+
+    @staticmethod
+    def _one_processor(processor: Processor, groups: Sequence[Group]) -> list[float]:
+        """The same for a node of one processor (the common case), in one pass."""
+        params = parameters(processor)
+        threads, demand = 0, 0.0
+        for g in groups:
+            threads += g.threads
+            if g.job.mem_vol:
+                demand += g.threads * g.job.mem_vol / g.base_time
+        sharing = sharing_factor(processor.cores, threads)
+        if demand < params["c"]:
+            return [sharing] * len(groups)
+        return [speedup(demand, g.job.mem_vol / g.base_time, threads - 1, params) * sharing
+                for g in groups]
