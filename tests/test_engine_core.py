@@ -181,7 +181,8 @@ def test_descendants_of_a_rejected_job_are_rejected() -> None:
     assert result.state.tolist() == [JobState.REJECTED, JobState.REJECTED, JobState.FINISHED,
                                      JobState.REJECTED]
     assert result.reason[1].startswith("parent 'h' was rejected: needs 64 cores")
-    assert result.reason[3].startswith("parent 'h' was rejected: needs 64 cores")
+    assert result.reason[3].startswith("parent 'k' was rejected: parent 'h' was rejected: "
+                                       "needs 64 cores")
 
 
 def test_descendants_of_an_unfinished_job_are_rejected() -> None:

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from hetsched.cli.main import app
 from hetsched.dssim.driver import DsSimPolicy
-from hetsched.errors import InputError, InputWarning
+from hetsched.errors import ConfigError, InputError, InputWarning
 from hetsched.examples import default_platform_path
 from hetsched.platform.load import load_platform
 from hetsched.platform.model import NodeType, Platform
@@ -137,3 +137,9 @@ def test_cli_says_an_empty_workload_ran(tmp_path: Path) -> None:
     assert result.exit_code == 0
     assert result.stderr == f"warning: {trace}: the workload has no jobs; there is nothing " \
                             "to simulate\n"
+
+
+def test_own_drivers_refuse_a_contention_model() -> None:
+    workload = Workload("w", (Job("a", 0, 1, 1e9, 1),))
+    with pytest.raises(ConfigError, match="no contention model; use --contention none"):
+        simulate(BUNDLED, workload, DsSimPolicy("ff"), contention="irmasim")

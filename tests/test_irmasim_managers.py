@@ -415,4 +415,4 @@ def test_irmasim_synth_1000_jobs_match_irmasim(shared_data: Path) -> None:
         start, finish = logged[job.id]
         close += (result.start[job.index] - t0 == pytest.approx(start, rel=1e-6, abs=1e-9)
                   and result.end[job.index] - t0 == pytest.approx(finish, rel=1e-6))
-    assert close >= 990
+    assert close == len(workload.jobs)  # the issue asks for 99 %; every job matches

@@ -418,3 +418,33 @@ def test_native_downtime(tmp_path: Path) -> None:
     bad = {**doc, "downtime": [{"node": "n-0", "start": 5, "end": 5}]}
     assert_mentions(error_of(load_platform, write(tmp_path / "c.json", bad)), "c.json",
                     "downtime[0]", "field 'end'")
+
+
+@pytest.mark.parametrize(("change", "words"), [
+    ({"contention_params": {"latency_ratio": 1.6, "latency": 2}},
+     ["field 'contention_params'", "no parameter 'latency'", "did you mean latency_ratio"]),
+    ({"contention": "irmasim", "contention_params": {"b": 1}},
+     ["field 'contention_params'", "'irmasim' has no parameter 'b'", "it has none"]),
+    ({"contention_params": {"latency_ratio": 0.5}}, ["latency_ratio", ">= 1"]),
+])
+def test_native_contention_params_checked_at_load(tmp_path: Path, change: dict,
+                                                  words: list[str]) -> None:
+    message = error_of(load_platform, write(tmp_path / "p.json", {**NUMA, **change}))
+    assert_mentions(message, "p.json", *words)
+
+
+def test_native_processor_keys_checked(tmp_path: Path) -> None:
+    procs = NUMA["node_types"][0]["processors"]
+    typo = [{**procs[0], "contention": {"ddd": 1}}, procs[1]]
+    doc = {**NUMA, "node_types": [{**NUMA["node_types"][0], "processors": typo}]}
+    message = error_of(load_platform, write(tmp_path / "p.json", doc))
+    assert_mentions(message, "node type 'two'", "processors[0].contention",
+                    "unknown contention parameter 'ddd'", "did you mean")
+    half = [procs[0], {k: v for k, v in procs[1].items() if k != "power"}]
+    doc = {**NUMA, "node_types": [{**NUMA["node_types"][0], "processors": half}]}
+    message = error_of(load_platform, write(tmp_path / "p.json", doc))
+    assert_mentions(message, "processors[1].power", "every processor or of none")
+
+
+def test_native_node_bandwidth_from_processors(tmp_path: Path) -> None:
+    assert load_platform(write(tmp_path / "p.json", NUMA)).nodes[0].type.mem_bw_gbs == 80

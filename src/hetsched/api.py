@@ -114,7 +114,7 @@ def simulate(platform: PathLike | Platform | None = None,
         if not isinstance(policy, OwnDriver) else {}
     result = run_engine(plat, work, policy, seed=seed, horizon=horizon, strict=strict,
                         progress=progress, **engine_options)
-    return Run(result, recorded_options(horizon, strict, swf, contention or plat.contention))
+    return Run(result, recorded_options(horizon, strict, swf))
 
 
 def load_inputs(platform: PathLike | Platform | None, workload: PathLike | Workload | None,
@@ -140,12 +140,11 @@ def load_inputs(platform: PathLike | Platform | None, workload: PathLike | Workl
     return platform, load_workload(default_workload_path(), platform)
 
 
-def recorded_options(horizon: float | None, strict: bool, swf: SwfOptions,
-                     contention: str = "none") -> dict[str, Any]:
-    """How a run was configured, as ``summary.json`` records it."""
+def recorded_options(horizon: float | None, strict: bool, swf: SwfOptions) -> dict[str, Any]:
+    """How a run was configured, as ``summary.json`` records it (the contention model used
+    comes from the result)."""
     return {"horizon": horizon, "strict": strict, "swf_placement": swf.placement,
-            "reference_speed": swf.reference_speed, "estimate_factor": swf.estimate_factor,
-            "contention": contention}
+            "reference_speed": swf.reference_speed, "estimate_factor": swf.estimate_factor}
 
 
 def _path(value: object, what: str) -> Path:

@@ -97,7 +97,7 @@ def run(platform: PlatformOpt = None, workload: WorkloadOpt = None,
         result = running.simulate_spec(scheduler, plat, work, inputs,
                                        quiet or output_format is not Format.TABLE)
         out = out or Path("runs") / running.run_dir_name(work, scheduler)
-        write_run(result, out, inputs.options(plat))
+        write_run(result, out, inputs.options())
     running.warn_inputs(plat, work, quiet)
     values = running.run_values(summarize(result), result.wall_seconds)
     if output_format is Format.JSON:
@@ -150,7 +150,7 @@ def compare(scheduler: Annotated[list[str], typer.Option(
                                            quiet or output_format is not Format.TABLE)
             runs[spec] = running.run_values(summarize(result), result.wall_seconds)
             if out is not None:
-                write_run(result, out / running.safe_name(spec), inputs.options(plat))
+                write_run(result, out / running.safe_name(spec), inputs.options())
         if out is not None:
             write_comparison_csv(runs, out / "comparison.csv")
     running.warn_inputs(plat, work, quiet)

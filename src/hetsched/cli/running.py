@@ -43,10 +43,9 @@ class Inputs:
     swf: SwfOptions
     contention: str | None = None
 
-    def options(self, platform: Platform) -> dict[str, Any]:
+    def options(self) -> dict[str, Any]:
         """How the run was configured, as recorded in ``summary.json``."""
-        return recorded_options(self.horizon, self.strict, self.swf,
-                                self.contention or platform.contention)
+        return recorded_options(self.horizon, self.strict, self.swf)
 
     def load(self) -> tuple[Platform, Workload]:
         return load_inputs(self.platform_path, self.workload_path, self.swf)

@@ -77,7 +77,7 @@ def summary(result: SimResult, options: Mapping[str, Any] | None = None) -> dict
         "seed": result.seed,
         "inputs": {"platform": input_entry(result.platform.source),
                    "workload": input_entry(result.workload.source)},
-        "options": dict(options or {}),
+        "options": {**(options or {}), "contention": result.contention},
         "metrics": summarize(result),
         "units": UNITS,
         "nodes": node_totals(result),

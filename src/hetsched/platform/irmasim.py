@@ -29,13 +29,11 @@ from hetsched.fileio import ForeignModel, validate
 from hetsched.limits import MAX_CORES_PER_NODE
 from hetsched.platform.model import NodeType, Platform, Processor
 from hetsched.platform.native import nodes_from_groups
+from hetsched.sim.contention import PROCESSOR_PARAMETERS
 from hetsched.quantities import (ClockGhz, Coefficient, Cores, Count, MemoryGb, OpsPerCycle,
                                  PositiveBandwidth, Watts)
 
 INF = float("inf")
-
-#: The modelV1 contention parameters of a processor.
-CONTENTION_PARAMETERS = ("b", "c", "da", "db", "dc", "dd")
 
 #: Library file names per section, IRMaSim's first.
 LIBRARY_FILES = {"node": ("node_types.json", "nodes.json"),
@@ -86,7 +84,7 @@ class ProcessorSpec(ForeignModel):
     dd: Coefficient | None = None
 
     def processor(self) -> Processor:
-        params = tuple((name, getattr(self, name)) for name in CONTENTION_PARAMETERS
+        params = tuple((name, getattr(self, name)) for name in PROCESSOR_PARAMETERS
                        if getattr(self, name) is not None)
         return Processor(cores=self.cores, idle_w=self.min_power * self.static_power,
                          static_w=self.static_power, dynamic_w_per_core=self.dynamic_power,
@@ -212,10 +210,8 @@ def _combine(name: str, procs: list[tuple[ProcessorSpec, int]], path: Path,
         raise InputError(path, f"{cores} cores in all, more than the limit of "
                                f"{MAX_CORES_PER_NODE} per node", record=f"node type '{name}'",
                          field="processors")
-    bandwidths = [p.mem_bw * n for p, n in procs if p.mem_bw is not None]
     return NodeType.of_processors(
         name, first.clock_rate, tuple(p.processor() for p, n in procs for _ in range(n)),
         ops_per_cycle=first.dpflops_per_cycle,
         memory_mb=INF if capacity_gb is None else capacity_gb * 1024,
-        mem_bw_gbs=sum(bandwidths) if len(bandwidths) == len(procs) else INF,
         has_power=all(p.has_power for p, _ in procs))

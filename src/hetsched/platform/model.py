@@ -93,9 +93,10 @@ class NodeType:
     @staticmethod
     def of_processors(name: str, clock_ghz: float, processors: tuple[Processor, ...],
                       **others: object) -> "NodeType":
-        """A node type whose cores and power figures are its processors' sums; the node-level
-        ``dynamic_w_per_core`` is the per-core average."""
+        """A node type whose cores, power figures and (unless given) memory bandwidth are its
+        processors' sums; the node-level ``dynamic_w_per_core`` is the per-core average."""
         cores = sum(p.cores for p in processors)
+        others.setdefault("mem_bw_gbs", sum(p.mem_bw_gbs for p in processors))
         return NodeType(
             name=name, cores=cores, clock_ghz=clock_ghz,
             idle_w=sum(p.idle_w for p in processors),

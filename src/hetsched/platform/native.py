@@ -18,11 +18,12 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from hetsched.errors import InputError, did_you_mean
+from hetsched.errors import ConfigError, InputError, did_you_mean
 from hetsched.documents import file_stem, read_structured
 from hetsched.fileio import StrictModel, check_unique, record_namer, validate
 from hetsched.limits import MAX_CORES_PER_NODE, MAX_NODES, MAX_OVERSUBSCRIPTION
 from hetsched.platform.model import Availability, Node, NodeType, Platform, Processor
+from hetsched.sim.contention import PROCESSOR_PARAMETERS
 from hetsched.quantities import (ClockGhz, Coefficient, Cores, Count, MemoryGb, OpsPerCycle,
                                  PositiveBandwidth, Price, Seconds, Watts)
 
@@ -85,11 +86,23 @@ class NodeTypeSpec(StrictModel):
         if self.power is not None:
             raise InputError(path, "give the power of each processor, not of the node, when "
                                    "the node lists its processors", record=record, field="power")
+        powered = [p.power is not None for p in self.processors]
+        if any(powered) and not all(powered):
+            i = powered.index(False)
+            raise InputError(path, "give the power of every processor or of none",
+                             record=record, field=f"processors[{i}].power")
+        for i, proc in enumerate(self.processors):
+            for key in proc.contention:
+                if key not in PROCESSOR_PARAMETERS:
+                    hint = did_you_mean(key, list(PROCESSOR_PARAMETERS))
+                    raise InputError(path, f"unknown contention parameter '{key}'{hint} "
+                                           f"(known: {', '.join(PROCESSOR_PARAMETERS)})",
+                                     record=record, field=f"processors[{i}].contention")
         return NodeType.of_processors(
             self.name, self.clock_ghz, tuple(p.processor() for p in self.processors),
             ops_per_cycle=self.ops_per_cycle,
             memory_mb=INF if self.memory_gb is None else self.memory_gb * 1024,
-            mem_bw_gbs=INF if self.mem_bw_gbs is None else self.mem_bw_gbs,
+            **({} if self.mem_bw_gbs is None else {"mem_bw_gbs": self.mem_bw_gbs}),
             hourly_price=self.hourly_price, boot_time=self.boot_time,
             has_power=all(p.power is not None for p in self.processors),
             oversubscription=self.oversubscription)
@@ -139,10 +152,21 @@ def native_platform_from_data(data: Any, path: Path) -> Platform:
     types = _node_types(spec, path)
     groups = _groups(spec, path, types)
     nodes = nodes_from_groups(groups, path)
+    _check_contention(spec, path)
     return Platform(spec.name or file_stem(path), nodes, str(path),
                     contention=spec.contention,
                     contention_params=tuple(spec.contention_params.items()),
                     availability=_availability(spec.downtime, nodes, path))
+
+
+def _check_contention(spec: PlatformSpec, path: Path) -> None:
+    """The platform's model accepts its parameters (checked now, not when a run starts)."""
+    from hetsched.sim.contention import create
+
+    try:
+        create(spec.contention, spec.contention_params)
+    except ConfigError as error:
+        raise InputError(path, str(error), field="contention_params") from None
 
 
 def _availability(downtime: list[DowntimeSpec], nodes: tuple[Node, ...],

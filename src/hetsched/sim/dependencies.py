@@ -36,9 +36,10 @@ class Dependencies:
         count.setflags(write=False)
         return Dependencies({i: tuple(c) for i, c in children.items()}, count)
 
-    def descendants(self, index: int) -> list[int]:
-        """Every job that depends on job ``index``, directly or not, in breadth-first order."""
-        found: list[int] = []
+    def descendants(self, index: int) -> list[tuple[int, int]]:
+        """Every job that depends on job ``index``, directly or not, in breadth-first order,
+        each with the parent it was reached through: ``(job, parent)`` pairs."""
+        found: list[tuple[int, int]] = []
         seen = {index}
         frontier = [index]
         while frontier:
@@ -47,7 +48,7 @@ class Dependencies:
                 for child in self.children.get(job, ()):
                     if child not in seen:
                         seen.add(child)
-                        found.append(child)
+                        found.append((child, job))
                         nxt.append(child)
             frontier = nxt
         return found

@@ -76,7 +76,8 @@ class Simulation:
         self.progress = progress
         self.record_timeseries = timeseries
         self.per_event = per_event
-        self.contention = _contention_model(platform, workload, contention)
+        self.contention, self.contention_name = _contention_model(platform, workload,
+                                                                  contention)
         self.deps = Dependencies.of(workload)
         self._speed = platform.arrays.speed.tolist()
         self._never: dict[tuple[int, int, float], str | None] = {}  # infeasibility by shape
@@ -434,11 +435,13 @@ class Simulation:
         self.job_state[job.index] = _REJECTED
         self.reason[job.index] = reason
         self._count_done()
-        for index in self.deps.descendants(job.index):
+        jobs = self.workload.jobs
+        for index, parent in self.deps.descendants(job.index):
             if self.job_state[index] in ALIVE:
                 self.pending.pop(index, None)
                 self.job_state[index] = _REJECTED
-                self.reason[index] = f"parent '{job.id}' was rejected: {reason}"
+                self.reason[index] = (f"parent '{jobs[parent].id}' was rejected: "
+                                      f"{self.reason[parent]}")
                 self._count_done()
 
     def _count_done(self) -> None:
@@ -501,21 +504,22 @@ class Simulation:
             node_energy_j=self.state.energy_j if measured else None,
             node_busy_core_seconds=self.state.busy_core_seconds,
             node_busy_seconds=self.state.busy_seconds, t0=self.t0, t_end=t_end,
-            timeseries=self.series, wall_seconds=self.wall, horizon=self.horizon)
+            timeseries=self.series, wall_seconds=self.wall, horizon=self.horizon,
+            contention=self.contention_name)
 
 
-def _contention_model(platform: Platform, workload: Workload,
-                      chosen: str | ContentionModel | None) -> ContentionModel | None:
-    """The model a run uses, or ``None`` when it can never change a rate (the ``none`` model
-    without oversubscription, IRMaSim's without memory traffic...): then finish times are
-    fixed at start."""
+def _contention_model(platform: Platform, workload: Workload, chosen: str | ContentionModel |
+                      None) -> tuple[ContentionModel | None, str]:
+    """The model a run uses and its name; the model is ``None`` when it can never change a
+    rate (the ``none`` model without oversubscription, IRMaSim's without memory traffic...):
+    then finish times are fixed at start."""
     if chosen is not None and not isinstance(chosen, str):
         model = chosen
     else:
         name = platform.contention if chosen is None else chosen
         params = dict(platform.contention_params) if name == platform.contention else {}
         model = models.create(name, params)
-    return None if models.inert(model, platform, workload) else model
+    return (None if models.inert(model, platform, workload) else model), model.name
 
 
 def simulate(platform: Platform, workload: Workload, scheduler: Scheduler | OwnDriver,
@@ -523,6 +527,9 @@ def simulate(platform: Platform, workload: Workload, scheduler: Scheduler | OwnD
     """Run one simulation (see :class:`Simulation` for the options). A policy that brings its
     own driver (:class:`OwnDriver`) runs there; it accepts the options it documents."""
     if isinstance(scheduler, OwnDriver):
+        if options.get("contention") not in (None, "none"):
+            raise ConfigError(f"{scheduler.name} runs on its own driver, which has no "
+                              "contention model; use --contention none")
         driven = {k: v for k, v in options.items() if k in _OWN_DRIVER_OPTIONS}
         reject_dependencies(workload)
         check_run(workload, driven.get("seed", 0), driven.get("horizon"))

@@ -74,15 +74,15 @@ def infeasibility(job: Job, platform: Platform) -> str | None:
         if job.mem_mb <= 0 and job.ntasks <= platform.max_node_slots:
             return None  # the common case, without numpy
         if job.ntasks > a.slots.max():
-            return (f"needs {job.ntasks} cores on one node; the largest node has "
-                    f"{int(a.slots.max())}")
+            return (f"needs {job.ntasks} cores on one node; the largest node "
+                    f"{_holds(platform, int(a.slots.max()))}")
         if np.any(_usable(job, platform, job.ntasks) >= job.ntasks):
             return None
         return f"needs {job.ntasks * job.mem_mb:g} MB of memory on one node; no node has that much"
     if job.nodes == SPREAD:
         if _usable(job, platform, job.ntasks).sum() >= job.ntasks:
             return None
-        return f"needs {job.ntasks} cores; the platform has {int(a.slots.sum())}"
+        return f"needs {job.ntasks} cores; the platform {_holds(platform, int(a.slots.sum()))}"
     if job.nodes > job.ntasks:
         return f"asks for {job.nodes} nodes but has only {job.ntasks} tasks"
     base, extra = even_split(job)
@@ -92,6 +92,13 @@ def infeasibility(job: Job, platform: Platform) -> str | None:
         return None
     return (f"needs {job.nodes} nodes for {job.ntasks} tasks ({base} or {base + 1} each); "
             f"the platform has too few such nodes")
+
+
+def _holds(platform: Platform, slots: int) -> str:
+    """``has N`` (cores), or ``runs at most N threads`` when nodes may be oversubscribed."""
+    if all(t.oversubscription == 1 for t in platform.node_types):
+        return f"has {slots}"
+    return f"runs at most {slots} threads (cores times oversubscription)"
 
 
 def _usable(job: Job, platform: Platform, per_node: int) -> np.ndarray:

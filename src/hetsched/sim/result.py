@@ -54,6 +54,7 @@ class SimResult:
     whole window (always-on nodes). Drivers with on-demand nodes (ds-sim) set it per node.
     ``job_energy_j`` and ``node_energy_j`` are ``None`` when energy was not measured: the
     platform has no power model (:attr:`Platform.has_power_model`), or the driver has none.
+    ``contention`` names the contention model the run used (``None``: the driver has none).
     """
 
     platform: Platform
@@ -75,6 +76,7 @@ class SimResult:
     wall_seconds: float = 0.0
     horizon: float | None = None
     node_charged_seconds: np.ndarray | None = None
+    contention: str | None = None
 
     @property
     def has_energy(self) -> bool:

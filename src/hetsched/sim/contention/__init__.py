@@ -12,11 +12,12 @@ oversubscribed), ``irmasim`` (IRMaSim's modelV1 memory contention, per processor
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from hetsched.errors import ConfigError
+from hetsched.errors import ConfigError, did_you_mean
 from hetsched.lazy import resolve
 from hetsched.options import check_contention
 from hetsched.platform.model import NodeType, Platform
@@ -55,6 +56,9 @@ def inert(model: ContentionModel, platform: Platform, workload: Workload) -> boo
     return bool(check is not None and check(platform, workload))
 
 
+#: The parameters a processor may give the ``irmasim`` model (IRMaSim's modelV1 names).
+PROCESSOR_PARAMETERS = ("b", "c", "da", "db", "dc", "dd")
+
 #: Model name -> "module:attribute" of its factory (called with the model's parameters).
 MODELS = {
     "none": "hetsched.sim.contention.sharing:ProcessorSharing",
@@ -66,8 +70,11 @@ MODELS = {
 def create(name: str, params: Mapping[str, float] | None = None) -> ContentionModel:
     """The contention model called ``name``, built with the platform's ``params``."""
     factory = resolve(MODELS[check_contention(name)])
-    try:
-        return factory(**dict(params or {}))
-    except TypeError as error:
-        raise ConfigError(f"contention model '{name}': bad parameters {dict(params or {})} "
-                          f"({error})") from None
+    params = dict(params or {})
+    accepted = [p for p in inspect.signature(factory).parameters if p != "self"]
+    for key in params:
+        if key not in accepted:
+            known = f"its parameters: {', '.join(accepted)}" if accepted else "it has none"
+            raise ConfigError(f"contention model '{name}' has no parameter '{key}'"
+                              f"{did_you_mean(key, accepted)} ({known})")
+    return factory(**params)
