@@ -5,7 +5,8 @@ model, and the cost of ``Simulation.fork()`` with 1,000 running jobs.
     python benchmarks/bench_core.py [--repeat 3] [--quick]
 
 ``--quick`` runs conservative on the first 2,000 lublin jobs only (it is super-linear on a
-saturated machine today) and skips the 10,000-job synthetic run.
+saturated machine today) and skips the 10,000-job synthetic run and the fork in the middle of
+the KIT trace.
 """
 
 from __future__ import annotations
@@ -78,6 +79,30 @@ def synth_rows(repeat: int, quick: bool) -> list[tuple[str, ...]]:
     return rows
 
 
+def fork_mid_kit() -> tuple[str, ...]:
+    """Fork 20,000 instants into fcfs on KIT's first 25k jobs (1,173 nodes): a long history
+    (time series, per-job arrays) must not make a fork dearer."""
+    from hetsched.platform.load import load_platform
+    from hetsched.schedulers import create
+    from hetsched.sim.engine import Simulation
+    from hetsched.workload.load import load_workload
+
+    platform = load_platform(ROOT / "benchmarks" / "platforms" / "kit_like.yaml")
+    workload = load_workload(DATA / "traces" / "kit_fh2_2016_first25k.swf", platform)
+    sim = Simulation(platform, workload, create("fcfs"))
+    for _ in range(20000):
+        step = sim.advance()
+        sim.apply(sim.scheduler.decide(step.now, step.events))
+    times = []
+    for _ in range(300):
+        began = time.perf_counter()
+        sim.fork()
+        times.append(time.perf_counter() - began)
+    return ("fork(), KIT 25k after 20,000 instants (1,173 nodes)",
+            f"{len(sim.state.running):,}", f"{min(times) * 1e3:.3f} ms",
+            f"median {statistics.median(times) * 1e3:.3f} ms")
+
+
 def fork_rows() -> list[tuple[str, ...]]:
     """Fork a state holding 1,000 running jobs (and 1,000 pending) on 20 nodes of 50 cores."""
     from hetsched.platform.model import NodeType, Platform
@@ -118,6 +143,8 @@ def main() -> None:
         return print_table(rows)
     rows += synth_rows(args.repeat, args.quick)
     rows += [("", "running", "fork (best)", "")] + fork_rows()
+    if not args.quick:
+        rows.append(fork_mid_kit())
     print_table(rows)
 
 

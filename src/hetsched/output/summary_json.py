@@ -101,9 +101,10 @@ def timeseries_columns(result: SimResult) -> dict[str, list[float] | list[int]]:
     """The columns of ``timeseries.csv``; ``power_w`` is NaN when the run has no energy (no
     power model)."""
     ts = result.timeseries
-    power = ts.power_w if result.has_energy else [math.nan] * len(ts.time)
-    return {"time": ts.time, "queued": ts.queued, "running": ts.running,
-            "busy_cores": ts.busy_cores, "power_w": power}
+    columns = {name: ts.column(name) for name in ts.FIELDS}
+    if not result.has_energy:
+        columns["power_w"] = [math.nan] * len(ts)
+    return columns
 
 
 def write_timeseries_csv(result: SimResult, path: str | Path) -> Path:

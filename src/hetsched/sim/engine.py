@@ -338,7 +338,7 @@ class Simulation:
                                  f"{node}, which can never hold it (cores or memory)")
         self._take_pending(job, "queue")
         self.job_state[job.index] = _QUEUED
-        self.state.local_queues[node].append(job)
+        self.state.queue(node).append(job)
         self.queued_on[job.index] = node
         self.queued_locally += 1
         self._drain((node,), now)
@@ -349,7 +349,10 @@ class Simulation:
         if node is None:
             raise SchedulerError(f"{self._name}: cannot dequeue job '{job.id}': "
                                  f"it waits in no local queue")
-        self.state.local_queues[node].remove(job)
+        queue = self.state.local_queues[node]
+        queue.remove(job)
+        if not queue:
+            del self.state.local_queues[node]
         self.queued_locally -= 1
         self.job_state[job.index] = _PENDING
         items = sorted([*self.pending.items(), (job.index, job)])
@@ -367,12 +370,16 @@ class Simulation:
         if not self.queued_locally:
             return
         for node in sorted(nodes):
-            queue = self.state.local_queues[node]
+            queue = self.state.local_queues.get(node)
+            if not queue:
+                continue
             while queue and self.state.fits(node, queue[0].ntasks, queue[0]):
                 job = queue.popleft()
                 del self.queued_on[job.index]
                 self.queued_locally -= 1
                 self._start(job, ((node, job.ntasks),), now)
+            if not queue:
+                del self.state.local_queues[node]
 
     # ---- job life cycle -------------------------------------------------------------------
     def _start(self, job: Job, allocation: Iterable[tuple[int, int]], now: float,

@@ -19,7 +19,7 @@ def working_shares(state: ClusterState, node: int,
     model sees of them. A share whose work is done while its job runs on elsewhere keeps its
     cores but no longer counts."""
     shares, groups = [], []
-    for index, run in state.running_on[node].items():
+    for index, run in state.jobs_on(node).items():
         done = DONE * run.job.req_ops
         for share in run.shares:
             if share.node == node and share.remaining - share.rate * (now - share.since) > done:

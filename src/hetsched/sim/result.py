@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import IntEnum
 
 import numpy as np
@@ -21,27 +21,51 @@ class JobState(IntEnum):
     HELD = 6  # submitted, waiting for its parents (never an end state)
 
 
-@dataclass
 class TimeSeries:
-    """One row per instant at which something happened (after the scheduler answered).
-    ``power_w`` means nothing for a result without energy (``SimResult.has_energy``)."""
+    """One row per instant at which something happened (after the scheduler answered):
+    ``time, queued, running, busy_cores, power_w``, also as columns (lists). ``power_w`` means
+    nothing for a result without energy (``SimResult.has_energy``).
 
-    time: list[float] = field(default_factory=list)
-    queued: list[int] = field(default_factory=list)
-    running: list[int] = field(default_factory=list)
-    busy_cores: list[int] = field(default_factory=list)
-    power_w: list[float] = field(default_factory=list)
+    Rows are kept in frozen blocks plus a short tail, so that a copy (a fork's) shares the
+    blocks and costs the same at any length."""
 
-    def copy(self) -> "TimeSeries":
-        return TimeSeries(self.time.copy(), self.queued.copy(), self.running.copy(),
-                          self.busy_cores.copy(), self.power_w.copy())
+    BLOCK = 512
+    FIELDS = ("time", "queued", "running", "busy_cores", "power_w")
+
+    def __init__(self) -> None:
+        self._blocks: list[tuple[tuple[float, int, int, int, float], ...]] = []
+        self._tail: list[tuple[float, int, int, int, float]] = []
 
     def append(self, time: float, queued: int, running: int, busy: int, power: float) -> None:
-        self.time.append(time)
-        self.queued.append(queued)
-        self.running.append(running)
-        self.busy_cores.append(busy)
-        self.power_w.append(power)
+        self._tail.append((time, queued, running, busy, power))
+        if len(self._tail) == self.BLOCK:
+            self._blocks.append(tuple(self._tail))
+            self._tail = []
+
+    def copy(self) -> "TimeSeries":
+        other = TimeSeries()
+        other._blocks = self._blocks.copy()
+        other._tail = self._tail.copy()
+        return other
+
+    def rows(self) -> list[tuple[float, int, int, int, float]]:
+        return [row for block in (*self._blocks, self._tail) for row in block]
+
+    def column(self, name: str) -> list:
+        i = self.FIELDS.index(name)
+        return [row[i] for row in self.rows()]
+
+    time = property(lambda self: self.column("time"))
+    queued = property(lambda self: self.column("queued"))
+    running = property(lambda self: self.column("running"))
+    busy_cores = property(lambda self: self.column("busy_cores"))
+    power_w = property(lambda self: self.column("power_w"))
+
+    def __len__(self) -> int:
+        return len(self._blocks) * self.BLOCK + len(self._tail)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, TimeSeries) and self.rows() == other.rows()
 
 
 @dataclass

@@ -60,6 +60,9 @@ class RunningJob:
         return tuple(node for node, _ in self.allocation)
 
 
+_NONE: dict[int, RunningJob] = {}
+
+
 class ClusterState:
     """Per-node counters, threads per processor and energy accounting. Only the engine calls
     the mutators. ``free_cores`` counts free slots (threads a node can still take)."""
@@ -75,8 +78,11 @@ class ClusterState:
         self.used_mem = np.zeros(n)
         self.used_mem_bw = np.zeros(n)
         self.busy_cores = np.zeros(n, dtype=np.int64)
-        self.running_on: list[dict[int, RunningJob]] = [dict() for _ in range(n)]
-        self.local_queues: list[deque[Job]] = [deque() for _ in range(n)]
+        # per node, only the nodes that have some. A copy shares the per-node dicts; each
+        # state copies one before its first change to it (``_owned``: the ones it may change)
+        self.running_on: dict[int, dict[int, RunningJob]] = {}
+        self._owned: set[int] = set()
+        self.local_queues: dict[int, deque[Job]] = {}
         self.running: dict[int, RunningJob] = {}
         self.total_busy_cores = 0
         self.total_free = int(a.slots.sum())
@@ -92,14 +98,16 @@ class ClusterState:
         self._busy_s = [0.0] * n
 
     def copy(self) -> "ClusterState":
-        """An independent copy sharing the platform and the (never changed) running jobs."""
+        """An independent copy sharing the platform, the (never changed) running-job records and
+        the per-node dicts of running jobs until either state changes one."""
         other = object.__new__(ClusterState)
         for name, value in self.__dict__.items():
             if isinstance(value, (np.ndarray, list, dict)):
                 value = value.copy()
             other.__dict__[name] = value
-        other.running_on = [d.copy() for d in self.running_on]
-        other.local_queues = [q.copy() for q in self.local_queues]
+        self._owned = set()
+        other._owned = set()
+        other.local_queues = {node: queue.copy() for node, queue in self.local_queues.items()}
         return other
 
     # ---- placement ------------------------------------------------------------------------
@@ -163,22 +171,42 @@ class ClusterState:
             if job.mem_bw_gbs:
                 self.used_mem_bw[node] += sign * cores * job.mem_bw_gbs
 
+    def _writable(self, node: int) -> dict[int, RunningJob]:
+        """``node``'s dict of running jobs, this state's own (copied if shared with a fork)."""
+        jobs = self.running_on.get(node)
+        if node not in self._owned:
+            jobs = self.running_on[node] = {} if jobs is None else dict(jobs)
+            self._owned.add(node)
+        return jobs
+
     def occupy(self, run: RunningJob, now: float) -> None:
         self._change(run, 1, now)
         for node, _ in run.allocation:
-            self.running_on[node][run.job.index] = run
+            self._writable(node)[run.job.index] = run
         self.running[run.job.index] = run
 
     def release(self, run: RunningJob, now: float) -> None:
         self._change(run, -1, now)
         for node, _ in run.allocation:
-            del self.running_on[node][run.job.index]
+            jobs = self._writable(node)
+            del jobs[run.job.index]
+            if not jobs:
+                del self.running_on[node]
+                self._owned.discard(node)
         del self.running[run.job.index]
+
+    def jobs_on(self, node: int) -> dict[int, RunningJob]:
+        """The jobs running on ``node``, by index (an empty dict for an idle node)."""
+        return self.running_on.get(node, _NONE)
+
+    def queue(self, node: int) -> deque[Job]:
+        """``node``'s local queue, created when first used."""
+        return self.local_queues.setdefault(node, deque())
 
     def store(self, run: RunningJob) -> None:
         """Replace a running job's record by a newer version (after a rate change)."""
         for node, _ in run.allocation:
-            self.running_on[node][run.job.index] = run
+            self._writable(node)[run.job.index] = run
         self.running[run.job.index] = run
 
     def set_available(self, node: int, cores: int) -> None:

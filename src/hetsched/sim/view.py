@@ -56,13 +56,13 @@ class ClusterView:
         return MappingProxyType(self._state.running)
 
     def running_on(self, node: int) -> Mapping[int, RunningJob]:
-        return MappingProxyType(self._state.running_on[node])
+        return MappingProxyType(self._state.jobs_on(node))
 
     def local_queue(self, node: int) -> tuple[Job, ...]:
-        return tuple(self._state.local_queues[node])
+        return tuple(self._state.local_queues.get(node, ()))
 
     def local_queue_length(self, node: int) -> int:
-        return len(self._state.local_queues[node])
+        return len(self._state.local_queues.get(node, ()))
 
     def estimated_end(self, run: RunningJob) -> float:
         """Estimated end of a running job; a job past its estimate is expected to end now."""
