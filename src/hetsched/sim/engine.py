@@ -80,6 +80,7 @@ class Simulation:
                                                                   contention)
         self.deps = Dependencies.of(workload)
         self._speed = platform.arrays.speed.tolist()
+        self._one_processor_each = all(c == 1 for c in platform.layout.count)
         self._never: dict[tuple[int, int, float], str | None] = {}  # infeasibility by shape
         n = len(workload.jobs)
         self.t0 = workload.jobs[0].submit if n else 0.0
@@ -391,28 +392,37 @@ class Simulation:
                                      self.state.free_mem, any_nodes)
         if problem:
             raise SchedulerError(f"{self._name}: start of job '{job.id}' {problem}")
-        speed = self._speed[nodes[0]] if len(nodes) == 1 else min(self._speed[n] for n in nodes)
-        shares = []
-        first = self.state.layout.first
-        for node, count in pairs:
-            rate = job.ipc * self._speed[node]
-            base = job.req_ops / rate
-            shares.extend([Share(node, proc, threads, job.req_ops, rate, now,
-                                 Group(job, proc - first[node], threads, base))
-                           for proc, threads in self.state.assign(node, count)])
-        end = now + job.req_ops / (job.ipc * speed)
-        est_end = now + self.view.speed.estimate_at_speed(job, speed)
-        run = RunningJob(job, pairs, np.array(nodes), np.array(cores), now, est_end,
-                         tuple(shares), end)
+        speed = self._speed[nodes[0]] if len(nodes) == 1 else min(map(self._speed.__getitem__,
+                                                                       nodes))
+        run = RunningJob(job, pairs, np.array(nodes), np.array(cores), now,
+                         now + self.view.speed.estimate_at_speed(job, speed),
+                         self._shares(job, pairs, now), now + job.req_ops / (job.ipc * speed))
         self.state.occupy(run, now)
         self.job_state[job.index] = _RUNNING
         self.start_t[job.index] = now
         self.alloc[job.index] = pairs
         if self.contention is None:
-            self.events.push(end, FINISH, job.index, 0)
+            self.events.push(run.end, FINISH, job.index, 0)
         else:  # its finish event is pushed once the instant's rates are known
             self.dirty.update(nodes)
             self.fresh.add(job.index)
+
+    def _shares(self, job: Job, pairs: tuple[tuple[int, int], ...],
+                now: float) -> tuple[Share, ...]:
+        """The job's threads per processor of each node, at uncontended rates."""
+        layout, speed, ops, ipc = self.state.layout, self._speed, job.req_ops, job.ipc
+        if self.contention is None and self._one_processor_each:  # the common case, hot
+            first, new = layout.first, tuple.__new__  # Share(...) without its Python __new__
+            return tuple([new(Share, (node, first[node], count, ops, ipc * speed[node], now,
+                                      None)) for node, count in pairs])
+        shares = []
+        for node, count in pairs:
+            rate = ipc * speed[node]
+            shares.extend([Share(node, proc, threads, ops, rate, now,
+                                 Group(job, proc - layout.first[node], threads, ops / rate)
+                                 if self.contention is not None else None)
+                           for proc, threads in self.state.assign(node, count)])
+        return tuple(shares)
 
     def _finish(self, run: RunningJob, now: float) -> None:
         job = run.job
@@ -433,10 +443,11 @@ class Simulation:
         """Dynamic power of the job's cores plus its core-share of each processor's static
         power, over its run time."""
         layout = self.state.layout
-        watts = sum((layout.dynamic_w_per_core[s.processor]
-                     + layout.static_w[s.processor] / layout.cores[s.processor]) * s.threads
-                    for s in run.shares)
-        return float(watts * (now - run.start))
+        dynamic, static, cores = layout.dynamic_w_per_core, layout.static_w, layout.cores
+        watts = 0.0
+        for _, proc, threads, _, _, _, _ in run.shares:
+            watts += (dynamic[proc] + static[proc] / cores[proc]) * threads
+        return watts * (now - run.start)
 
     def _reject(self, job: Job, reason: str) -> None:
         self.job_state[job.index] = _REJECTED

@@ -22,7 +22,8 @@ from hetsched.workload.model import Job
 class Share(NamedTuple):
     """``threads`` threads of a running job on one processor (global index ``processor`` of
     node ``node``): each has ``remaining`` operations left as of ``since``, done at ``rate``
-    operations per second. ``group`` is what a contention model sees of it."""
+    operations per second. ``group`` is what a contention model sees of it (``None`` when the
+    run has no model that can change rates)."""
 
     node: int
     processor: int
@@ -30,7 +31,7 @@ class Share(NamedTuple):
     remaining: float
     rate: float
     since: float
-    group: Group
+    group: Group | None
 
     def remaining_at(self, now: float) -> float:
         return self.remaining - self.rate * (now - self.since)
@@ -78,8 +79,8 @@ class ClusterState:
         self.used_mem = np.zeros(n)
         self.used_mem_bw = np.zeros(n)
         self.busy_cores = np.zeros(n, dtype=np.int64)
-        # per node, only the nodes that have some. A copy shares the per-node dicts; each
-        # state copies one before its first change to it (``_owned``: the ones it may change)
+        # per node that ever ran a job. A copy shares the per-node dicts; each state copies
+        # one before its first change to it (``_owned``: the ones it may change)
         self.running_on: dict[int, dict[int, RunningJob]] = {}
         self._owned: set[int] = set()
         self.local_queues: dict[int, deque[Job]] = {}
@@ -136,39 +137,49 @@ class ClusterState:
                 self._busy_s[node] += dt
         self._last_change[node] = now
 
-    def _add_threads(self, node: int, proc: int, delta: int, now: float) -> None:
-        """Integrate ``node`` up to ``now``, then change ``proc``'s threads by ``delta``."""
-        self._integrate(node, now)
-        layout = self.layout
-        cores = layout.cores[proc]
-        old = self.threads[proc]
-        new = old + delta
-        self.threads[proc] = new
-        busy_old, busy_new = min(old, cores), min(new, cores)
-        if busy_new != busy_old:
-            busy = self._busy[node] + busy_new - busy_old
-            self._busy[node] = busy
-            self.busy_cores[node] = busy
-            self.total_busy_cores += busy_new - busy_old
-            power = (layout.static_w[proc] + layout.dynamic_w_per_core[proc] * busy_new
-                     if busy_new else layout.idle_w[proc])
-            node_power = (power if layout.count[node] == 1 else
-                          self._power[node] - self._proc_power[proc] + power)
-            self._proc_power[proc] = power
-            self.total_power += node_power - self._power[node]
-            self._power[node] = node_power
-        self.free_cores[node] -= delta
-        self.total_free -= delta
-
     def _change(self, run: RunningJob, sign: int, now: float) -> None:
+        """Add (``sign`` 1) or remove (-1) ``run``'s threads and memory, each node integrated
+        up to ``now`` first. The hot path of every start and end, so written with locals."""
+        layout = self.layout
+        last, power, busy_of, proc_power = self._last_change, self._power, self._busy, \
+            self._proc_power
+        threads, cores_of, free, busy_cores = self.threads, layout.cores, self.free_cores, \
+            self.busy_cores
+        moved = busy_moved = 0
+        watts = 0.0
+        for node, proc, count, _, _, _, _ in run.shares:
+            dt = now - last[node]
+            if dt > 0.0:
+                self._energy[node] += power[node] * dt
+                if busy_of[node]:
+                    self._busy_core_s[node] += busy_of[node] * dt
+                    self._busy_s[node] += dt
+            last[node] = now
+            old = threads[proc]
+            new = threads[proc] = old + sign * count
+            cores = cores_of[proc]
+            busy_new = new if new < cores else cores
+            delta = busy_new - (old if old < cores else cores)
+            if delta:  # the processor's busy cores, and so its power, change
+                busy_of[node] += delta
+                busy_cores[node] = busy_of[node]
+                busy_moved += delta
+                proc_watts = (layout.static_w[proc] + layout.dynamic_w_per_core[proc] * busy_new
+                              if busy_new else layout.idle_w[proc])
+                node_watts = power[node] - proc_power[proc] + proc_watts
+                proc_power[proc] = proc_watts
+                watts += node_watts - power[node]
+                power[node] = node_watts
+            free[node] -= sign * count
+            moved += sign * count
+        self.total_free -= moved
+        self.total_busy_cores += busy_moved
+        self.total_power += watts
         job = run.job
-        for share in run.shares:
-            self._add_threads(share.node, share.processor, sign * share.threads, now)
-        for node, cores in run.allocation:
-            if job.mem_mb:
+        if job.mem_mb or job.mem_bw_gbs:
+            for node, cores in run.allocation:
                 self.free_mem[node] -= sign * cores * job.mem_mb
                 self.used_mem[node] += sign * cores * job.mem_mb
-            if job.mem_bw_gbs:
                 self.used_mem_bw[node] += sign * cores * job.mem_bw_gbs
 
     def _writable(self, node: int) -> dict[int, RunningJob]:
@@ -181,19 +192,14 @@ class ClusterState:
 
     def occupy(self, run: RunningJob, now: float) -> None:
         self._change(run, 1, now)
-        for node, _ in run.allocation:
-            self._writable(node)[run.job.index] = run
-        self.running[run.job.index] = run
+        self.store(run)
 
     def release(self, run: RunningJob, now: float) -> None:
         self._change(run, -1, now)
-        for node, _ in run.allocation:
-            jobs = self._writable(node)
-            del jobs[run.job.index]
-            if not jobs:
-                del self.running_on[node]
-                self._owned.discard(node)
-        del self.running[run.job.index]
+        index, owned, on = run.job.index, self._owned, self.running_on
+        for node, _ in run.allocation:  # an emptied dict stays: the node will be busy again
+            del (on[node] if node in owned else self._writable(node))[index]
+        del self.running[index]
 
     def jobs_on(self, node: int) -> dict[int, RunningJob]:
         """The jobs running on ``node``, by index (an empty dict for an idle node)."""
@@ -204,10 +210,17 @@ class ClusterState:
         return self.local_queues.setdefault(node, deque())
 
     def store(self, run: RunningJob) -> None:
-        """Replace a running job's record by a newer version (after a rate change)."""
+        """Record a running job (a new one, or a newer version after a rate change)."""
+        index, owned, on = run.job.index, self._owned, self.running_on
         for node, _ in run.allocation:
-            self._writable(node)[run.job.index] = run
-        self.running[run.job.index] = run
+            if node in owned:
+                on[node][index] = run
+            elif node not in on:
+                on[node] = {index: run}
+                owned.add(node)
+            else:
+                self._writable(node)[index] = run
+        self.running[index] = run
 
     def set_available(self, node: int, cores: int) -> None:
         """Make ``cores`` of ``node``'s cores available, taking the others from its last
