@@ -293,3 +293,58 @@ def test_platform_downtime_applies_to_every_run() -> None:
     jobs = (job("a", 0, 4, 10), job("b", 1, 4, 10), job("c", 2, 4, 10))
     result = simulate(platform, Workload("w", jobs), create("fcfs"))
     assert result.start.tolist() == [0.0, 10.0, 15.0]
+
+
+def test_irmasim_contention_is_per_processor() -> None:
+    # two 2-core processors in one node: a 4-task job puts 2 tasks on each, so each processor
+    # sees IRMaSim's 2-task contention (11.527459 s), not the 4-task one of a single 4-core
+    # processor (21.770458 s)
+    half = Processor(2, static_w=20.0, dynamic_w_per_core=10.0, params=tuple(DEFAULTS.items()))
+    node = NodeType.of_processors("two", 1.0, (half, half), has_power=True)
+    result = simulate(one_node(node, contention="irmasim"),
+                      Workload("w", (Job("j", 0, 4, 1e10, 100, mem_vol=2e5),)), create("fcfs"))
+    assert result.end[0] == pytest.approx(11.527459, abs=5e-7)
+    # energy: each processor 20 + 2 * 10 W = 40 W
+    assert float(result.node_energy_j[0]) == pytest.approx(80 * 11.527459, abs=1e-3)
+
+
+def test_a_job_across_two_processors_ends_with_its_slower_share() -> None:
+    # one node of two 2-core processors. a: 1 task, 1e10 ops, on processor 0; b: 2 tasks at
+    # t=1: threads fill processors in order, so b's take the free core of processor 0 and one
+    # of processor 1. Processor 0 then has 2 threads (a and b's): both at IRMaSim's 2-task
+    # speedup 0.867493834; b's thread on processor 1 runs alone at 1 and is done at 11. b ends
+    # when its share on processor 0 does.
+    half = Processor(2, params=tuple(DEFAULTS.items()))
+    node = NodeType.of_processors("two", 1.0, (half, half))
+    jobs = (Job("a", 0, 1, 1e10, 100, mem_vol=2e5), Job("b", 1, 2, 1e10, 100, mem_vol=2e5))
+    result = simulate(one_node(node, contention="irmasim"), Workload("w", jobs), create("fcfs"))
+    s = 0.867493834
+    # a: 1 s alone (1e9 ops done), then 9e9 ops at s -> ends at 1 + 9 / s
+    assert result.end[0] == pytest.approx(1 + 9 / s, rel=1e-9)
+    # b's share on processor 0: 10 s of work at s until a ends, then alone
+    a_end = 1 + 9 / s
+    done = (a_end - 1) * s
+    assert result.end[1] == pytest.approx(a_end + (10 - done), rel=1e-9)
+
+
+def test_irmasim_keeps_a_processors_speedups_until_it_changes() -> None:
+    # IRMaSim recomputes a processor's speedups only when a task starts or ends on it. One
+    # node of two 4-core processors; every thread requests y = mem_vol / T0 = 2e4. At t=0, in
+    # order: A (3 tasks, 6 s of work) -> cores 0-2 of processor 0; J (2 tasks, 10 s) -> the
+    # last core of processor 0 and one of processor 1; Z (1 task, 30 s) -> processor 1.
+    # Processor 0: 4 threads at s4 = 0.459338058; processor 1: J's thread and Z at
+    # s2 = 0.867493834. J's thread on processor 1 is done at 10 / s2 = 11.53, but J holds its
+    # core until J ends. A ends at 6 / s4 = 13.06: only processor 0 changes (J's thread there
+    # alone: speed 1, 4 s left, so J ends at 17.06). Z keeps s2 until J's end changes
+    # processor 1 (re-rating it on A's end, too early, would give Z's end as 31.73).
+    s2, s4 = 0.867493834, 0.459338058
+    cpu = Processor(4, params=tuple(DEFAULTS.items()))
+    node = NodeType.of_processors("two", 1.0, (cpu, cpu))
+    jobs = (Job("A", 0, 3, 6e9, 100, mem_vol=1.2e5), Job("J", 0, 2, 1e10, 100, mem_vol=2e5),
+            Job("Z", 0, 1, 3e10, 100, mem_vol=6e5))
+    result = simulate(one_node(node, contention="irmasim"), Workload("w", jobs), create("fcfs"))
+    a_end = 6 / s4
+    j_end = a_end + 4
+    assert result.end[0] == pytest.approx(a_end, rel=1e-9)
+    assert result.end[1] == pytest.approx(j_end, rel=1e-9)
+    assert result.end[2] == pytest.approx(j_end + (30 - j_end * s2), rel=1e-9)

@@ -103,7 +103,7 @@ class Simulation:
         self.done = 0
         self.queued_locally = 0
         self.queued_on: dict[int, int] = {}
-        self.dirty: set[int] = set()
+        self.dirty: set[int] = set()  # processors whose threads changed this instant
         self.fresh: set[int] = set()
         self.last_end = self.t0
         self.stopped = False
@@ -404,7 +404,7 @@ class Simulation:
         if self.contention is None:
             self.events.push(run.end, FINISH, job.index, 0)
         else:  # its finish event is pushed once the instant's rates are known
-            self.dirty.update(nodes)
+            self.dirty.update(share.processor for share in run.shares)
             self.fresh.add(job.index)
 
     def _shares(self, job: Job, pairs: tuple[tuple[int, int], ...],
@@ -432,7 +432,7 @@ class Simulation:
         self.job_energy[job.index] = self._job_energy(run, now)
         self.last_end = now
         if self.contention is not None:
-            self.dirty.update(run.nodes)
+            self.dirty.update(share.processor for share in run.shares)
         self._count_done()
         for child in self.deps.children.get(job.index, ()):
             self.unmet[child] -= 1
@@ -468,10 +468,10 @@ class Simulation:
             self.progress(self.done, len(self.workload.jobs))
 
     def _rerate(self, now: float) -> None:
-        """New rates for the jobs on the nodes whose allocations changed at ``now``; a job
-        whose rates did not change keeps its finish event."""
+        """New rates for the jobs on the processors (or nodes) whose threads changed at
+        ``now``; a job whose rates did not change keeps its finish event."""
         assert self.contention is not None
-        rates = changed_rates(self.state, self.contention, self._speed, sorted(self.dirty), now)
+        rates = changed_rates(self.state, self.contention, self._speed, self.dirty, now)
         self.dirty.clear()
         fresh, self.fresh = self.fresh, set()
         for index in sorted(rates.keys() | fresh):

@@ -3,8 +3,6 @@ and a running job's record at its new rates. Pure functions of the cluster state
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from hetsched.errors import SchedulerError
 from hetsched.sim.contention import ContentionModel, Group
 from hetsched.sim.state import ClusterState, RunningJob, Share
@@ -29,16 +27,23 @@ def working_shares(state: ClusterState, node: int,
 
 
 def changed_rates(state: ClusterState, model: ContentionModel, speed: list[float],
-                  nodes: Iterable[int], now: float) -> dict[int, dict[int, float]]:
-    """Per job index, the new rate of each of its shares (by processor) on ``nodes`` whose
-    rate the model changes."""
+                  processors: set[int], now: float) -> dict[int, dict[int, float]]:
+    """Per job index, the new rate of each of its shares (by processor) whose rate the model
+    changes, on the nodes of the ``processors`` whose threads changed. A model that works per
+    processor (``per_processor``, as IRMaSim's) re-rates only those processors; the others
+    keep their rates, as in IRMaSim, which recomputes a processor's speedups only when a task
+    starts or ends on it."""
+    layout = state.layout
+    only_changed = getattr(model, "per_processor", False)
     rates: dict[int, dict[int, float]] = {}
-    for node in nodes:
+    for node in sorted({layout.node[p] for p in processors}):
         shares, groups = working_shares(state, node, now)
         if not groups:
             continue
         factors = model.factors(state.platform.nodes[node].type, groups)
         for (index, share), factor in zip(shares, factors):
+            if only_changed and share.processor not in processors:
+                continue
             if not factor > 0:
                 raise SchedulerError(f"contention model {model.name}: factor {factor} for job "
                                      f"'{share.group.job.id}' is not positive")

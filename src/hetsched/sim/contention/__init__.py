@@ -43,7 +43,10 @@ class ContentionModel(Protocol):
 
     ``inert(platform, workload)`` says the model can never change a rate in that run (e.g.
     no job asks for memory bandwidth): the engine then fixes finish times at start, as
-    without a model. A model without the method is never inert.
+    without a model. A model without the method is never inert. ``per_processor = True``
+    says a processor's factors depend on that processor's threads only: the engine then
+    re-rates only the processors whose threads changed (IRMaSim's behaviour), otherwise every
+    processor of a node where something changed.
     """
 
     name: str

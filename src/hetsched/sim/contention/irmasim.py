@@ -62,6 +62,7 @@ def parameters(processor: Processor) -> dict[str, float]:
 
 class IrmasimModel:
     name = "irmasim"
+    per_processor = True
 
     def inert(self, platform: Platform, workload: Workload) -> bool:
         """No memory traffic (every ``mem_vol`` is 0) means no contention."""

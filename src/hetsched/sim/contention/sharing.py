@@ -26,6 +26,7 @@ def threads_per_processor(node_type: NodeType, groups: Sequence[Group]) -> list[
 
 class ProcessorSharing:
     name = "none"
+    per_processor = True
 
     def inert(self, platform: Platform, workload: Workload) -> bool:
         return not oversubscribed(platform)
