@@ -348,3 +348,20 @@ def test_irmasim_keeps_a_processors_speedups_until_it_changes() -> None:
     assert result.end[0] == pytest.approx(a_end, rel=1e-9)
     assert result.end[1] == pytest.approx(j_end, rel=1e-9)
     assert result.end[2] == pytest.approx(j_end + (30 - j_end * s2), rel=1e-9)
+
+
+def test_deside_in_a_run() -> None:
+    # one 4-core 1 GHz processor with 40 GB/s; a 4-task job (10 s of work per task) asking
+    # 20 GB/s per thread, U = 1, no remote accesses (ρ = 0): B = 4 busy threads, BWavail =
+    # 40 / 4 = 10, σ = (20 - 10) / 10 = 1, dilation 2, factor 1 / 2: it takes 20 s. A 1-task
+    # job alone: B = 1, BWavail 40 >= 20, factor 1: 10 s.
+    cpu = Processor(4, mem_bw_gbs=40.0)
+    node = NodeType.of_processors("bw", 1.0, (cpu,))
+    platform = one_node(node, count=2, contention="deside",
+                        contention_params=(("remote_fraction", 0.0),))
+    jobs = (job("wide", 0, 4, 10, mem_bw_gbs=20.0), job("one", 0, 1, 10, mem_bw_gbs=20.0))
+    result = simulate(platform, Workload("w", jobs), create("fcfs"))
+    assert result.end.tolist() == [20.0, 10.0]
+    assert result.contention == "deside"
+    assert simulate(platform, Workload("w", jobs), create("fcfs"),
+                    contention="none").end.tolist() == [10.0, 10.0]
