@@ -1,8 +1,9 @@
 """hetsched: simulate, compare and tune job schedulers on heterogeneous clusters.
 
 ``hetsched.simulate(platform, workload, scheduler, **options)`` runs one simulation and returns
-a :class:`~hetsched.api.Run` (see :mod:`hetsched.api`). It is imported on first use, so that
-``import hetsched`` (and the command line's start-up) stays light.
+a :class:`~hetsched.api.Run` (see :mod:`hetsched.api`); ``hetsched.Simulation`` is the engine
+itself, to step (``advance``/``apply``/``finish``) or fork. Both are imported on first use, so
+that ``import hetsched`` (and the command line's start-up) stays light.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 __version__ = "0.1.0"
-__all__ = ["Run", "__version__", "simulate"]
+__all__ = ["Run", "Simulation", "__version__", "simulate"]
 
 
 def __getattr__(name: str) -> Any:
@@ -18,4 +19,8 @@ def __getattr__(name: str) -> Any:
         from hetsched import api
 
         return getattr(api, name)
+    if name == "Simulation":
+        from hetsched.sim.engine import Simulation
+
+        return Simulation
     raise AttributeError(f"module 'hetsched' has no attribute {name!r}")
