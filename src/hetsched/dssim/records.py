@@ -93,6 +93,11 @@ class JobRequest:
         return " ".join([kind, *map(str, values)])
 
 
+def covers(cores: float, memory: float, disk: float, job: JobRequest) -> bool:
+    """ds-sim's fit rule, whole jobs: the cores, memory and disk given hold ``job``'s."""
+    return cores >= job.cores and memory >= job.memory and disk >= job.disk
+
+
 @dataclass(frozen=True, slots=True)
 class ServerType:
     """A server type of the configuration: capacity, how many, boot time, hourly rate."""
@@ -106,7 +111,7 @@ class ServerType:
     disk: int
 
     def can_ever_run(self, job: JobRequest) -> bool:
-        return self.cores >= job.cores and self.memory >= job.memory and self.disk >= job.disk
+        return covers(self.cores, self.memory, self.disk, job)
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,7 +151,7 @@ class ServerRecord:
 
     def has_room(self, job: JobRequest) -> bool:
         """Enough available cores, memory and disk to take ``job`` now (or at boot)."""
-        return self.cores >= job.cores and self.memory >= job.memory and self.disk >= job.disk
+        return covers(self.cores, self.memory, self.disk, job)
 
 
 #: The integer fields of a GETS record after the state (startTime is -1 until a server boots).

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from hetsched.dssim.algorithms import ListedJob, Target
 from hetsched.dssim.dispatch import Event
-from hetsched.dssim.records import JobRequest, ServerRecord, ServerType
+from hetsched.dssim.records import JobRequest, ServerRecord, ServerType, covers
 from hetsched.errors import SchedulerError
 
 
@@ -48,7 +48,7 @@ class Server:
     used: bool = False
 
     def has_room(self, job: JobRequest) -> bool:
-        return self.cores >= job.cores and self.memory >= job.memory and self.disk >= job.disk
+        return covers(self.cores, self.memory, self.disk, job)
 
     def take(self, job: JobRequest, sign: int) -> None:
         self.cores -= sign * job.cores

@@ -9,7 +9,7 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
 
-from hetsched.dssim.records import JobRequest, ServerType
+from hetsched.dssim.records import JobRequest, ServerType, covers
 from hetsched.documents import check_exists
 from hetsched.errors import ConfigError, InputError
 from hetsched.limits import MAX_CORES_PER_NODE, MAX_INT32, MAX_NODES, MAX_PRICE, MAX_TASKS
@@ -165,8 +165,7 @@ def _job(path: Path, element: ET.Element, number: int) -> tuple[JobRequest, int]
 
 def _check_runnable(path: Path, request: JobRequest, platform: Platform) -> None:
     """Some node type can hold the job (on any platform: sizes may be unlimited there)."""
-    if not any(t.cores >= request.cores and t.memory_mb >= request.memory
-               and t.disk_mb >= request.disk for t in platform.node_types):
+    if not any(covers(t.cores, t.memory_mb, t.disk_mb, request) for t in platform.node_types):
         raise InputError(path, f"needs {request.cores} cores, {request.memory} MB memory and "
                                f"{request.disk} MB disk; no server type can run it",
                          record=f"job {request.id}")
