@@ -4,7 +4,7 @@ requested time = 2 x run time): an independent check of the queue and backfillin
 
 from __future__ import annotations
 
-import sys
+import importlib.util
 from pathlib import Path
 
 import pytest
@@ -16,8 +16,10 @@ from hetsched.workload.load import load_workload
 from hetsched.workload.model import Workload
 from hetsched.workload.swf import SwfOptions
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-import reference_loop  # noqa: E402
+LOOP = Path(__file__).resolve().parents[1] / "benchmarks" / "reference_loop.py"
+_spec = importlib.util.spec_from_file_location("reference_loop", LOOP)
+reference_loop = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(reference_loop)
 
 
 @pytest.mark.parametrize("name", ["fcfs", "easy"])
