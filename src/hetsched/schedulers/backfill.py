@@ -61,6 +61,8 @@ class EasyBackfill(_Backfilling):
         pending = self.view.pending
         while pending:
             head = next(iter(pending.values()))
+            if head.ntasks > self.view.total_free_cores:
+                break
             allocation = self._place_now(head)
             if allocation is None:
                 break

@@ -61,6 +61,8 @@ class QueuePolicy(Scheduler):
         view = self.view
         while len(self.queue):
             job = self.queue.peek()
+            if job.ntasks > view.total_free_cores:  # cannot fit anywhere: no need to look
+                return
             allocation = place(job, view.free_cores, view.free_mem, self.nodes.key(view), self.rng)
             if allocation is None:
                 return
