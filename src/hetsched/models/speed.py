@@ -1,7 +1,7 @@
 """How long a job takes on a node, and what the scheduler may estimate beforehand.
 
 Run time of a task on a core of speed ``s``: ``req_ops / (ipc * s)``. A job spread over several
-nodes progresses at the pace of its slowest allocated node (bulk-synchronous tasks).
+nodes ends with its slowest node's tasks (without contention: ``req_ops / (ipc * slowest)``).
 Estimates scale the user's ``req_time`` (given for the slowest node type) by speed:
 ``req_time * slowest_speed / s`` — the scheduler never sees ``req_ops``.
 """
