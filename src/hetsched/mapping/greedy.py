@@ -189,18 +189,29 @@ def duplex_on(state: MachineState) -> Plan:
 
 
 def sufferage_on(state: MachineState) -> Plan:
-    """Sufferage (Maheswaran et al. 1999), in passes over the unmapped tasks.
+    """Sufferage (Maheswaran et al., JPDC 59, 1999), in passes over the unmapped tasks.
 
-    In a pass, with the machines as they are at the start of the pass, each unmapped task ``i``
-    (in index order) has a best machine ``j_i`` (least CT, lowest index on ties) and a
-    sufferage ``s_i`` = second least CT − least CT (0 with a single machine). The task is
-    tentatively given ``j_i``; if another task already holds ``j_i`` tentatively, the one with
-    the larger sufferage keeps it — the newcomer replaces the holder only when its sufferage is
-    strictly larger — and the loser stays unmapped. At the end of the pass the tentative
-    assignments are committed.
+    The paper's pseudo-code, with the choices it leaves open fixed as follows (see
+    docs/mapping.md, "Sufferage: the rules"):
+
+    - a pass sees the machines as they are at its start: tentative assignments change no
+      ready time, so every ``CT`` and sufferage is computed once per pass (paper: ``r`` and
+      the ``c`` matrix are updated after the pass);
+    - the unmapped tasks are visited in increasing index, displaced tasks included (paper:
+      no order given);
+    - a task's machine is its least ``CT``, the lowest machine index on equal ``CT`` (paper:
+      "the machine that gives the earliest completion time");
+    - its sufferage is the second least ``CT`` minus the least, taken over the other machines:
+      0 when two machines tie for the least, 0 with a single machine, ``inf`` when no other
+      machine can run it (``etc = inf``);
+    - it tentatively takes its machine when the machine is free in this pass; otherwise it
+      displaces the holder only if the holder's sufferage is strictly less (paper: "is less
+      than"), so on equal sufferage the holder — the lower index — keeps it; the loser waits
+      for the next pass;
+    - at the end of the pass the tentative assignments are committed.
 
     Equivalently (and so computed here, vectorised): each machine gets, among the tasks whose
-    best machine it is, the one of largest sufferage, lowest task index on ties.
+    machine it is, the one of largest sufferage, lowest task index on ties.
     """
     n, m = state.etc.shape
     left = np.arange(n, dtype=np.int64)
