@@ -72,15 +72,22 @@ class EasyBackfill(_Backfilling):
         shadow, extra_cores, extra_mem = self._reservation(head)
         free = self.view.free_cores
         max_free, total_free = int(free.max()), int(free.sum())
+        max_extra = int(extra_cores.max())
+        # a one-node job's shortest possible estimate is on the fastest node
+        shortest = self.view.platform.slowest_speed / float(self.view.platform.arrays.speed.max())
         for job in list(pending.values())[1:]:
             if total_free == 0:
                 return
             if job.ntasks > (max_free if job.nodes == 1 else total_free):
                 continue
+            if job.nodes == 1 and job.ntasks > max_extra and \
+                    now + job.req_time * shortest > shadow:
+                continue  # ends after the shadow time on every node, and no node has the extra
             allocation = self._backfill(job, now, shadow, extra_cores, extra_mem)
             if allocation is not None:
                 yield Start(job, allocation)
                 max_free, total_free = int(free.max()), int(free.sum())
+                max_extra = int(extra_cores.max())
 
     def _reservation(self, head: Job) -> tuple[float, np.ndarray, np.ndarray]:
         """Shadow time of the head, and what the nodes keep free then beyond its needs."""
