@@ -8,8 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from hetsched.dssim.algorithms import ALGORITHMS, Fit
+from hetsched.dssim.dispatch import Event, dispatch
 from hetsched.dssim.driver import DsSimPolicy
-from hetsched.dssim.xml import config_platform, read_job_list
+from hetsched.dssim.server import EmulatedServer
+from hetsched.dssim.xml import JOBS_KEY, config_platform, read_job_list, server_types
 from hetsched.metrics import summarize
 from hetsched.platform.model import NodeType, Platform
 from hetsched.sim.result import JobState, SimResult
@@ -63,6 +66,63 @@ def test_queue_variant_holds_jobs_until_every_job_is_submitted(tmp_path: Path) -
     # taken back when job 0 ends at 70, but only once job 2, the last, has arrived (CHKQ);
     # then there is no room beside job 2, so it waits for the next completion (150).
     assert starts(result) == [60, 150, 100]
+
+
+def _queue_batch_case() -> tuple[list[str], list[str]]:
+    # One 4-core server (no boot). Jobs 0 and 1 (1 core, end 100) and 2 (2 cores, end 1000) fill
+    # it; 3 (2 cores) and 4 (3 cores) find no room and are queued. At the last submission (2)
+    # CHKQ takes 3 back, it still fits nowhere: queue [4, 3].
+    return ([server("s", 4, boot=0)],
+            [job(0, 0, 1, 100), job(1, 0, 1, 100), job(2, 0, 2, 1000), job(3, 1, 2, 10),
+             job(4, 2, 3, 10)])
+
+
+def test_chkq_cuts_a_batch_of_completions_short(tmp_path: Path) -> None:
+    # At 100, jobs 0 and 1 complete. ds-server (HandleREDY) sends the JCPL of job 0, then CHKQ
+    # (a completion re-arms the check); job 4, the head, comes back as JOBP and job 1 is
+    # completed without a JCPL. 4 needs 3 cores, 2 are free: back to the queue, which is as
+    # long as at the CHKQ, so no further CHKQ until the next completion (1000): 3 starts then,
+    # 4 after it. (Sending job 1's JCPL would re-arm the check and start 3 at 100.)
+    result = emulate(tmp_path, *_queue_batch_case(), "ffq")
+    assert starts(result) == [0, 0, 0, 1000, 1010]
+
+
+def test_no_jcpl_for_completions_done_before_a_jobp(tmp_path: Path) -> None:
+    servers, jobs = _queue_batch_case()
+    (tmp_path / "c.xml").write_text(config_xml(*servers))
+    (tmp_path / "j.xml").write_text("<jobs>" + "".join(jobs) + "</jobs>")
+    platform = config_platform(tmp_path / "c.xml")
+    emulated = EmulatedServer(server_types(platform),
+                              read_job_list(tmp_path / "j.xml", platform).metadata[JOBS_KEY])
+    events: list[tuple[str, int, int | None]] = []
+    answer = emulated.next_event
+
+    def recording() -> Event:
+        event = answer()
+        events.append((event.kind, event.time, None if event.job is None else event.job.id))
+        return event
+
+    emulated.next_event = recording  # type: ignore[method-assign]
+    dispatch(emulated, ALGORITHMS["ffq"]())
+    at_100 = [e for e in events if e[1] == 100]
+    assert at_100 == [("JCPL", 100, None), ("CHKQ", 100, None), ("JOBP", 100, 4)]
+    assert [e[0] for e in events].count("JCPL") == 4  # jobs 0, 2, 3, 4; job 1 silently
+
+
+def test_queue_that_never_empties_ends_the_run(tmp_path: Path) -> None:
+    # An algorithm that queues every job: ds-server would answer CHKQ forever once nothing
+    # runs; the emulation stops and leaves the jobs in the queue.
+    class QueueAll(Fit):
+        name, rule, queues = "queue-all", staticmethod(lambda records, key: None), True
+
+    (tmp_path / "c.xml").write_text(config_xml(server("s", 2)))
+    (tmp_path / "j.xml").write_text("<jobs>" + job(0, 0, 1, 10) + job(1, 5, 1, 10) + "</jobs>")
+    platform = config_platform(tmp_path / "c.xml")
+    emulated = EmulatedServer(server_types(platform),
+                              read_job_list(tmp_path / "j.xml", platform).metadata[JOBS_KEY])
+    assert dispatch(emulated, QueueAll()) == 0
+    # one CHKQ after the last submission: job 0 came back and went to the back of the queue
+    assert [j.id for j in emulated.global_queue] == [1, 0]
 
 
 def test_plain_variant_queues_locally_instead(tmp_path: Path) -> None:

@@ -109,7 +109,10 @@ class EmulatedServer:
         self.completing: list[Placed] = []
         self.booting: set[Server] = set()
         self.emptied: set[Server] = set()
-        self.check_armed = False
+        # ds-server's queue check (HandleREDY): ``checking`` while CHKQ may be sent; the queue
+        # length when the last CHKQ was sent, 0 again after each JCPL.
+        self.checking = False
+        self.checked_length = 0
 
     # ---- questions (GETS, LSTJ) --------------------------------------------------------------
     def capable(self, job: JobRequest) -> list[ServerRecord]:
@@ -126,10 +129,11 @@ class EmulatedServer:
 
     # ---- events (REDY) -----------------------------------------------------------------------
     def next_event(self) -> Event:
-        if self.check_armed and self.global_queue and self._all_submitted():
-            self.check_armed = False
-            return Event("CHKQ", self.now)
-        if self.completing or (self.ends and self.ends[0][0] <= self._next_submit()):
+        if self._all_submitted():
+            self._update_checking()
+        if not self.checking and (
+                self.completing or (self.ends and self.ends[0][0] <= self._next_submit())):
+            self.checked_length = 0
             return self._complete_next()
         if self.to_dispatch:
             self.now, job = self.to_dispatch[0]
@@ -138,11 +142,37 @@ class EmulatedServer:
             self.next_job += 1
             self.to_dispatch.append((job.submit, job))
             self.now = job.submit
-            self.check_armed = True
-        else:
+        elif self.completed == len(self.jobs):
             return Event("NONE", self.now)
+        else:
+            return self._check_queue()
+        self._complete_due()
         self._update_states()
         return Event("JOBN" if job.submit == self.now else "JOBP", self.now, job)
+
+    def _update_checking(self) -> None:
+        """Every job submitted: the queue is checked (CHKQ) after a completion (JCPL), and again
+        after each CHKQ that took a job out of the queue, until one leaves it as long as it was."""
+        if not self.global_queue:
+            self.checking = False
+        elif not self.checking and self.checked_length == 0:
+            self.checking = True
+        elif self.checking and self.checked_length == len(self.global_queue):
+            self.checking = False
+
+    def _check_queue(self) -> Event:
+        if not self.checking and not self.ends and self.checked_length == len(self.global_queue):
+            # Nothing runs and the last CHKQ left the queue as it was: ds-server would send CHKQ
+            # forever; the emulation ends, leaving those jobs in the queue.
+            return Event("NONE", self.now)
+        self.checked_length = len(self.global_queue)
+        return Event("CHKQ", self.now)
+
+    def _complete_due(self) -> None:
+        """Before it sends a job, ds-server completes every job due by now without a JCPL: the
+        rest of a batch of same-time completions that a CHKQ interrupted."""
+        while self.completing or (self.ends and self.ends[0][0] <= self.now):
+            self._complete_next()
 
     def _all_submitted(self) -> bool:
         return not self.to_dispatch and self.next_job >= len(self.jobs)
@@ -172,7 +202,6 @@ class EmulatedServer:
             self.emptied.add(server)
         if not self.completing or self.completing[0].server is not server:
             self._start_ready(server)
-        self.check_armed = True
         self.completed += 1
         if self.progress is not None:
             self.progress(self.completed, len(self.jobs))
@@ -224,7 +253,6 @@ class EmulatedServer:
             server.state = "active"
         else:
             server.waiting.append(placed)
-        self.check_armed = True
 
     def _at_boot(self, placed: Placed) -> None:
         """Holds its resources now and starts when the server has booted."""
