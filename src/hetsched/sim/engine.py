@@ -195,7 +195,7 @@ class Simulation:
         other.pending = dict(self.pending)
         other.clock = [self.clock[0]]
         other.view = ClusterView(self.platform, other.state, other.pending, other.clock)
-        other.events = self.events.copy(keep_submissions=False)
+        other.events = self.events.without_submissions()
         other.cursor = len(self.workload.jobs)
         other.forked = True
         other.wakeups = set(self.wakeups)

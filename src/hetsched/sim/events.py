@@ -33,7 +33,7 @@ Entry = tuple[float, int, int, int, int]
 
 
 class EventQueue:
-    """A heap of :data:`Entry`. Copying it (for a fork) copies one list of tuples."""
+    """A heap of :data:`Entry`."""
 
     __slots__ = ("heap", "seq")
 
@@ -51,12 +51,11 @@ class EventQueue:
     def pop(self) -> Entry:
         return heapq.heappop(self.heap)
 
-    def copy(self, keep_submissions: bool = True) -> "EventQueue":
+    def without_submissions(self) -> "EventQueue":
+        """A copy without the pending submission (a fork knows only the jobs submitted so
+        far); copying one list of tuples."""
         other = EventQueue()
         other.seq = self.seq
-        if keep_submissions:
-            other.heap = self.heap.copy()
-        else:
-            other.heap = [e for e in self.heap if e[1] != SUBMIT]
-            heapq.heapify(other.heap)
+        other.heap = [e for e in self.heap if e[1] != SUBMIT]
+        heapq.heapify(other.heap)
         return other

@@ -73,9 +73,9 @@ def infeasibility(job: Job, platform: Platform) -> str | None:
     if job.nodes == 1:
         if job.mem_mb <= 0 and job.ntasks <= platform.max_node_slots:
             return None  # the common case, without numpy
-        if job.ntasks > a.slots.max():
+        if job.ntasks > platform.max_node_slots:
             return (f"needs {job.ntasks} cores on one node; the largest node "
-                    f"{_holds(platform, int(a.slots.max()))}")
+                    f"{_holds(platform, platform.max_node_slots)}")
         if np.any(_usable(job, platform, job.ntasks) >= job.ntasks):
             return None
         return f"needs {job.ntasks * job.mem_mb:g} MB of memory on one node; no node has that much"
