@@ -3,7 +3,9 @@
 time = 2 x run time), as one 256-core machine (saturated) and on the 20-node IRMaSim platform
 (the reference then runs on that platform's 496 cores as identical processors); conservative
 backfilling on 10k, 20k, 40k and 80k jobs (lublin_256 repeated, shifted in time) against the
-reference EASY; high_gflops against fcfs.
+reference EASY; high_gflops against fcfs. Both references are event loops (ends, arrivals,
+one scheduling pass per instant); the FCFS schedule computed without events
+(``fcfs_closed_form``, about 4x quicker still) is printed as a further row.
 
     python benchmarks/bench_floor.py [--repeat 3] [--sizes 10000,20000] [--limit 120]
 
@@ -21,7 +23,7 @@ import signal
 import time
 from pathlib import Path
 
-from reference_loop import easy, fcfs
+from reference_loop import easy, fcfs, fcfs_closed_form
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data"
@@ -98,7 +100,8 @@ def main() -> None:
         ref = reference_jobs(work, platform.slowest_speed)
         procs = platform.total_cores
         floor = {name: best_cpu(lambda f=f: f(ref, procs), args.repeat)
-                 for name, f in (("fcfs", fcfs), ("easy", easy))}
+                 for name, f in (("fcfs", fcfs), ("easy", easy),
+                                 ("closed", fcfs_closed_form))}
         took = {}
         for name in ("fcfs", "easy", "high_gflops"):
             took[name] = best_cpu(lambda n=name: simulate(platform, work, create(n)),
@@ -106,6 +109,9 @@ def main() -> None:
         for name in ("fcfs", "easy"):
             rows.append((label, name, f"{len(work.jobs):,}", f"{took[name]:.3f}",
                          f"{floor[name]:.3f}", f"{took[name] / floor[name]:.1f}x"))
+        rows.append((label, "fcfs / closed-form fcfs", f"{len(work.jobs):,}",
+                     f"{took['fcfs']:.3f}", f"{floor['closed']:.3f}",
+                     f"{took['fcfs'] / floor['closed']:.1f}x"))
         rows.append((label, "high_gflops / fcfs", f"{len(work.jobs):,}",
                      f"{took['high_gflops']:.3f}", f"{took['fcfs']:.3f}",
                      f"{took['high_gflops'] / took['fcfs']:.2f}x"))

@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar, Union
+from typing import TYPE_CHECKING, ClassVar, NamedTuple, Union
 
 import numpy as np
 
@@ -25,8 +24,7 @@ if TYPE_CHECKING:
     from hetsched.workload.model import Workload
 
 
-@dataclass(frozen=True, slots=True)
-class Start:
+class Start(NamedTuple):
     """Start ``job`` now on ``allocation``: pairs ``(node index, cores on that node)``.
 
     ``any_nodes`` lifts the job's node count: its tasks may go to any nodes in any numbers
@@ -43,8 +41,7 @@ class Start:
         return Start(job, ((int(node), job.ntasks),))
 
 
-@dataclass(frozen=True, slots=True)
-class Enqueue:
+class Enqueue(NamedTuple):
     """Append ``job`` to ``node``'s local FIFO queue; the engine starts it there when it fits
     and every job ahead of it has started."""
 
@@ -52,22 +49,19 @@ class Enqueue:
     node: int
 
 
-@dataclass(frozen=True, slots=True)
-class Dequeue:
+class Dequeue(NamedTuple):
     """Take ``job`` back out of the local queue it waits in (it becomes pending again)."""
 
     job: Job
 
 
-@dataclass(frozen=True, slots=True)
-class WakeUp:
+class WakeUp(NamedTuple):
     """Call the scheduler again at ``time`` even if nothing else happens."""
 
     time: float
 
 
-@dataclass(frozen=True, slots=True)
-class Reject:
+class Reject(NamedTuple):
     job: Job
     reason: str
 
@@ -75,8 +69,7 @@ class Reject:
 Decision = Union[Start, Enqueue, Dequeue, WakeUp, Reject]
 
 
-@dataclass(frozen=True, slots=True)
-class Events:
+class Events(NamedTuple):
     """What happened at the current instant: jobs ``submitted`` (now pending), jobs
     ``finished``, whether a wake-up fired, jobs ``released`` (pending now that their last
     parent finished) and nodes whose availability changed (``available``)."""

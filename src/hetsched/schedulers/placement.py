@@ -38,13 +38,12 @@ def place(job: Job, free_cores: np.ndarray, free_mem: np.ndarray, key: np.ndarra
         fit = cap >= job.ntasks
         if allowed is not None:
             fit &= allowed
-        if not fit.any():  # the common answer of a busy platform, found cheaply
-            return None
         if key is not None:  # the preferred fitting node without building the candidates
-            node = int(np.argmin(np.where(fit, key, np.inf)))
+            node = int(np.where(fit, key, np.inf).argmin())
             if fit[node]:
                 return ((node, job.ntasks),)
-        return ((_best(np.flatnonzero(fit), key, rng), job.ntasks),)
+        candidates = np.flatnonzero(fit)  # none fits, or the fitting ones have key +inf
+        return ((_best(candidates, key, rng), job.ntasks),) if candidates.size else None
     if job.nodes == SPREAD:
         return _spread(job.ntasks, cap, key, rng, allowed)
     return _exact_nodes(job, cap, key, rng, allowed)

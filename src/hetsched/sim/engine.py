@@ -9,6 +9,7 @@ mutable state so that a copy can be advanced under another policy.
 from __future__ import annotations
 
 import copy
+import heapq
 import math
 import time as wallclock
 from collections.abc import Callable, Iterable
@@ -123,18 +124,7 @@ class Simulation:
         next event) and return it; ``None`` once the run is over (no event left, or the next
         one lies beyond the horizon)."""
         began = wallclock.perf_counter()
-        self._begin()
-        self._close_instant()
-        step = None
-        while step is None:
-            t = self.events.next_time()
-            if t == math.inf:
-                break
-            if self.horizon is not None and t > self.horizon:
-                self.stopped = True
-                break
-            self.clock[0] = t
-            step = self._pop_instant(t)
+        step = self._advance()
         self.wall += wallclock.perf_counter() - began
         return step
 
@@ -145,6 +135,26 @@ class Simulation:
             raise SchedulerError(f"{self._name}: decisions can only be applied after advance() "
                                  "returned an instant")
         began = wallclock.perf_counter()
+        self._apply(decisions)
+        self.wall += wallclock.perf_counter() - began
+
+    def _advance(self) -> Step | None:
+        self._begin()
+        self._close_instant()
+        step = None
+        heap = self.events.heap
+        while step is None:
+            if not heap:
+                break
+            t = heap[0][0]
+            if self.horizon is not None and t > self.horizon:
+                self.stopped = True
+                break
+            self.clock[0] = t
+            step = self._pop_instant(t)
+        return step
+
+    def _apply(self, decisions: Iterable[Decision] | None) -> None:
         now = self.clock[0]
         for decision in decisions or ():
             kind = type(decision)
@@ -162,7 +172,6 @@ class Simulation:
                 self._reject(decision.job, decision.reason)
             else:
                 raise SchedulerError(f"{self._name}: unknown decision {decision!r}")
-        self.wall += wallclock.perf_counter() - began
 
     def finish(self) -> SimResult:
         """End the run and return its result. Called before the events ran out, it stops the
@@ -180,9 +189,11 @@ class Simulation:
         """Run to the end under the scheduler."""
         if self.scheduler is None:
             raise ConfigError("Simulation.run() needs a scheduler")
-        decide = self.scheduler.decide
-        while (step := self.advance()) is not None:
-            self.apply(decide(step.now, step.events))
+        began = wallclock.perf_counter()
+        decide, advance, apply = self.scheduler.decide, self._advance, self._apply
+        while (step := advance()) is not None:
+            apply(decide(step.now, step.events))
+        self.wall += wallclock.perf_counter() - began
         return self.finish()
 
     def fork(self, scheduler: Scheduler | None = None) -> "Simulation":
@@ -246,36 +257,35 @@ class Simulation:
         available: list[int] = []
         woken = False
         touched: set[int] = set()
-        heap = self.events.heap
+        heap, running, jobs = self.events.heap, self.state.running, self.workload.jobs
         while heap and heap[0][0] == t:
-            _, kind, _, index, version = self.events.pop()
+            _, kind, _, index, version = heapq.heappop(heap)
             if kind == FINISH:
-                run = self.state.running.get(index)
+                run = running.get(index)
                 if run is not None and run.version == version:
                     self._finish(run, t)
                     finished.append(run.job)
-                    touched.update(run.nodes)
+                    if self.queued_locally:
+                        touched.update(run.nodes)
                     if self.per_event:
                         break
                 continue
             if touched:  # every finish of the instant is in: start the local-queue heads
                 self._drain(touched, t)
                 touched.clear()
-            if kind == AVAILABILITY:
+            if kind == SUBMIT:
+                self._push_submission()
+                self.known += 1
+                if self._admit(jobs[index]):
+                    submitted.append(jobs[index])
+            elif kind == AVAILABILITY:
                 self.state.set_available(index, version)
                 available.append(index)
                 self._drain((index,), t)
             elif kind == RELEASE:
                 self.job_state[index] = _PENDING
-                job = self.workload.jobs[index]
-                self.pending[index] = job
-                released.append(job)
-            elif kind == SUBMIT:
-                self._push_submission()
-                self.known += 1
-                job = self.workload.jobs[index]
-                if self._admit(job):
-                    submitted.append(job)
+                self.pending[index] = jobs[index]
+                released.append(jobs[index])
             else:
                 self.wakeups.discard(t)
                 woken = True
@@ -283,7 +293,7 @@ class Simulation:
                 break
         if touched:
             self._drain(touched, t)
-        if not (finished or released or submitted or available or woken):
+        if not (finished or submitted or released or available or woken):
             return None
         self.open = True
         return Step(t, Events(tuple(submitted), tuple(finished), woken, tuple(released),
@@ -385,17 +395,21 @@ class Simulation:
     # ---- job life cycle -------------------------------------------------------------------
     def _start(self, job: Job, allocation: Iterable[tuple[int, int]], now: float,
                any_nodes: bool = False) -> None:
-        pairs = tuple((int(n), int(c)) for n, c in allocation)
-        nodes = [n for n, _ in pairs]
-        cores = [c for _, c in pairs]
+        if type(allocation) is tuple and len(allocation) == 1:  # the common case, quicker
+            (node, count), = allocation
+            pairs = ((int(node), int(count)),)
+            nodes, cores = [pairs[0][0]], [pairs[0][1]]
+        else:
+            pairs = tuple([(int(n), int(c)) for n, c in allocation])
+            nodes = [n for n, _ in pairs]
+            cores = [c for _, c in pairs]
         problem = allocation_problem(job, nodes, cores, self.state.free_cores,
                                      self.state.free_mem, any_nodes)
         if problem:
             raise SchedulerError(f"{self._name}: start of job '{job.id}' {problem}")
         speed = self._speed[nodes[0]] if len(nodes) == 1 else min(map(self._speed.__getitem__,
                                                                        nodes))
-        run = RunningJob(job, pairs, np.array(nodes), np.array(cores), now,
-                         now + self.view.speed.estimate_at_speed(job, speed),
+        run = RunningJob(job, pairs, now, now + self.view.speed.estimate_at_speed(job, speed),
                          self._shares(job, pairs, now), now + job.req_ops / (job.ipc * speed))
         self.state.occupy(run, now)
         self.job_state[job.index] = _RUNNING
@@ -425,16 +439,18 @@ class Simulation:
         return tuple(shares)
 
     def _finish(self, run: RunningJob, now: float) -> None:
-        job = run.job
+        index = run.job.index
         self.state.release(run, now)
-        self.job_state[job.index] = _FINISHED
-        self.end_t[job.index] = now
-        self.job_energy[job.index] = self._job_energy(run, now)
+        self.job_state[index] = _FINISHED
+        self.end_t[index] = now
+        self.job_energy[index] = self._job_energy(run, now)
         self.last_end = now
         if self.contention is not None:
             self.dirty.update(share.processor for share in run.shares)
         self._count_done()
-        for child in self.deps.children.get(job.index, ()):
+        if not self.deps.children:
+            return
+        for child in self.deps.children.get(index, ()):
             self.unmet[child] -= 1
             if not self.unmet[child] and self.job_state[child] == _HELD:
                 self.events.push(now, RELEASE, child)

@@ -62,5 +62,5 @@ def rerated(run: RunningJob, rates: dict[int, float], now: float) -> RunningJob:
               rates[share.processor], now, share.group)
         for share in run.shares)
     end = max(now, max(share.end() for share in shares))
-    return RunningJob(run.job, run.allocation, run.node_index, run.cores, run.start,
+    return RunningJob(run.job, run.allocation, run.start,
                       run.est_end, shares, end, run.version + 1)

@@ -42,14 +42,12 @@ class Share(NamedTuple):
 
 @dataclass(slots=True)
 class RunningJob:
-    """A started job: its allocation (``(node, cores)`` pairs, also as the arrays
-    ``node_index``/``cores``), its shares per processor and its expected ``end`` (the last
-    share's). ``version`` invalidates finish events made stale by a rate change."""
+    """A started job: its allocation (``(node, cores)`` pairs), its shares per processor and
+    its expected ``end`` (the last share's). ``version`` invalidates finish events made stale
+    by a rate change."""
 
     job: Job
     allocation: tuple[tuple[int, int], ...]
-    node_index: np.ndarray
-    cores: np.ndarray
     start: float
     est_end: float
     shares: tuple[Share, ...]
@@ -59,6 +57,16 @@ class RunningJob:
     @property
     def nodes(self) -> tuple[int, ...]:
         return tuple(node for node, _ in self.allocation)
+
+    @property
+    def node_index(self) -> np.ndarray:
+        """The allocation's nodes as an array."""
+        return np.array([node for node, _ in self.allocation])
+
+    @property
+    def cores(self) -> np.ndarray:
+        """The allocation's core counts as an array (in ``node_index`` order)."""
+        return np.array([cores for _, cores in self.allocation])
 
 
 _NONE: dict[int, RunningJob] = {}
@@ -151,10 +159,11 @@ class ClusterState:
             dt = now - last[node]
             if dt > 0.0:
                 self._energy[node] += power[node] * dt
-                if busy_of[node]:
-                    self._busy_core_s[node] += busy_of[node] * dt
+                busy = busy_of[node]
+                if busy:
+                    self._busy_core_s[node] += busy * dt
                     self._busy_s[node] += dt
-            last[node] = now
+                last[node] = now
             old = threads[proc]
             new = threads[proc] = old + sign * count
             cores = cores_of[proc]
