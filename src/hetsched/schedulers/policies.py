@@ -39,6 +39,9 @@ NODE_SELECTIONS: dict[str, NodeKey | None] = {
     "low_power": lambda view: view.platform.arrays.full_power_w,
 }
 
+#: Node selections whose key depends only on the platform: computed once per run.
+STATIC_NODE_SELECTIONS = frozenset({"first", "high_gflops", "low_power"})
+
 JOB_SELECTION_HELP = {
     "first": "submission order (FCFS)",
     "random": "a uniformly random pending job",

@@ -21,12 +21,13 @@ import numpy as np
 
 from hetsched.schedulers.base import Decision, Events, Scheduler, Start
 from hetsched.schedulers.placement import place
-from hetsched.schedulers.policies import JOB_SELECTIONS, NODE_SELECTIONS, JobQueue
+from hetsched.schedulers.policies import (JOB_SELECTIONS, NODE_SELECTIONS,
+                                          STATIC_NODE_SELECTIONS, JobQueue)
 from hetsched.sim.view import ClusterView
 
 
 class NodePreference:
-    """Evaluates a node selection on the live view."""
+    """Evaluates a node selection on the live view (a static one once per platform)."""
 
     def __init__(self, selection: str) -> None:
         if selection not in NODE_SELECTIONS:
@@ -34,9 +35,18 @@ class NodePreference:
                              f"(known: {', '.join(NODE_SELECTIONS)})")
         self.selection = selection
         self.key_of = NODE_SELECTIONS[selection]
+        self.static = selection in STATIC_NODE_SELECTIONS
+        self._platform: object = None
+        self._key: np.ndarray | None = None
 
     def key(self, view: ClusterView) -> np.ndarray | None:
-        return None if self.key_of is None else self.key_of(view)
+        if self.key_of is None:
+            return None
+        if not self.static:
+            return self.key_of(view)
+        if self._platform is not view.platform:
+            self._platform, self._key = view.platform, self.key_of(view)
+        return self._key
 
 
 class QueuePolicy(Scheduler):
