@@ -1,8 +1,9 @@
 """Where a job's tasks go, given free resources and a node preference (pure numpy).
 
 ``key`` ranks nodes (lower is preferred, ties by node index); ``None`` means uniformly random.
-Works on any free-cores/free-memory arrays, so backfilling can place jobs on projected future
-states with the same rules as placement now.
+A caller whose key never changes may also pass ``order``, the nodes sorted by it (stable), to
+skip ranking on every call. Works on any free-cores/free-memory arrays, so backfilling can
+place jobs on projected future states with the same rules as placement now.
 """
 
 from __future__ import annotations
@@ -15,7 +16,12 @@ from hetsched.workload.model import SPREAD, Job
 Allocation = tuple[tuple[int, int], ...]
 
 
-def _ranked(candidates: np.ndarray, key: np.ndarray | None, rng: np.random.Generator) -> np.ndarray:
+def _ranked(usable: np.ndarray, key: np.ndarray | None, rng: np.random.Generator,
+            order: np.ndarray | None) -> np.ndarray:
+    """The usable nodes (a mask), most preferred first."""
+    if order is not None:
+        return order[usable[order]]
+    candidates = np.flatnonzero(usable)
     if key is None:
         return rng.permutation(candidates)
     return candidates[np.argsort(key[candidates], kind="stable")]
@@ -28,16 +34,21 @@ def _best(candidates: np.ndarray, key: np.ndarray | None, rng: np.random.Generat
 
 
 def place(job: Job, free_cores: np.ndarray, free_mem: np.ndarray, key: np.ndarray | None,
-          rng: np.random.Generator, allowed: np.ndarray | None = None) -> Allocation | None:
+          rng: np.random.Generator, allowed: np.ndarray | None = None,
+          order: np.ndarray | None = None) -> Allocation | None:
     """An allocation of ``job`` on the preferred nodes where it fits, or ``None``.
 
-    ``allowed`` optionally masks the nodes that may be used.
+    ``allowed`` optionally masks the nodes that may be used; ``order`` is ``key``'s ranking
+    of the nodes when the caller has it.
     """
     cap = capacity(job, free_cores, free_mem)
     if job.nodes == 1:
         fit = cap >= job.ntasks
         if allowed is not None:
             fit &= allowed
+        if order is not None:  # the first fitting node in preference order
+            node = int(order[fit[order].argmax()])
+            return ((node, job.ntasks),) if fit[node] else None
         if key is not None:  # the preferred fitting node without building the candidates
             node = int(np.where(fit, key, np.inf).argmin())
             if fit[node]:
@@ -45,18 +56,17 @@ def place(job: Job, free_cores: np.ndarray, free_mem: np.ndarray, key: np.ndarra
         candidates = np.flatnonzero(fit)  # none fits, or the fitting ones have key +inf
         return ((_best(candidates, key, rng), job.ntasks),) if candidates.size else None
     if job.nodes == SPREAD:
-        return _spread(job.ntasks, cap, key, rng, allowed)
-    return _exact_nodes(job, cap, key, rng, allowed)
+        return _spread(job.ntasks, cap, key, rng, allowed, order)
+    return _exact_nodes(job, cap, key, rng, allowed, order)
 
 
 def _spread(ntasks: int, cap: np.ndarray, key: np.ndarray | None, rng: np.random.Generator,
-            allowed: np.ndarray | None) -> Allocation | None:
+            allowed: np.ndarray | None, order: np.ndarray | None) -> Allocation | None:
     """Fill the preferred nodes first, taking all they can give, until every task is placed."""
     usable = cap > 0 if allowed is None else (cap > 0) & allowed
-    candidates = np.flatnonzero(usable)
-    if cap[candidates].sum() < ntasks:
+    if cap[usable].sum() < ntasks:
         return None
-    ranked = _ranked(candidates, key, rng)
+    ranked = _ranked(usable, key, rng, order)
     taken = cap[ranked]
     filled = np.cumsum(taken)
     last = int(np.searchsorted(filled, ntasks))
@@ -66,19 +76,18 @@ def _spread(ntasks: int, cap: np.ndarray, key: np.ndarray | None, rng: np.random
 
 
 def _exact_nodes(job: Job, cap: np.ndarray, key: np.ndarray | None, rng: np.random.Generator,
-                 allowed: np.ndarray | None) -> Allocation | None:
+                 allowed: np.ndarray | None, order: np.ndarray | None) -> Allocation | None:
     """Exactly ``job.nodes`` nodes, in preference order, each given what it can hold: the
     ``extra`` larger shares go to the first preferred nodes that can take them."""
     base, extra = even_split(job)
     fit = cap >= base
     if allowed is not None:
         fit &= allowed
-    candidates = np.flatnonzero(fit)
-    if candidates.size < job.nodes or np.count_nonzero(cap[candidates] > base) < extra:
+    if np.count_nonzero(fit) < job.nodes or np.count_nonzero(cap[fit] > base) < extra:
         return None
     allocation = []
     small_left = job.nodes - extra
-    for node in _ranked(candidates, key, rng).tolist():
+    for node in _ranked(fit, key, rng, order).tolist():
         if extra and cap[node] > base:
             allocation.append((node, base + 1))
             extra -= 1

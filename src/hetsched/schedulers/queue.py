@@ -38,6 +38,7 @@ class NodePreference:
         self.static = selection in STATIC_NODE_SELECTIONS
         self._platform: object = None
         self._key: np.ndarray | None = None
+        self._order: np.ndarray | None = None
 
     def key(self, view: ClusterView) -> np.ndarray | None:
         if self.key_of is None:
@@ -46,7 +47,15 @@ class NodePreference:
             return self.key_of(view)
         if self._platform is not view.platform:
             self._platform, self._key = view.platform, self.key_of(view)
+            self._order = np.argsort(self._key, kind="stable")
         return self._key
+
+    def order(self, view: ClusterView) -> np.ndarray | None:
+        """The nodes in preference order for a static selection (``None`` otherwise)."""
+        if not self.static:
+            return None
+        self.key(view)  # ranks the nodes of a new platform
+        return self._order
 
 
 class QueuePolicy(Scheduler):
@@ -73,7 +82,8 @@ class QueuePolicy(Scheduler):
             job = self.queue.peek()
             if job.ntasks > view.total_free_cores:  # cannot fit anywhere: no need to look
                 return
-            allocation = place(job, view.free_cores, view.free_mem, self.nodes.key(view), self.rng)
+            allocation = place(job, view.free_cores, view.free_mem, self.nodes.key(view),
+                               self.rng, order=self.nodes.order(view))
             if allocation is None:
                 return
             self.queue.pop()

@@ -43,6 +43,9 @@ _PENDING, _QUEUED, _RUNNING, _FINISHED, _REJECTED, _HELD = (
                      JobState.REJECTED, JobState.HELD))
 
 
+_new = tuple.__new__
+
+
 class Step(NamedTuple):
     """What :meth:`Simulation.advance` returns: the instant and what happened then."""
 
@@ -296,8 +299,11 @@ class Simulation:
         if not (finished or submitted or released or available or woken):
             return None
         self.open = True
-        return Step(t, Events(tuple(submitted), tuple(finished), woken, tuple(released),
-                              tuple(available)))
+        # Step(t, Events(...)) without the NamedTuples' Python __new__ (once per instant)
+        return _new(Step, (t, _new(Events, (tuple(submitted) if submitted else (),
+                                            tuple(finished) if finished else (), woken,
+                                            tuple(released) if released else (),
+                                            tuple(available) if available else ()))))
 
     def _close_instant(self) -> None:
         """What follows the decisions of an instant: rates of the nodes that changed, then
