@@ -51,17 +51,42 @@ class _Backfilling(Scheduler):
 
     def _place_now(self, job: Job, allowed: np.ndarray | None = None) -> Allocation | None:
         view = self.view
-        return place(job, view.free_cores, view.free_mem, self.nodes.key(view), self.rng, allowed)
+        return place(job, view.free_cores, view.free_mem, self.nodes.key(view), self.rng, allowed,
+                     self.nodes.order(view))
+
+
+class _Shadow:
+    """The head's reservation: its shadow time and what each node keeps free then beyond the
+    head's needs (``extra_cores``, ``extra_mem``; ``max_extra`` is the most on one node)."""
+
+    def __init__(self, view: ClusterView, head: Job, nodes: NodePreference,
+                 rng: np.random.Generator) -> None:
+        self.time, allocation, self.extra_cores, self.extra_mem = first_fit_time(
+            view, head, nodes.key(view), rng, nodes.order(view))
+        self.take(head, allocation)
+
+    def take(self, job: Job, allocation: Allocation) -> None:
+        """A job that will still run at the shadow time takes its cores from the extra."""
+        for node, count in allocation:
+            self.extra_cores[node] -= count
+            self.extra_mem[node] -= count * job.mem_mb
+        self.max_extra = int(self.extra_cores.max())
 
 
 class EasyBackfill(_Backfilling):
     name = "easy"
 
+    def reset(self, view: ClusterView, rng: np.random.Generator) -> None:
+        super().reset(view, rng)
+        # a one-node job's shortest possible estimate is on the fastest node
+        self.shortest = view.platform.slowest_speed / float(view.platform.arrays.speed.max())
+
     def decide(self, now: float, events: Events) -> Iterator[Decision]:
-        pending = self.view.pending
+        view = self.view
+        pending = view.pending
         while pending:
             head = next(iter(pending.values()))
-            if head.ntasks > self.view.total_free_cores:
+            if head.ntasks > view.total_free_cores:
                 break
             allocation = self._place_now(head)
             if allocation is None:
@@ -69,52 +94,44 @@ class EasyBackfill(_Backfilling):
             yield Start(head, allocation)
         if len(pending) < 2:
             return
-        shadow, extra_cores, extra_mem = self._reservation(head)
-        free = self.view.free_cores
-        max_free, total_free = int(free.max()), int(free.sum())
-        max_extra = int(extra_cores.max())
-        # a one-node job's shortest possible estimate is on the fastest node
-        shortest = self.view.platform.slowest_speed / float(self.view.platform.arrays.speed.max())
+        # the head's reservation is made when a job first passes the quick tests below; under
+        # random node selection it draws from the generator, so it is then always made first
+        shadow = None if self.nodes.key_of is not None else self._shadow(head)
+        free, shortest = view.free_cores, self.shortest
+        max_free, total_free = int(free.max()), view.total_free_cores
         for job in list(pending.values())[1:]:
             if total_free == 0:
                 return
             if job.ntasks > (max_free if job.nodes == 1 else total_free):
                 continue
-            if job.nodes == 1 and job.ntasks > max_extra and \
-                    now + job.req_time * shortest > shadow:
+            if shadow is None:
+                shadow = self._shadow(head)
+            if job.nodes == 1 and job.ntasks > shadow.max_extra and \
+                    now + job.req_time * shortest > shadow.time:
                 continue  # ends after the shadow time on every node, and no node has the extra
-            allocation = self._backfill(job, now, shadow, extra_cores, extra_mem)
+            allocation = self._backfill(job, now, shadow)
             if allocation is not None:
                 yield Start(job, allocation)
-                max_free, total_free = int(free.max()), int(free.sum())
-                max_extra = int(extra_cores.max())
+                max_free, total_free = int(free.max()), view.total_free_cores
 
-    def _reservation(self, head: Job) -> tuple[float, np.ndarray, np.ndarray]:
-        """Shadow time of the head, and what the nodes keep free then beyond its needs."""
-        shadow, allocation, extra_cores, extra_mem = first_fit_time(
-            self.view, head, self.nodes.key(self.view), self.rng)
-        for node, count in allocation:
-            extra_cores[node] -= count
-            extra_mem[node] -= count * head.mem_mb
-        return shadow, extra_cores, extra_mem
+    def _shadow(self, head: Job) -> _Shadow:
+        return _Shadow(self.view, head, self.nodes, self.rng)
 
-    def _backfill(self, job: Job, now: float, shadow: float, extra_cores: np.ndarray,
-                  extra_mem: np.ndarray) -> Allocation | None:
+    def _backfill(self, job: Job, now: float, shadow: _Shadow) -> Allocation | None:
+        view = self.view
         if job.nodes == 1:
-            ends_in_time = now + self.view.speed.estimates(job) <= shadow
-            allowed = ends_in_time | (capacity(job, extra_cores, extra_mem) >= job.ntasks)
+            ends_in_time = now + view.speed.estimates(job) <= shadow.time
+            allowed = ends_in_time | \
+                (capacity(job, shadow.extra_cores, shadow.extra_mem) >= job.ntasks)
             allocation = self._place_now(job, allowed)
         else:
             allocation = self._place_now(job)
-            if allocation is not None and _end(self.view, job, now, allocation) > shadow:
-                view = self.view
-                allocation = place(job, np.minimum(view.free_cores, extra_cores),
-                                   np.minimum(view.free_mem, extra_mem),
-                                   self.nodes.key(view), self.rng)
-        if allocation is not None and _end(self.view, job, now, allocation) > shadow:
-            for node, count in allocation:
-                extra_cores[node] -= count
-                extra_mem[node] -= count * job.mem_mb
+            if allocation is not None and _end(view, job, now, allocation) > shadow.time:
+                allocation = place(job, np.minimum(view.free_cores, shadow.extra_cores),
+                                   np.minimum(view.free_mem, shadow.extra_mem),
+                                   self.nodes.key(view), self.rng, order=self.nodes.order(view))
+        if allocation is not None and _end(view, job, now, allocation) > shadow.time:
+            shadow.take(job, allocation)
         return allocation
 
 

@@ -9,6 +9,7 @@ now); reservations subtract resources over their estimated duration.
 from __future__ import annotations
 
 import bisect
+from operator import attrgetter
 
 import numpy as np
 
@@ -16,6 +17,8 @@ from hetsched.schedulers.placement import Allocation, place
 from hetsched.sim.resources import capacity
 from hetsched.sim.view import ClusterView
 from hetsched.workload.model import Job
+
+_EST_END = attrgetter("est_end")
 
 
 class Profile:
@@ -136,24 +139,37 @@ def _min_per_node(job: Job) -> int:
     return job.ntasks if job.nodes == 1 else 1 if job.nodes == 0 else -(-job.ntasks // job.nodes)
 
 
-def first_fit_time(view: ClusterView, job: Job, key: np.ndarray | None,
-                   rng: np.random.Generator) -> tuple[float, Allocation, np.ndarray, np.ndarray]:
+def first_fit_time(view: ClusterView, job: Job, key: np.ndarray | None, rng: np.random.Generator,
+                   order: np.ndarray | None = None
+                   ) -> tuple[float, Allocation, np.ndarray, np.ndarray]:
     """Earliest projected time ``job`` can start, its allocation then, and the free cores and
     memory projected at that time. Walks estimated ends in order and stops at the first fit,
-    so it costs only as many releases as the job needs."""
+    so it costs only as many releases as the job needs. After the first try, placement is
+    tried only when the releases could have made room: enough free slots in all, and for a
+    one-node job a released node with as many (the others did not fit before)."""
     cores, mem = view.free_cores.copy(), view.free_mem.copy()
-    runs = sorted(view.running.values(), key=view.estimated_end)
-    i = 0
-    t = view.now
+    now = view.now
+    runs = sorted(view.running.values(), key=_EST_END)
+    if runs and runs[0].est_end < now:  # jobs past their estimate end now, in view order
+        runs = sorted(runs, key=view.estimated_end)
+    total, need, one_node = view.total_free_cores, job.ntasks, job.nodes == 1
+    i, t, room = 0, now, True
     while True:
-        while i < len(runs) and view.estimated_end(runs[i]) <= t:
-            for node, count in runs[i].allocation:
+        while i < len(runs) and max(runs[i].est_end, now) <= t:
+            run = runs[i]
+            per_core_mem = run.job.mem_mb
+            for node, count in run.allocation:
                 cores[node] += count
-                mem[node] += count * runs[i].job.mem_mb
+                total += count
+                if per_core_mem:
+                    mem[node] += count * per_core_mem
+                room = room or (one_node and cores[node] >= need)
             i += 1
-        allocation = place(job, cores, mem, key, rng)
-        if allocation is not None:
-            return t, allocation, cores, mem
+        if room and total >= need:
+            allocation = place(job, cores, mem, key, rng, order=order)
+            if allocation is not None:
+                return t, allocation, cores, mem
         if i == len(runs):
             raise AssertionError(f"job {job.id} fits nowhere even when the cluster is empty")
-        t = view.estimated_end(runs[i])
+        t = max(runs[i].est_end, now)
+        room = not one_node
