@@ -31,7 +31,7 @@ from hetsched.schedulers.backfill import Backfilling, estimated_duration
 from hetsched.schedulers.base import Decision, Events, Start, WakeUp
 from hetsched.schedulers.placement import Allocation
 from hetsched.schedulers.profile import Profile
-from hetsched.schedulers.skyline import room
+from hetsched.schedulers.skyline import Runs, room
 from hetsched.sim.resources import even_split
 from hetsched.sim.view import ClusterView
 from hetsched.workload.model import SPREAD, Job
@@ -40,7 +40,10 @@ from hetsched.workload.model import SPREAD, Job
 @dataclass(frozen=True, slots=True)
 class _Booking:
     """A reservation of ``job``: ``allocation`` from ``start`` for the estimated ``duration``,
-    until ``end``; ``per_node`` is the fewest tasks the job puts on any node it uses."""
+    until ``end``; ``per_node`` is the fewest tasks the job puts on any node it uses, and no
+    window of a start before this one reaches past ``reach`` (no estimate exceeds
+    ``req_time``). ``home`` is the node of a one-node job without memory (else -1): its own
+    booking leaves it all it needs there from ``start`` on."""
 
     job: Job
     start: float
@@ -48,12 +51,16 @@ class _Booking:
     duration: float
     end: float
     per_node: int
+    reach: float
+    home: int
 
     @staticmethod
     def of(job: Job, start: float, allocation: Allocation, duration: float) -> "_Booking":
         per_node = job.ntasks if job.nodes == 1 else 1 if job.nodes == SPREAD else \
             even_split(job)[0]
-        return _Booking(job, start, allocation, duration, start + duration, per_node)
+        home = allocation[0][0] if job.nodes == 1 and not job.mem_mb else -1
+        return _Booking(job, start, allocation, duration, start + duration, per_node,
+                        start + job.req_time, home)
 
 
 def _slack(t: float) -> float:
@@ -67,6 +74,7 @@ class ConservativeBackfill(Backfilling):
     def reset(self, view: ClusterView, rng: np.random.Generator) -> None:
         super().reset(view, rng)
         self.profile: Profile | None = None
+        self.node_speed: list[float] = view.platform.arrays.speed.tolist()
         self.reserved: dict[int, _Booking] = {}
         self.order: dict[int, int] = {}  # reserved job -> when it was first booked
         self.booked = itertools.count()
@@ -154,49 +162,77 @@ class ConservativeBackfill(Backfilling):
             if start <= now:
                 continue
             booking, job = self.reserved[index], view.pending[index]
-            profile.release(job, booking.start, booking.end, booking.allocation)
+            if booking.home < 0:
+                profile.release(job, booking.start, booking.end, booking.allocation)
             found = profile.earliest(job, view.speed.estimates(job).tolist(),
                                      self.nodes.key(view), self.rng, self.nodes.order(view),
-                                     lo, min(hi, start))
+                                     lo, min(hi, start), booking.home, start)
             if found is None:
-                profile.reserve(job, booking.start, booking.end, booking.allocation)
+                if booking.home < 0:
+                    profile.reserve(job, booking.start, booking.end, booking.allocation)
                 continue
+            if booking.home >= 0:
+                profile.release(job, booking.start, booking.end, booking.allocation)
             moved = self._book_at(job, *found)
             self._mark_stale(_freed(booking, moved), index)
         self.cursor = None
 
     def _mark_stale(self, freed: list[tuple[int, float, float]], mover: int) -> None:
         """Resources were freed on ``(node, start, end)``: mark the reservations (not
-        ``mover``'s) whose window could now use them there. A window that does reaches them
-        before its reservation's start plus ``req_time`` (no estimate is longer), and its job
-        needs room for ``per_node`` tasks on that node, and for all its tasks on the platform,
-        at a freed time (counting what it holds there itself)."""
+        ``mover``'s) whose window could now use them there, with the starts to search.
+
+        A one-node job without memory needs a run of ``per_node`` free cores through the freed
+        time as long as its estimate there, or reaching its own start on its own node (where
+        only what is freed before its start can help it). Any other job needs room for
+        ``per_node`` tasks on that node, and for all its tasks on the platform, at a freed time
+        (counting what it holds there itself), and its windows end before its reservation's
+        start plus ``req_time`` (no estimate is longer)."""
         profile = self.profile
         assert profile is not None
-        now = profile.now
+        now, speed, slowest = profile.now, self.node_speed, self.view.platform.slowest_speed
         for node, start, end in freed:
             most_cores, most_mem = profile.most_free(node, start, end)
+            runs: Runs | None = None
             most_total = -1
             margin = _slack(start)
             for index, booking in self.reserved.items():
                 if booking.start <= now or index == mover:
                     continue
+                home = booking.home
+                if home >= 0:
+                    if booking.per_node > most_cores or home == node and start >= booking.start:
+                        continue
+                    if runs is None:
+                        runs = profile.nodes[node].runs(start, end, now)
+                    low, high = runs.span(booking.per_node)
+                    if low >= booking.start:
+                        continue
+                    if home == node:
+                        if high < booking.start and booking.duration > high - low + margin:
+                            continue
+                        self._stale(index, booking, low, min(end, booking.start))
+                    elif booking.job.req_time * slowest / speed[node] <= high - low + margin:
+                        self._stale(index, booking, low, end)
+                    continue
                 job = booking.job
-                reach = job.req_time + margin
-                if start >= booking.start + reach:
+                if start >= booking.reach + margin:
                     continue
                 overlaps = booking.start < end and booking.end > start
                 own = next((c for n, c in booking.allocation if n == node), 0) \
                     if overlaps else 0
-                if room(most_cores + own, most_mem + own * job.mem_mb, job.mem_mb) \
-                        < booking.per_node:
+                if job.mem_mb:
+                    if room(most_cores + own, most_mem + own * job.mem_mb, job.mem_mb) \
+                            < booking.per_node:
+                        continue
+                elif most_cores + own < booking.per_node:
                     continue
                 if job.nodes != 1:
                     if most_total < 0:
                         most_total = profile.most_total(start, end)
                     if most_total + (job.ntasks if overlaps else 0) < job.ntasks:
                         continue
-                self._stale(index, booking, start - reach, end)
+                self._stale(index, booking, start - (booking.reach - booking.start) - margin,
+                            end)
 
     def _stale(self, index: int, booking: _Booking, lo: float, hi: float) -> None:
         """Widen ``index``'s range of starts to search; a reservation after the one being

@@ -49,9 +49,12 @@ class Profile:
         cores, mem = view.free_cores.tolist(), view.free_mem.tolist()
         skylines = [_skyline(now, cores[n], mem[n], sorted(ends[n], key=_END))
                     for n in range(len(ends))]
-        every_end = sorted(((end, count, 0.0) for node in ends for end, count, _ in node),
-                           key=_END)
-        total = _skyline(now, view.total_free_cores, 0.0, every_end)
+        if len(skylines) == 1:  # its node's skyline is the platform's
+            total = skylines[0]
+        else:
+            every_end = sorted(((end, count, 0.0) for node in ends for end, count, _ in node),
+                               key=_END)
+            total = _skyline(now, view.total_free_cores, 0.0, every_end)
         return Profile(skylines, total, view.platform.arrays.slots.tolist(), now)
 
     def advance(self, now: float) -> None:
@@ -74,8 +77,9 @@ class Profile:
             skyline.prune(now)
             skyline.add(start, end, sign * count, sign * count * job.mem_mb)
             total += count
-        self.total.prune(now)
-        self.total.add(start, end, sign * total, 0.0)
+        if len(nodes) > 1:
+            self.total.prune(now)
+            self.total.add(start, end, sign * total, 0.0)
 
     def holds(self, job: Job, start: float, end: float, allocation: Allocation) -> bool:
         """Whether ``allocation`` fits over ``[start, end)`` in what is left."""
@@ -86,22 +90,30 @@ class Profile:
 
     def earliest(self, job: Job, durations: list[float], key: np.ndarray | None,
                  rng: np.random.Generator, order: np.ndarray | None = None,
-                 lo: float = -math.inf, hi: float = math.inf
-                 ) -> tuple[float, Allocation] | None:
+                 lo: float = -math.inf, hi: float = math.inf, home: int = -1,
+                 booked: float = math.inf) -> tuple[float, Allocation] | None:
         """The earliest start of ``job``, lasting ``durations[n]`` on node n, and its
         allocation then; only starts before ``hi`` are searched (``None`` if none fits).
         ``lo`` says no start before it can fit: the search begins there.
+
+        ``home``: a one-node job without memory booked on that node from ``booked`` on, for
+        ``durations[home]``, still in the profile; only starts before ``booked`` are searched.
+        It may start earlier there if it fits until ``booked``: from then on its own booking
+        leaves it its cores (the profile is searched as if it were released, without releasing
+        it).
 
         Multi-node jobs are checked over their longest possible duration (conservative).
         """
         lo = max(lo, self.now)
         if job.nodes == 1:
-            return self._earliest_one_node(job, durations, key, rng, order, lo, hi)
+            return self._earliest_one_node(job, durations, key, rng, order, lo, hi, home,
+                                           booked)
         return self._earliest_many_nodes(job, max(durations), key, rng, order, lo, hi)
 
     def _earliest_one_node(self, job: Job, durations: list[float], key: np.ndarray | None,
                            rng: np.random.Generator, order: np.ndarray | None, lo: float,
-                           hi: float) -> tuple[float, Allocation] | None:
+                           hi: float, home: int, booked: float
+                           ) -> tuple[float, Allocation] | None:
         """Each node's first fit; the preferred node among those that fit first. In a
         static preference order, a node that fits at ``lo`` ends the search (no later node can
         be earlier, nor preferred on a tie)."""
@@ -111,7 +123,8 @@ class Profile:
             if self.slots[node] < tasks:
                 continue
             bound = best if not first else math.nextafter(best, math.inf)
-            t = self.nodes[node].first_fit(tasks, tasks_mem, durations[node], lo, bound, now)
+            t = self.nodes[node].first_fit(tasks, tasks_mem, durations[node], lo, bound, now,
+                                           booked if node == home else math.inf)
             if t is None:
                 continue
             if t < best or not first:
@@ -122,6 +135,8 @@ class Profile:
                 break
         if not first:
             return None
+        if len(first) == 1 and key is not None:  # preferred whatever the key
+            return best, ((first[0], tasks),)
         fit = np.zeros(len(self.nodes), dtype=bool)
         fit[first] = True
         return best, ((choose_node(fit, key, rng, order), tasks),)

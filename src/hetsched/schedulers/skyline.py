@@ -38,41 +38,40 @@ class Skyline:
         """Index of the step holding ``t`` (the first one if ``t`` is before it)."""
         return max(bisect.bisect_right(self.times, t) - 1, 0)
 
-    def _split(self, t: float) -> int:
-        """Index of the step starting exactly at ``t``, splitting the one holding it."""
-        i = self.step_at(t)
-        if self.times[i] == t:
-            return i
-        self.times.insert(i + 1, t)
-        self.cores.insert(i + 1, self.cores[i])
-        self.mem.insert(i + 1, self.mem[i])
-        return i + 1
-
     def add(self, start: float, end: float, cores: int, mem: float) -> None:
-        """Add ``cores`` and ``mem`` (negative: take them) over ``[start, end)``."""
+        """Add ``cores`` and ``mem`` (negative: take them) over ``[start, end)``; ``start`` is
+        never before the first step. Steps left equal to their neighbour are merged (no start
+        can be earliest at their boundary: the step before offers the same)."""
         if end <= start:
             return
-        first = self._split(start)
-        last = self._split(end)
+        times, free, free_mem = self.times, self.cores, self.mem
+        first = bisect.bisect_right(times, start) - 1
+        if times[first] != start:
+            first += 1
+            times.insert(first, start)
+            free.insert(first, free[first - 1])
+            free_mem.insert(first, free_mem[first - 1])
+        last = bisect.bisect_right(times, end, first) - 1
+        if times[last] != end:
+            last += 1
+            times.insert(last, end)
+            free.insert(last, free[last - 1])
+            free_mem.insert(last, free_mem[last - 1])
         for i in range(first, last):
-            self.cores[i] += cores
+            free[i] += cores
         if mem:
             for i in range(first, last):
-                self.mem[i] += mem
-        self._merge(last)
-        self._merge(first)
-
-    def _merge(self, i: int) -> None:
-        """Drop the boundary at step ``i`` if it separates equal steps (no start can be
-        earliest there: the step before it offers the same)."""
-        if 0 < i < len(self.times) and self.cores[i] == self.cores[i - 1] and \
-                self.mem[i] == self.mem[i - 1]:
-            del self.times[i], self.cores[i], self.mem[i]
+                free_mem[i] += mem
+        if last < len(times) and free[last] == free[last - 1] and \
+                free_mem[last] == free_mem[last - 1]:
+            del times[last], free[last], free_mem[last]
+        if first and free[first] == free[first - 1] and free_mem[first] == free_mem[first - 1]:
+            del times[first], free[first], free_mem[first]
 
     def prune(self, now: float) -> None:
         """Forget the steps that end at or before ``now``."""
-        first = self.step_at(now)
-        if first:
+        if len(self.times) > 1 and self.times[1] <= now:
+            first = bisect.bisect_right(self.times, now) - 1
             del self.times[:first], self.cores[:first], self.mem[:first]
 
     def lowest(self, start: float, end: float) -> tuple[int, float]:
@@ -91,25 +90,68 @@ class Skyline:
         last = max(bisect.bisect_left(self.times, end, i + 1), i + 1)
         return max(self.cores[i:last]), max(self.mem[i:last])
 
+    def runs(self, start: float, end: float, now: float) -> "Runs":
+        """How far free cores reach out of ``[start, end)`` on either side (from ``now``)."""
+        times, cores, last = self.times, self.cores, len(self.times) - 1
+        left, left_low, low = [], [], math.inf
+        j = bisect.bisect_left(times, start) - 1  # the step just before start
+        while j >= 0 and low >= 1 and (j == last or times[j + 1] > now):
+            low = min(low, cores[j])
+            left.append(max(times[j], now))
+            left_low.append(-low)
+            j -= 1
+        right, right_low, low = [], [], math.inf
+        j = self.step_at(end)
+        while low >= 1:
+            low = min(low, cores[j])
+            right.append(times[j + 1] if j < last else math.inf)
+            right_low.append(-low)
+            if j == last:
+                break
+            j += 1
+        return Runs(start, end, left, left_low, right, right_low)
+
     def first_fit(self, tasks: int, tasks_mem: float, duration: float, lo: float,
-                  hi: float, now: float) -> float | None:
+                  hi: float, now: float, until: float = math.inf) -> float | None:
         """The earliest start ``t < hi`` from the step holding ``lo`` on (a step's start, or
         ``now`` for the step holding it) such that ``tasks`` tasks of ``tasks_mem`` MB each fit
-        over all of ``[t, t + duration)``; ``None`` if there is none."""
+        over all of ``[t, min(t + duration, until))``; ``None`` if there is none."""
         times, cores, mem = self.times, self.cores, self.mem
         last = len(times) - 1
         i = self.step_at(lo)
-        start = None
+        start = end = None
         while True:
             if cores[i] >= tasks and (tasks_mem <= 0 or room(cores[i], mem[i], tasks_mem) >= tasks):
                 if start is None:
                     start = times[i] if times[i] > now else now
                     if start >= hi:
                         return None
-                if i == last or times[i + 1] >= start + duration:
+                    end = min(start + duration, until)
+                if i == last or times[i + 1] >= end:
                     return start
             else:
                 start = None
                 if i == last or times[i + 1] >= hi:
                     return None
             i += 1
+
+
+class Runs:
+    """Around a time range: for a level of free cores, how far before its start and after its
+    end a skyline keeps at least that many (steps met going outwards, with the least free
+    cores seen so far, negated to stay sorted)."""
+
+    __slots__ = ("start", "end", "left", "left_low", "right", "right_low")
+
+    def __init__(self, start: float, end: float, left: list[float], left_low: list[int],
+                 right: list[float], right_low: list[int]) -> None:
+        self.start, self.end = start, end
+        self.left, self.left_low, self.right, self.right_low = left, left_low, right, right_low
+
+    def span(self, level: int) -> tuple[float, float]:
+        """``(u, v)``: the skyline keeps ``level`` free cores over ``[u, start)`` and over
+        ``[end, v)``, and no further out."""
+        k = bisect.bisect_right(self.left_low, -level)
+        u = self.left[k - 1] if k else self.start
+        k = bisect.bisect_right(self.right_low, -level)
+        return u, self.right[k - 1] if k else self.end
