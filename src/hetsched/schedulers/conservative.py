@@ -19,11 +19,10 @@ reset, a reservation that could not start on time).
 
 from __future__ import annotations
 
+import bisect
 import heapq
-import itertools
 import math
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 import numpy as np
 
@@ -31,36 +30,10 @@ from hetsched.schedulers.backfill import Backfilling, estimated_duration
 from hetsched.schedulers.base import Decision, Events, Start, WakeUp
 from hetsched.schedulers.placement import Allocation
 from hetsched.schedulers.profile import Profile
+from hetsched.schedulers.reservations import Booking, Reservations
 from hetsched.schedulers.skyline import Runs, room
-from hetsched.sim.resources import even_split
 from hetsched.sim.view import ClusterView
-from hetsched.workload.model import SPREAD, Job
-
-
-@dataclass(frozen=True, slots=True)
-class _Booking:
-    """A reservation of ``job``: ``allocation`` from ``start`` for the estimated ``duration``,
-    until ``end``; ``per_node`` is the fewest tasks the job puts on any node it uses, and no
-    window of a start before this one reaches past ``reach`` (no estimate exceeds
-    ``req_time``). ``home`` is the node of a one-node job without memory (else -1): its own
-    booking leaves it all it needs there from ``start`` on."""
-
-    job: Job
-    start: float
-    allocation: Allocation
-    duration: float
-    end: float
-    per_node: int
-    reach: float
-    home: int
-
-    @staticmethod
-    def of(job: Job, start: float, allocation: Allocation, duration: float) -> "_Booking":
-        per_node = job.ntasks if job.nodes == 1 else 1 if job.nodes == SPREAD else \
-            even_split(job)[0]
-        home = allocation[0][0] if job.nodes == 1 and not job.mem_mb else -1
-        return _Booking(job, start, allocation, duration, start + duration, per_node,
-                        start + job.req_time, home)
+from hetsched.workload.model import Job
 
 
 def _slack(t: float) -> float:
@@ -75,12 +48,10 @@ class ConservativeBackfill(Backfilling):
         super().reset(view, rng)
         self.profile: Profile | None = None
         self.node_speed: list[float] = view.platform.arrays.speed.tolist()
-        self.reserved: dict[int, _Booking] = {}
-        self.order: dict[int, int] = {}  # reserved job -> when it was first booked
-        self.booked = itertools.count()
-        self.started: dict[int, _Booking] = {}  # running job -> its real start and estimate
+        self.slowest = view.platform.slowest_speed
+        self.reserved = Reservations()
+        self.started: dict[int, Booking] = {}  # running job -> its real start and estimate
         self.stale: dict[int, tuple[float, float]] = {}  # reserved job -> starts to search
-        self.starts: list[tuple[float, int]] = []  # heap of booked starts (some outdated)
         self.waiting: set[int] = set()  # due but could not start
         self.exact = True  # the profile is what re-projecting from the running jobs gives
         self.cursor: tuple[float, int] | None = None  # the reservation being compressed
@@ -105,7 +76,7 @@ class ConservativeBackfill(Backfilling):
             self._reserve(job)
         yield from self._start_due(now)
 
-    def _ended_early(self, now: float, events: Events) -> list[tuple[Job, _Booking]] | None:
+    def _ended_early(self, now: float, events: Events) -> list[tuple[Job, Booking]] | None:
         """The jobs that ended before their estimate, or ``None`` when the plan must be made
         again from the running jobs: one of them started before this scheduler's reset, a
         job runs past its estimate, or an early end finds the plan inexact."""
@@ -120,7 +91,7 @@ class ConservativeBackfill(Backfilling):
             return None
         return None if early and not self.exact else early
 
-    def _give_back(self, job: Job, now: float, booking: _Booking) -> None:
+    def _give_back(self, job: Job, now: float, booking: Booking) -> None:
         """A job ended early: what it held until its estimated end is free."""
         assert self.profile is not None
         self.profile.release(job, now, booking.end, booking.allocation)
@@ -133,18 +104,18 @@ class ConservativeBackfill(Backfilling):
         view = self.view
         self.profile = profile = Profile.of_running(view)
         pushed = []
-        for index, booking in sorted(self.reserved.items(), key=_start_then_index):
+        for index, booking in sorted(self.reserved.booked.items(), key=_start_then_index):
             job = view.pending[index]
             if booking.start < now:
-                booking = _Booking.of(job, now, booking.allocation, booking.duration)
+                booking = Booking.of(job, now, booking.allocation, booking.duration)
             if profile.holds(job, booking.start, booking.end, booking.allocation):
                 profile.reserve(job, booking.start, booking.end, booking.allocation)
-                self._book(index, booking)
+                self.reserved.book(index, booking)
             else:
                 pushed.append(job)
         for job in pushed:
             self._reserve(job)
-        self.stale = dict.fromkeys(self.reserved, (-math.inf, math.inf))
+        self.stale = dict.fromkeys(self.reserved.booked, (-math.inf, math.inf))
         self.waiting.clear()
         self.exact = True
         self._compress(now)
@@ -154,14 +125,15 @@ class ConservativeBackfill(Backfilling):
         own, all others still booked; it keeps its slot when there is none."""
         profile, view = self.profile, self.view
         assert profile is not None
-        self.queue = [(self.reserved[index].start, index) for index in self.stale]
+        booked = self.reserved.booked
+        self.queue = [(booked[index].start, index) for index in self.stale]
         heapq.heapify(self.queue)
         while self.queue:
             self.cursor = start, index = heapq.heappop(self.queue)
             lo, hi = self.stale.pop(index)
             if start <= now:
                 continue
-            booking, job = self.reserved[index], view.pending[index]
+            booking, job = booked[index], view.pending[index]
             if booking.home < 0:
                 profile.release(job, booking.start, booking.end, booking.allocation)
             found = profile.earliest(job, view.speed.estimates(job).tolist(),
@@ -179,70 +151,78 @@ class ConservativeBackfill(Backfilling):
 
     def _mark_stale(self, freed: list[tuple[int, float, float]], mover: int) -> None:
         """Resources were freed on ``(node, start, end)``: mark the reservations (not
-        ``mover``'s) whose window could now use them there, with the starts to search.
-
-        A one-node job without memory needs a run of ``per_node`` free cores through the freed
-        time as long as its estimate there, or reaching its own start on its own node (where
-        only what is freed before its start can help it). Any other job needs room for
-        ``per_node`` tasks on that node, and for all its tasks on the platform, at a freed time
-        (counting what it holds there itself), and its windows end before its reservation's
-        start plus ``req_time`` (no estimate is longer)."""
+        ``mover``'s) whose window could now use them there, with the starts to search."""
         profile = self.profile
         assert profile is not None
-        now, speed, slowest = profile.now, self.node_speed, self.view.platform.slowest_speed
         for node, start, end in freed:
             most_cores, most_mem = profile.most_free(node, start, end)
-            runs: Runs | None = None
-            spans: dict[int, tuple[float, float]] = {}  # by tasks
-            most_total = -1
-            margin = _slack(start)
-            for index, booking in self.reserved.items():
-                if booking.start <= now or index == mover:
-                    continue
-                home = booking.home
-                if home >= 0:
-                    tasks = booking.per_node
-                    if tasks > most_cores or home == node and start >= booking.start:
-                        continue
-                    span = spans.get(tasks)
-                    if span is None:
-                        if runs is None:
-                            runs = profile.nodes[node].runs(start, end, now)
-                        span = spans[tasks] = runs.span(tasks)
-                    low, high = span
-                    if low >= booking.start:
-                        continue
-                    if home == node:
-                        if high < booking.start and booking.duration > high - low + margin:
-                            continue
-                        self._stale(index, booking, low, min(end, booking.start))
-                    elif booking.job.req_time * slowest / speed[node] <= high - low + margin:
-                        self._stale(index, booking, low, end)
-                    continue
-                job = booking.job
-                if start >= booking.reach + margin:
-                    continue
-                overlaps = booking.start < end and booking.end > start
-                own = next((c for n, c in booking.allocation if n == node), 0) \
-                    if overlaps else 0
-                if room(most_cores + own, most_mem + own * job.mem_mb, job.mem_mb) \
-                        < booking.per_node:
-                    continue
-                if job.nodes != 1:
-                    if most_total < 0:
-                        most_total = profile.most_total(start, end)
-                    if most_total + (job.ntasks if overlaps else 0) < job.ntasks:
-                        continue
-                self._stale(index, booking, start - (booking.reach - booking.start) - margin,
-                            end)
+            if most_cores > 0:
+                self._mark_one_node(node, start, end, most_cores, mover)
+            self._mark_others(node, start, end, most_cores, most_mem, mover)
 
-    def _stale(self, index: int, booking: _Booking, lo: float, hi: float) -> None:
-        """Widen ``index``'s range of starts to search; a reservation after the one being
-        compressed joins this compression."""
+    def _mark_one_node(self, node: int, start: float, end: float, most_cores: int,
+                       mover: int) -> None:
+        """One-node jobs without memory: a window of theirs there lies in a run of their free
+        cores through the freed time, as long as their estimate on that node, or, on their own
+        node, reaching their own start (there only what is freed before it can help)."""
+        profile = self.profile
+        assert profile is not None
+        now, margin = profile.now, _slack(start)
+        runs: Runs | None = None
+        spans: dict[int, tuple[float, float]] = {}  # by tasks
+        for home, on in self.reserved.on_node.items():
+            after = on[bisect.bisect_right(on, (start, math.inf)):] if home == node else on
+            for booked_at, tasks, duration, req_time, index in after:
+                if tasks > most_cores or booked_at <= now or index == mover:
+                    continue
+                span = spans.get(tasks)
+                if span is None:
+                    if runs is None:
+                        runs = profile.nodes[node].runs(start, end, now)
+                    span = spans[tasks] = runs.span(tasks)
+                low, high = span
+                if low >= booked_at:
+                    continue
+                if home == node:
+                    if high < booked_at and duration > high - low + margin:
+                        continue
+                    self._stale(index, booked_at, low, min(end, booked_at))
+                elif req_time * self.slowest / self.node_speed[node] <= high - low + margin:
+                    self._stale(index, booked_at, low, end)
+
+    def _mark_others(self, node: int, start: float, end: float, most_cores: int,
+                     most_mem: float, mover: int) -> None:
+        """Jobs with memory or on several nodes: they need room for ``per_node`` tasks on
+        that node, and for all their tasks on the platform, at a freed time (counting what
+        they hold there themselves), and their windows end before their reservation's start
+        plus ``req_time`` (no estimate is longer)."""
+        profile = self.profile
+        assert profile is not None
+        now, margin, most_total = profile.now, _slack(start), -1
+        for index, booking in self.reserved.others.items():
+            if booking.start <= now or index == mover or start >= booking.reach + margin:
+                continue
+            job = booking.job
+            overlaps = booking.start < end and booking.end > start
+            own = next((c for n, c in booking.allocation if n == node), 0) if overlaps else 0
+            if room(most_cores + own, most_mem + own * job.mem_mb, job.mem_mb) \
+                    < booking.per_node:
+                continue
+            if job.nodes != 1:
+                if most_total < 0:
+                    most_total = profile.most_total(start, end)
+                if most_total + (job.ntasks if overlaps else 0) < job.ntasks:
+                    continue
+            self._stale(index, booking.start, start - (booking.reach - booking.start) - margin,
+                        end)
+
+    def _stale(self, index: int, booked_at: float, lo: float, hi: float) -> None:
+        """Widen the range of starts to search for ``index`` (booked at ``booked_at``); a
+        reservation after the one being compressed joins this compression."""
         old = self.stale.get(index)
         if old is None:
             self.stale[index] = (lo, hi)
-            key = (booking.start, index)
+            key = (booked_at, index)
             if self.cursor is not None and key > self.cursor:
                 heapq.heappush(self.queue, key)
         else:
@@ -258,57 +238,40 @@ class ConservativeBackfill(Backfilling):
             raise AssertionError(f"job {job.id} fits nowhere even when the cluster is empty")
         self._book_at(job, *found)
 
-    def _book_at(self, job: Job, start: float, allocation: Allocation) -> _Booking:
+    def _book_at(self, job: Job, start: float, allocation: Allocation) -> Booking:
         assert self.profile is not None
-        booking = _Booking.of(job, start, allocation,
-                              estimated_duration(self.view, job, allocation))
+        booking = Booking.of(job, start, allocation,
+                             estimated_duration(self.view, job, allocation))
         self.profile.reserve(job, booking.start, booking.end, allocation)
-        self._book(job.index, booking)
+        self.reserved.book(job.index, booking)
         return booking
-
-    def _book(self, index: int, booking: _Booking) -> None:
-        self.reserved[index] = booking
-        if index not in self.order:
-            self.order[index] = next(self.booked)
-        heapq.heappush(self.starts, (booking.start, index))
 
     def _start_due(self, now: float) -> Iterator[Decision]:
         """Start the reservations that are due, in the order they were first booked; wake up
         when the next one is."""
-        view, starts, reserved = self.view, self.starts, self.reserved
-        due = self.waiting
-        while starts and starts[0][0] <= now:
-            entry = heapq.heappop(starts)
-            if self._current(entry):
-                due.add(entry[1])
-        for index in sorted(due, key=self.order.__getitem__):
-            booking, job = reserved[index], view.pending[index]
+        view, reserved = self.view, self.reserved
+        self.waiting.update(reserved.due(now))
+        for index in reserved.first_booked(self.waiting):
+            booking, job = reserved.booked[index], view.pending[index]
             if not all(view.fits(job, node, count) for node, count in booking.allocation):
                 self.exact = False  # it will start late, or be pushed back by a re-plan
                 continue
-            due.discard(index)
-            del reserved[index], self.order[index]
+            self.waiting.discard(index)
+            reserved.remove(index)
             self.stale.pop(index, None)
             self.exact = self.exact and booking.start == now
-            self.started[index] = _Booking.of(job, now, booking.allocation, booking.duration)
+            self.started[index] = Booking.of(job, now, booking.allocation, booking.duration)
             yield Start(job, booking.allocation)
-        while starts and not self._current(starts[0]):
-            heapq.heappop(starts)
-        if starts:
-            yield WakeUp(starts[0][0])
-
-    def _current(self, entry: tuple[float, int]) -> bool:
-        """Whether a ``(start, job)`` entry of the heap of starts is still booked."""
-        booking = self.reserved.get(entry[1])
-        return booking is not None and booking.start == entry[0]
+        upcoming = reserved.next_start()
+        if upcoming is not None:
+            yield WakeUp(upcoming)
 
 
-
-def _start_then_index(item: tuple[int, _Booking]) -> tuple[float, int]:
+def _start_then_index(item: tuple[int, Booking]) -> tuple[float, int]:
     return item[1].start, item[0]
 
 
-def _freed(old: _Booking, new: _Booking) -> list[tuple[int, float, float]]:
+def _freed(old: Booking, new: Booking) -> list[tuple[int, float, float]]:
     """Where a reservation that moved earlier from ``old`` to ``new`` freed resources:
     ``(node, start, end)``."""
     kept = dict(new.allocation)
