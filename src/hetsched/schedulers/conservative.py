@@ -123,9 +123,7 @@ class ConservativeBackfill(Backfilling):
     def _compress(self, now: float) -> None:
         """Move each stale reservation, in order of start, to its earliest slot before its
         own, all others still booked; it keeps its slot when there is none."""
-        profile, view = self.profile, self.view
-        assert profile is not None
-        booked = self.reserved.booked
+        booked, pending = self.reserved.booked, self.view.pending
         self.queue = [(booked[index].start, index) for index in self.stale]
         heapq.heapify(self.queue)
         while self.queue:
@@ -133,21 +131,31 @@ class ConservativeBackfill(Backfilling):
             lo, hi = self.stale.pop(index)
             if start <= now:
                 continue
-            booking, job = booked[index], view.pending[index]
-            if booking.home < 0:
-                profile.release(job, booking.start, booking.end, booking.allocation)
-            found = profile.earliest(job, view.speed.estimates(job).tolist(),
-                                     self.nodes.key(view), self.rng, self.nodes.order(view),
-                                     lo, min(hi, start), booking.home, start)
-            if found is None:
-                if booking.home < 0:
-                    profile.reserve(job, booking.start, booking.end, booking.allocation)
-                continue
-            if booking.home >= 0:
-                profile.release(job, booking.start, booking.end, booking.allocation)
-            moved = self._book_at(job, *found)
-            self._mark_stale(_freed(booking, moved), index)
+            booking, job = booked[index], pending[index]
+            found = self._earlier(job, booking, lo, min(hi, start))
+            if found is not None:
+                moved = self._book_at(job, *found)
+                self._mark_stale(_freed(booking, moved), index)
         self.cursor = None
+
+    def _earlier(self, job: Job, booking: Booking, lo: float,
+                 hi: float) -> tuple[float, Allocation] | None:
+        """The earliest slot of a reserved job among the starts in ``[lo, hi)``, searched as
+        if its booking were released, and released if there is one. A one-node job without
+        memory stays booked while it looks: its booking leaves it its cores from its start on
+        (the search knows), so a failed search costs no release and booking again."""
+        profile, view = self.profile, self.view
+        assert profile is not None
+        if booking.home < 0:
+            profile.release(job, booking.start, booking.end, booking.allocation)
+        found = profile.earliest(job, view.speed.estimates(job).tolist(),
+                                 self.nodes.key(view), self.rng, self.nodes.order(view), lo, hi,
+                                 booking.home, booking.start)
+        if booking.home < 0 and found is None:
+            profile.reserve(job, booking.start, booking.end, booking.allocation)
+        elif booking.home >= 0 and found is not None:
+            profile.release(job, booking.start, booking.end, booking.allocation)
+        return found
 
     def _mark_stale(self, freed: list[tuple[int, float, float]], mover: int) -> None:
         """Resources were freed on ``(node, start, end)``: mark the reservations (not

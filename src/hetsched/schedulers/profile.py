@@ -26,8 +26,8 @@ _END = itemgetter(0)
 
 
 class Profile:
-    """One skyline per node (``nodes``), and one of the platform's total free cores
-    (``total``, a quick bound for multi-node jobs)."""
+    """One skyline per node (``nodes``), one of the platform's total free cores (``total``,
+    a quick bound for multi-node jobs), and what each node can ever run (``slots``)."""
 
     def __init__(self, skylines: list[Skyline], total: Skyline, slots: list[int],
                  now: float) -> None:
@@ -38,8 +38,8 @@ class Profile:
 
     @staticmethod
     def of_running(view: ClusterView) -> "Profile":
-        """Free resources now, then after each estimated end of a running job. Sums are made
-        in the order of ``view.running``, as the engine adds them."""
+        """Free resources now, then after each estimated end of a running job (the amounts
+        freed at one time summed first, in the order of ``view.running``)."""
         now = view.now
         ends: list[list[tuple[float, int, float]]] = [[] for _ in view.node_index]
         for run in view.running.values():
@@ -224,7 +224,7 @@ def first_fit_time(view: ClusterView, job: Job, key: np.ndarray | None, rng: np.
     if runs and runs[0].est_end < now:  # jobs past their estimate end now, in view order
         runs = sorted(runs, key=view.estimated_end)
     total, need, one_node = view.total_free_cores, job.ntasks, job.nodes == 1
-    i, t, room = 0, now, True
+    i, t, may_fit = 0, now, True
     while True:
         while i < len(runs) and max(runs[i].est_end, now) <= t:
             run = runs[i]
@@ -234,13 +234,13 @@ def first_fit_time(view: ClusterView, job: Job, key: np.ndarray | None, rng: np.
                 total += count
                 if per_core_mem:
                     mem[node] += count * per_core_mem
-                room = room or (one_node and cores[node] >= need)
+                may_fit = may_fit or (one_node and cores[node] >= need)
             i += 1
-        if room and total >= need:
+        if may_fit and total >= need:
             allocation = place(job, cores, mem, key, rng, order=order)
             if allocation is not None:
                 return t, allocation, cores, mem
         if i == len(runs):
             raise AssertionError(f"job {job.id} fits nowhere even when the cluster is empty")
         t = max(runs[i].est_end, now)
-        room = not one_node
+        may_fit = not one_node

@@ -27,6 +27,8 @@ def room(cores: int, mem: float, tasks_mem: float) -> int:
 
 
 class Skyline:
+    """One node's free cores and memory from ``times[0]`` on (see the module's docstring)."""
+
     __slots__ = ("times", "cores", "mem")
 
     def __init__(self, times: list[float], cores: list[int], mem: list[float]) -> None:
