@@ -44,7 +44,7 @@ for _job in JOB_SELECTIONS:
 register("easy", "hetsched.schedulers.backfill:EasyBackfill", "EASY backfilling: head "
          "reserved at the shadow time, others may jump ahead without delaying it (option "
          "node=<node selection>)", "backfill")
-register("conservative", "hetsched.schedulers.backfill:ConservativeBackfill", "Conservative "
+register("conservative", "hetsched.schedulers.conservative:ConservativeBackfill", "Conservative "
          "backfilling: every queued job reserved in order; none may be delayed (option "
          "node=<node selection>)", "backfill")
 for _name, _text in MAPPING_DESCRIPTIONS.items():

@@ -46,18 +46,26 @@ def place(job: Job, free_cores: np.ndarray, free_mem: np.ndarray, key: np.ndarra
         fit = cap >= job.ntasks
         if allowed is not None:
             fit &= allowed
-        if order is not None:  # the first fitting node in preference order
-            node = int(order[fit[order].argmax()])
-            return ((node, job.ntasks),) if fit[node] else None
-        if key is not None:  # the preferred fitting node without building the candidates
-            node = int(np.where(fit, key, np.inf).argmin())
-            if fit[node]:
-                return ((node, job.ntasks),)
-        candidates = np.flatnonzero(fit)  # none fits, or the fitting ones have key +inf
-        return ((_best(candidates, key, rng), job.ntasks),) if candidates.size else None
+        node = choose_node(fit, key, rng, order)
+        return None if node is None else ((node, job.ntasks),)
     if job.nodes == SPREAD:
         return _spread(job.ntasks, cap, key, rng, allowed, order)
     return _exact_nodes(job, cap, key, rng, allowed, order)
+
+
+def choose_node(fit: np.ndarray, key: np.ndarray | None, rng: np.random.Generator,
+                order: np.ndarray | None = None) -> int | None:
+    """The preferred node of the mask ``fit`` (``None`` if it is empty): where a one-node job
+    goes among the nodes that can take it."""
+    if order is not None:  # the first fitting node in preference order
+        node = int(order[fit[order].argmax()])
+        return node if fit[node] else None
+    if key is not None:  # the preferred fitting node without building the candidates
+        node = int(np.where(fit, key, np.inf).argmin())
+        if fit[node]:
+            return node
+    candidates = np.flatnonzero(fit)  # none fits, or the fitting ones have key +inf
+    return _best(candidates, key, rng) if candidates.size else None
 
 
 def _spread(ntasks: int, cap: np.ndarray, key: np.ndarray | None, rng: np.random.Generator,
