@@ -29,7 +29,8 @@ BIG = NodeType("big", cores=8, clock_ghz=1.0)
 def job(id: str, submit: float, ntasks: int, seconds: float, nodes: int = 1,
         mem: float = 0.0, req: float | None = None) -> Job:
     return Job(id=id, submit=submit, ntasks=ntasks, req_ops=seconds * 1e9,
-               req_time=seconds if req is None else req, nodes=nodes, mem_mb=mem)
+               req_time=seconds if req is None else req, nodes=nodes,
+               memory_mb=mem * ntasks)
 
 
 def platform(*types: tuple[NodeType, int]) -> Platform:
@@ -257,7 +258,7 @@ def test_enqueue_refuses_a_node_without_enough_memory_ever() -> None:
     large = NodeType("large", 4, 1.0, memory_mb=8000)
     jobs = (job("fat", 0, 1, 10, mem=2000), job("after", 0, 1, 10))
     with pytest.raises(SchedulerError, match=r"job 'fat' queued on node 0, which can never "
-                                             r"hold it \(cores or memory\)"):
+                                             r"hold it \(cores, memory or disk\)"):
         simulate(platform((small, 1), (large, 1)), Workload("w", jobs), Scripted(fn))
 
 

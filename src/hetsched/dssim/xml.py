@@ -212,7 +212,7 @@ def _job_list(path: Path, root: ET.Element, platform: Platform) -> Workload:
 def _hetsched_job(request: JobRequest, actual: int) -> Job:
     return Job(id=str(request.id), submit=float(request.submit), ntasks=request.cores,
                req_ops=actual * SPEED, req_time=float(request.estimate),
-               mem_mb=request.memory / request.cores, profile="dssim")
+               memory_mb=float(request.memory), disk_mb=float(request.disk), profile="dssim")
 
 
 def _generated_message(path: Path, config: DsSimConfig) -> str:

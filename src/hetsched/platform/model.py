@@ -208,6 +208,7 @@ class PlatformArrays:
     slots: np.ndarray
     speed: np.ndarray
     memory_mb: np.ndarray
+    disk_mb: np.ndarray
     mem_bw_gbs: np.ndarray
     idle_w: np.ndarray
     static_w: np.ndarray
@@ -226,6 +227,7 @@ class PlatformArrays:
             slots=column(lambda t: t.slots, np.int64),
             speed=column(lambda t: t.speed),
             memory_mb=column(lambda t: t.memory_mb),
+            disk_mb=column(lambda t: t.disk_mb),
             mem_bw_gbs=column(lambda t: t.mem_bw_gbs),
             idle_w=column(lambda t: t.idle_w),
             static_w=column(lambda t: t.static_w),

@@ -26,7 +26,7 @@ import numpy as np
 
 from hetsched.schedulers.base import Decision, Events, Scheduler, Start, WakeUp
 from hetsched.schedulers.placement import Allocation, place
-from hetsched.sim.resources import capacity
+from hetsched.sim.resources import capacity, share
 from hetsched.schedulers.profile import Profile, first_fit_time
 from hetsched.schedulers.queue import NodePreference
 from hetsched.sim.view import ClusterView
@@ -51,7 +51,8 @@ class _Backfilling(Scheduler):
 
     def _place_now(self, job: Job, allowed: np.ndarray | None = None) -> Allocation | None:
         view = self.view
-        return place(job, view.free_cores, view.free_mem, self.nodes.key(view), self.rng, allowed)
+        return place(job, view.free_cores, view.free_mem, self.nodes.key(view), self.rng, allowed,
+                     view.free_disk)
 
 
 class EasyBackfill(_Backfilling):
@@ -95,7 +96,7 @@ class EasyBackfill(_Backfilling):
             self.view, head, self.nodes.key(self.view), self.rng)
         for node, count in allocation:
             extra_cores[node] -= count
-            extra_mem[node] -= count * head.mem_mb
+            extra_mem[node] -= share(head.memory_mb, count, head.ntasks)
         return shadow, extra_cores, extra_mem
 
     def _backfill(self, job: Job, now: float, shadow: float, extra_cores: np.ndarray,
@@ -110,11 +111,11 @@ class EasyBackfill(_Backfilling):
                 view = self.view
                 allocation = place(job, np.minimum(view.free_cores, extra_cores),
                                    np.minimum(view.free_mem, extra_mem),
-                                   self.nodes.key(view), self.rng)
+                                   self.nodes.key(view), self.rng, free_disk=view.free_disk)
         if allocation is not None and _end(self.view, job, now, allocation) > shadow:
             for node, count in allocation:
                 extra_cores[node] -= count
-                extra_mem[node] -= count * job.mem_mb
+                extra_mem[node] -= share(job.memory_mb, count, job.ntasks)
         return allocation
 
 

@@ -2,7 +2,8 @@
 
 ``key`` ranks nodes (lower is preferred, ties by node index); ``None`` means uniformly random.
 Works on any free-cores/free-memory arrays, so backfilling can place jobs on projected future
-states with the same rules as placement now.
+states with the same rules as placement now. Free disk is looked at when given (placements
+made now pass the view's; projections of backfilling track cores and memory only).
 """
 
 from __future__ import annotations
@@ -28,12 +29,13 @@ def _best(candidates: np.ndarray, key: np.ndarray | None, rng: np.random.Generat
 
 
 def place(job: Job, free_cores: np.ndarray, free_mem: np.ndarray, key: np.ndarray | None,
-          rng: np.random.Generator, allowed: np.ndarray | None = None) -> Allocation | None:
+          rng: np.random.Generator, allowed: np.ndarray | None = None,
+          free_disk: np.ndarray | None = None) -> Allocation | None:
     """An allocation of ``job`` on the preferred nodes where it fits, or ``None``.
 
     ``allowed`` optionally masks the nodes that may be used.
     """
-    cap = capacity(job, free_cores, free_mem)
+    cap = capacity(job, free_cores, free_mem, free_disk)
     if job.nodes == 1:
         fit = cap >= job.ntasks
         if allowed is not None:

@@ -13,7 +13,7 @@ import bisect
 import numpy as np
 
 from hetsched.schedulers.placement import Allocation, place
-from hetsched.sim.resources import capacity
+from hetsched.sim.resources import capacity, share
 from hetsched.sim.view import ClusterView
 from hetsched.workload.model import Job
 
@@ -39,9 +39,9 @@ class Profile:
             rows = np.repeat(row_of, sizes)
             nodes = np.concatenate([run.node_index for run in runs])
             counts = np.concatenate([run.cores for run in runs])
-            per_core_mem = np.repeat([run.job.mem_mb for run in runs], sizes)
             np.add.at(cores, (rows, nodes), counts)
-            np.add.at(mem, (rows, nodes), counts * per_core_mem)
+            np.add.at(mem, (rows, nodes), [share(run.job.memory_mb, count, run.job.ntasks)
+                                           for run in runs for _, count in run.allocation])
         return Profile(times, np.cumsum(cores, axis=0), np.cumsum(mem, axis=0))
 
     def advance(self, now: float) -> None:
@@ -88,8 +88,9 @@ class Profile:
         first, last = self._rows(start, end)
         nodes, counts = _columns(allocation)
         self.cores[first:last, nodes] += sign * counts
-        if job.mem_mb:
-            self.mem[first:last, nodes] += sign * counts * job.mem_mb
+        if job.memory_mb:
+            memory = [share(job.memory_mb, count, job.ntasks) for count in counts.tolist()]
+            self.mem[first:last, nodes] += sign * np.array(memory)
 
     def window_min(self, row: int, durations: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Per node, the least free cores / memory over ``[times[row], times[row] + d_n)``."""
@@ -149,7 +150,7 @@ def first_fit_time(view: ClusterView, job: Job, key: np.ndarray | None,
         while i < len(runs) and view.estimated_end(runs[i]) <= t:
             for node, count in runs[i].allocation:
                 cores[node] += count
-                mem[node] += count * runs[i].job.mem_mb
+                mem[node] += share(runs[i].job.memory_mb, count, runs[i].job.ntasks)
             i += 1
         allocation = place(job, cores, mem, key, rng)
         if allocation is not None:

@@ -63,7 +63,8 @@ class QueuePolicy(Scheduler):
             job = self.queue.peek()
             if job.ntasks > view.total_free_cores:  # cannot fit anywhere: no need to look
                 return
-            allocation = place(job, view.free_cores, view.free_mem, self.nodes.key(view), self.rng)
+            allocation = place(job, view.free_cores, view.free_mem, self.nodes.key(view), self.rng,
+                               free_disk=view.free_disk)
             if allocation is None:
                 return
             self.queue.pop()

@@ -81,7 +81,7 @@ class Simulation:
         self.deps = Dependencies.of(workload)
         self._speed = platform.arrays.speed.tolist()
         self._one_processor_each = all(c == 1 for c in platform.layout.count)
-        self._never: dict[tuple[int, int, float], str | None] = {}  # infeasibility by shape
+        self._never: dict[tuple[int, int, float, float], str | None] = {}  # by job shape
         n = len(workload.jobs)
         self.t0 = workload.jobs[0].submit if n else 0.0
         self.state = ClusterState(platform, self.t0)
@@ -307,7 +307,7 @@ class Simulation:
         """A submitted job becomes pending (True), waits for its parents, or is rejected."""
         if self.job_state[job.index] == _REJECTED:
             return False  # a parent was rejected before it arrived
-        shape = (job.ntasks, job.nodes, job.mem_mb)
+        shape = (job.ntasks, job.nodes, job.memory_mb, job.disk_mb)
         if shape not in self._never:
             self._never[shape] = infeasibility(job, self.platform)
         reason = self._never[shape]
@@ -334,9 +334,9 @@ class Simulation:
             raise SchedulerError(f"{self._name}: cannot queue job '{job.id}' on node "
                                  f"{node}: local queues take single-node jobs on valid nodes")
         a = self.platform.arrays
-        if allocation_problem(job, [node], [job.ntasks], a.slots, a.memory_mb):
+        if allocation_problem(job, [node], [job.ntasks], a.slots, a.memory_mb, a.disk_mb):
             raise SchedulerError(f"{self._name}: job '{job.id}' queued on node "
-                                 f"{node}, which can never hold it (cores or memory)")
+                                 f"{node}, which can never hold it (cores, memory or disk)")
         self._take_pending(job, "queue")
         self.job_state[job.index] = _QUEUED
         self.state.queue(node).append(job)
@@ -388,8 +388,9 @@ class Simulation:
         pairs = tuple((int(n), int(c)) for n, c in allocation)
         nodes = [n for n, _ in pairs]
         cores = [c for _, c in pairs]
-        problem = allocation_problem(job, nodes, cores, self.state.free_cores,
-                                     self.state.free_mem, any_nodes)
+        state = self.state
+        problem = allocation_problem(job, nodes, cores, state.free_cores, state.free_mem,
+                                     state.free_disk, any_nodes)
         if problem:
             raise SchedulerError(f"{self._name}: start of job '{job.id}' {problem}")
         speed = self._speed[nodes[0]] if len(nodes) == 1 else min(map(self._speed.__getitem__,

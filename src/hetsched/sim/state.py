@@ -15,7 +15,7 @@ import numpy as np
 
 from hetsched.platform.model import Platform
 from hetsched.sim.contention import Group
-from hetsched.sim.resources import fits, split_over_processors
+from hetsched.sim.resources import fits, share, split_over_processors
 from hetsched.workload.model import Job
 
 
@@ -76,6 +76,7 @@ class ClusterState:
         self.layout = layout
         self.free_cores = a.slots.copy()
         self.free_mem = a.memory_mb.copy()
+        self.free_disk = a.disk_mb.copy()
         self.used_mem = np.zeros(n)
         self.used_mem_bw = np.zeros(n)
         self.busy_cores = np.zeros(n, dtype=np.int64)
@@ -124,7 +125,8 @@ class ClusterState:
         return [(first + i, t) for i, t in enumerate(taken) if t]
 
     def fits(self, node: int, tasks: int, job: Job) -> bool:
-        return fits(job, tasks, int(self.free_cores[node]), float(self.free_mem[node]))
+        return fits(job, tasks, int(self.free_cores[node]), float(self.free_mem[node]),
+                    float(self.free_disk[node]))
 
     # ---- changes --------------------------------------------------------------------------
     def _integrate(self, node: int, now: float) -> None:
@@ -176,11 +178,18 @@ class ClusterState:
         self.total_busy_cores += busy_moved
         self.total_power += watts
         job = run.job
-        if job.mem_mb or job.mem_bw_gbs:
-            for node, cores in run.allocation:
-                self.free_mem[node] -= sign * cores * job.mem_mb
-                self.used_mem[node] += sign * cores * job.mem_mb
-                self.used_mem_bw[node] += sign * cores * job.mem_bw_gbs
+        if job.memory_mb or job.disk_mb or job.mem_bw_gbs:
+            self._take(run, sign)
+
+    def _take(self, run: RunningJob, sign: int) -> None:
+        """Take (``sign`` 1) or give back (-1) ``run``'s memory, disk and bandwidth."""
+        job = run.job
+        for node, cores in run.allocation:
+            memory = share(job.memory_mb, cores, job.ntasks)
+            self.free_mem[node] -= sign * memory
+            self.used_mem[node] += sign * memory
+            self.free_disk[node] -= sign * share(job.disk_mb, cores, job.ntasks)
+            self.used_mem_bw[node] += sign * cores * job.mem_bw_gbs
 
     def _writable(self, node: int) -> dict[int, RunningJob]:
         """``node``'s dict of running jobs, this state's own (copied if shared with a fork)."""

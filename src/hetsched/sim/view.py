@@ -37,6 +37,7 @@ class ClusterView:
         """Submitted jobs not yet started nor placed in a local queue, in submission order."""
         self.free_cores = _readonly(state.free_cores)
         self.free_mem = _readonly(state.free_mem)
+        self.free_disk = _readonly(state.free_disk)
         self.used_mem = _readonly(state.used_mem)
         self.used_mem_bw = _readonly(state.used_mem_bw)
         self.busy_cores = _readonly(state.busy_cores)
@@ -83,9 +84,10 @@ class ClusterView:
         """Whether ``cores`` (default: all tasks of ``job``) fit on ``node`` right now."""
         state = self._state
         return fits(job, job.ntasks if cores is None else cores, int(state.free_cores[node]),
-                    float(state.free_mem[node]))
+                    float(state.free_mem[node]), float(state.free_disk[node]))
 
     def fit_mask(self, job: Job, cores: int | None = None) -> np.ndarray:
         """Boolean mask of nodes where ``cores`` (default: all tasks) of ``job`` fit now."""
         k = job.ntasks if cores is None else cores
-        return capacity(job, self._state.free_cores, self._state.free_mem) >= k
+        state = self._state
+        return capacity(job, state.free_cores, state.free_mem, state.free_disk) >= k
