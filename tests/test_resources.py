@@ -27,7 +27,8 @@ def starts(node_type: NodeType, jobs: list[Job], count: int = 1) -> dict[str, fl
 def test_a_whole_job_amount_fits_exactly_where_per_task_floats_would_not() -> None:
     assert 7 * (29 / 7) != 29  # why the job keeps its total
     seven = job("a", 0, 7, 10, memory=29)
-    assert fits(seven, 7, 7, 29.0) and share(29, 7, 7) == 29
+    free = (np.array([7]), np.array([29.0]), np.array([np.inf]))
+    assert fits(seven, 7, 0, *free) and share(29, 7, 7) == 29
     assert capacity(seven, np.array([7, 7]), np.array([29.0, 28.0])).tolist() == [7, 6]
     # a node of 7 cores and 29 MB runs it at once; twice on 58 MB, both at once
     assert starts(NodeType("n", 7, 1.0, memory_mb=29), [seven]) == {"a": 0.0}

@@ -130,7 +130,7 @@ def config_platform(path: str | Path) -> Platform:
     config = read_config(path)
     groups = [("cluster0", NodeType(t.name, t.cores, clock_ghz=SPEED / 1e9, memory_mb=t.memory,
                                     hourly_price=t.hourly_rate, boot_time=t.boot_time,
-                                    disk_mb=t.disk, has_power=False), t.limit)
+                                    on_demand=True, disk_mb=t.disk, has_power=False), t.limit)
               for t in config.types]
     nodes = nodes_from_groups(groups, config.path, "limit")
     return Platform(config.path.stem, nodes, str(config.path))

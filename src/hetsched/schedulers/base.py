@@ -1,10 +1,11 @@
 """The scheduler interface: what a policy is told, what it may read, what it may answer.
 
 A scheduler is called once per distinct event time with the events of that instant
-(jobs submitted, jobs finished, whether a wake-up it asked for fired) and a read-only
-:class:`~hetsched.sim.view.ClusterView`. It answers with an iterable of decisions. The engine
-applies each decision as soon as it is produced, so a scheduler written as a generator sees
-the state already updated by its previous decisions (free cores, pending jobs).
+(jobs submitted, jobs finished, whether a wake-up it asked for fired), or once per event if
+it sets ``per_event``, and a read-only :class:`~hetsched.sim.view.ClusterView`. It answers
+with an iterable of decisions. The engine applies each decision as soon as it is produced,
+so a scheduler written as a generator sees the state already updated by its previous
+decisions (free cores, pending jobs).
 """
 
 from __future__ import annotations
@@ -61,7 +62,8 @@ class Dequeue:
 
 @dataclass(frozen=True, slots=True)
 class WakeUp:
-    """Call the scheduler again at ``time`` even if nothing else happens."""
+    """Call the scheduler again at ``time`` even if nothing else happens. At the current time:
+    again at this instant, once every event still due now has been handled."""
 
     time: float
 
@@ -79,13 +81,15 @@ Decision = Union[Start, Enqueue, Dequeue, WakeUp, Reject]
 class Events:
     """What happened at the current instant: jobs ``submitted`` (now pending), jobs
     ``finished``, whether a wake-up fired, jobs ``released`` (pending now that their last
-    parent finished) and nodes whose availability changed (``available``)."""
+    parent finished), nodes whose availability changed (``available``) and on-demand nodes
+    that finished booting (``booted``; the jobs held for them have started)."""
 
     submitted: tuple[Job, ...] = ()
     finished: tuple[Job, ...] = ()
     woken: bool = False
     released: tuple[Job, ...] = ()
     available: tuple[int, ...] = ()
+    booted: tuple[int, ...] = ()
 
     @property
     def arrived(self) -> tuple[Job, ...]:
@@ -94,10 +98,20 @@ class Events:
 
 
 class Scheduler(ABC):
-    """Base of every policy. Subclasses set ``name`` and implement :meth:`decide`."""
+    """Base of every policy. Subclasses set ``name`` and implement :meth:`decide`.
+
+    ``per_event``: the engine calls :meth:`decide` after every single event instead of once
+    per instant (a model whose decisions depend on the order of simultaneous events, such as
+    ds-sim's client, which answers each completion and each submission in turn).
+    """
 
     name: ClassVar[str] = "scheduler"
     description: ClassVar[str] = ""
+    per_event: ClassVar[bool] = False
+
+    def check(self, platform: "Platform", workload: "Workload") -> None:
+        """Refuse inputs this policy cannot run (raise a one-line ``ConfigError``), before
+        the run starts. Every input is accepted by default."""
 
     def reset(self, view: "ClusterView", rng: np.random.Generator) -> None:
         """Called once before a simulation; keep references to ``view`` and ``rng`` here."""

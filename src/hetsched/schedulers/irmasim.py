@@ -315,9 +315,9 @@ def first_processor_bandwidth(view: ClusterView) -> np.ndarray:
     demand = np.zeros(len(view.platform.nodes))
     for run in view.running.values():
         job = run.job
-        for share in run.shares:
-            if share.processor == view.first_processor(share.node):
+        for part in run.shares:
+            if part.processor == view.first_processor(part.node):
                 ops = math.ceil(job.req_ops / job.ipc)  # IRMaSim's Job.ops
-                demand[share.node] += share.threads * job.mem_vol * speed[share.node] / ops \
+                demand[part.node] += part.threads * job.mem_vol * speed[part.node] / ops \
                     if ops else 0.0
     return demand

@@ -12,6 +12,7 @@ import copy
 import math
 import time as wallclock
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from typing import NamedTuple
 
 import numpy as np
@@ -24,8 +25,9 @@ from hetsched.sim import contention as models
 from hetsched.sim.checks import check_run, reject_dependencies
 from hetsched.sim.contention import ContentionModel, Group
 from hetsched.sim.dependencies import Dependencies
-from hetsched.sim.events import (AVAILABILITY, FINISH, RELEASE, SUBMIT, WAKE, Availability,
-                                 EventQueue)
+from hetsched.sim.events import (AVAILABILITY, BOOT, FINISH, RELEASE, SUBMIT, WAKE,
+                                 Availability, EventQueue)
+from hetsched.sim.ondemand import charged_seconds
 from hetsched.sim.rates import changed_rates, rerated
 from hetsched.sim.resources import allocation_problem, infeasibility
 from hetsched.sim.result import JobState, SimResult, TimeSeries
@@ -57,9 +59,10 @@ class Simulation:
     done then are reported unfinished); ``strict`` turns a never-fitting job into an error
     instead of a rejection; ``contention`` names a contention model (``none``, ``irmasim``,
     ``deside``; default: the platform's) or gives one; ``per_event`` makes :meth:`advance`
-    return after every single event instead of once per instant; ``availability`` lists
-    changes of node availability (:class:`~hetsched.sim.events.Availability`) beyond the
-    platform's own (``Platform.availability``).
+    return after every single event instead of once per instant (so does a scheduler whose
+    ``per_event`` is set); ``availability`` lists changes of node availability
+    (:class:`~hetsched.sim.events.Availability`) beyond the platform's own
+    (``Platform.availability``).
     """
 
     def __init__(self, platform: Platform, workload: Workload,
@@ -72,14 +75,18 @@ class Simulation:
         self.workload = workload
         self.scheduler = scheduler
         self.seed, self.horizon = check_run(workload, seed, horizon)
+        if scheduler is not None:
+            scheduler.check(platform, workload)
         self.strict = strict
         self.progress = progress
         self.record_timeseries = timeseries
-        self.per_event = per_event
+        self.asked_per_event = per_event
+        self.per_event = per_event or (scheduler is not None and scheduler.per_event)
         self.contention, self.contention_name = _contention_model(platform, workload,
                                                                   contention)
         self.deps = Dependencies.of(workload)
         self._speed = platform.arrays.speed.tolist()
+        self._on_demand = platform.has_on_demand  # a start may have to boot nodes
         self._one_processor_each = all(c == 1 for c in platform.layout.count)
         self._never: dict[tuple[int, int, float, float], str | None] = {}  # by job shape
         n = len(workload.jobs)
@@ -87,7 +94,8 @@ class Simulation:
         self.state = ClusterState(platform, self.t0)
         self.pending: dict[int, Job] = {}
         self.clock = [self.t0]
-        self.view = ClusterView(platform, self.state, self.pending, self.clock)
+        self.unsubmitted = [n]  # jobs whose submission is still to come (shared with the view)
+        self.view = ClusterView(platform, self.state, self.pending, self.clock, self.unsubmitted)
         self.events = EventQueue()
         self.cursor = 0
         self.known = 0
@@ -194,9 +202,12 @@ class Simulation:
         other.state = self.state.copy()
         other.pending = dict(self.pending)
         other.clock = [self.clock[0]]
-        other.view = ClusterView(self.platform, other.state, other.pending, other.clock)
+        other.unsubmitted = [0]
+        other.view = ClusterView(self.platform, other.state, other.pending, other.clock,
+                                 other.unsubmitted)
         other.events = self.events.without_submissions()
         other.cursor = len(self.workload.jobs)
+        other.per_event = self.asked_per_event or (scheduler is not None and scheduler.per_event)
         other.forked = True
         other.wakeups = set(self.wakeups)
         for name in ("job_state", "start_t", "end_t", "job_energy", "unmet"):
@@ -244,6 +255,7 @@ class Simulation:
         released: list[Job] = []
         submitted: list[Job] = []
         available: list[int] = []
+        booted: tuple[int, ...] = ()  # only on-demand platforms have boots
         woken = False
         touched: set[int] = set()
         heap = self.events.heap
@@ -273,21 +285,26 @@ class Simulation:
             elif kind == SUBMIT:
                 self._push_submission()
                 self.known += 1
+                self.unsubmitted[0] -= 1
                 job = self.workload.jobs[index]
                 if self._admit(job):
                     submitted.append(job)
+            elif kind == BOOT:
+                for run in self.state.booted(index):  # threads placed now the node is up
+                    self._run(replace(run, shares=self._shares(run.job, run.allocation, t)), t)
+                booted += (index,)
             else:
                 self.wakeups.discard(t)
                 woken = True
-            if self.per_event and (released or submitted or available or woken):
+            if self.per_event and (released or submitted or available or woken or booted):
                 break
         if touched:
             self._drain(touched, t)
-        if not (finished or released or submitted or available or woken):
+        if not (finished or released or submitted or available or woken or booted):
             return None
         self.open = True
         return Step(t, Events(tuple(submitted), tuple(finished), woken, tuple(released),
-                              tuple(available)))
+                              tuple(available), booted))
 
     def _close_instant(self) -> None:
         """What follows the decisions of an instant: rates of the nodes that changed, then
@@ -299,9 +316,11 @@ class Simulation:
         if self.dirty:
             self._rerate(now)
         if self.record_timeseries:
-            queued = len(self.pending) + self.queued_locally
-            self.series.append(now, queued, len(self.state.running),
-                               self.state.total_busy_cores, self.state.total_power)
+            state = self.state
+            held = state.held_count  # started on a booting node: waiting, not running yet
+            self.series.append(now, len(self.pending) + self.queued_locally + held,
+                               len(state.running) - held, state.total_busy_cores,
+                               state.total_power)
 
     def _admit(self, job: Job) -> bool:
         """A submitted job becomes pending (True), waits for its parents, or is rejected."""
@@ -361,8 +380,9 @@ class Simulation:
         self.pending.update(items)
 
     def _wake_at(self, at: float, now: float) -> None:
-        """Wake-ups not in the future, or already asked for, are ignored."""
-        if at > now and at not in self.wakeups:
+        """Wake-ups in the past, or already asked for, are ignored. One at ``now`` comes after
+        every event still due now (its kind is handled last)."""
+        if at >= now and at not in self.wakeups:
             self.wakeups.add(at)
             self.events.push(at, WAKE)
 
@@ -393,20 +413,46 @@ class Simulation:
                                      state.free_disk, any_nodes)
         if problem:
             raise SchedulerError(f"{self._name}: start of job '{job.id}' {problem}")
+        wait = self._boot_wait(nodes, now) if self._on_demand else -1
+        at = now if wait < 0 else state.up_since[wait]
         speed = self._speed[nodes[0]] if len(nodes) == 1 else min(map(self._speed.__getitem__,
                                                                        nodes))
-        run = RunningJob(job, pairs, np.array(nodes), np.array(cores), now,
-                         now + self.view.speed.estimate_at_speed(job, speed),
-                         self._shares(job, pairs, now), now + job.req_ops / (job.ipc * speed))
-        self.state.occupy(run, now)
+        run = RunningJob(job, pairs, np.array(nodes), np.array(cores), at,
+                         at + self.view.speed.estimate_at_speed(job, speed),
+                         self._shares(job, pairs, at) if wait < 0 else (),
+                         at + job.req_ops / (job.ipc * speed))
         self.job_state[job.index] = _RUNNING
-        self.start_t[job.index] = now
+        self.start_t[job.index] = at
         self.alloc[job.index] = pairs
+        if wait < 0:
+            self._run(run, now)
+        else:
+            state.hold(run, wait)
+
+    def _run(self, run: RunningJob, now: float) -> None:
+        """``run``'s threads start now: they take their cores and its end is scheduled."""
+        self.state.occupy(run, now)
         if self.contention is None:
-            self.events.push(run.end, FINISH, job.index, 0)
+            nodes = run.allocation
+            self.events.push_finish(run.end, nodes[0][0] if len(nodes) == 1 else
+                                    min(node for node, _ in nodes), run.job.index, 0)
         else:  # its finish event is pushed once the instant's rates are known
             self.dirty.update(share.processor for share in run.shares)
-            self.fresh.add(job.index)
+            self.fresh.add(run.job.index)
+
+    def _boot_wait(self, nodes: list[int], now: float) -> int:
+        """Boot the switched-off nodes among ``nodes``; the node whose boot a job started on
+        them waits for (the last one up), or -1 when every node is up."""
+        state = self.state
+        wait = -1
+        for node in nodes:
+            if state.is_off(node):
+                up = now + self.platform.nodes[node].type.boot_time
+                state.boot(node, up)
+                self.events.push(up, BOOT, node)
+            if node in state.booting and (wait < 0 or state.up_since[node] > state.up_since[wait]):
+                wait = node
+        return wait
 
     def _shares(self, job: Job, pairs: tuple[tuple[int, int], ...],
                 now: float) -> tuple[Share, ...]:
@@ -480,12 +526,17 @@ class Simulation:
             if index in rates:
                 run = rerated(run, rates[index], now)
                 self.state.store(run)
-            self.events.push(run.end, FINISH, index, run.version)
+            self.events.push_finish(run.end, min(node for node, _ in run.allocation), index,
+                                    run.version)
 
     # ---- the end --------------------------------------------------------------------------
     def _close(self, t_end: float) -> None:
         """Close the energy window and give every job still alive its end state, with why."""
         self.state.close(t_end)
+        for runs in self.state.held.values():  # started on a node still booting: never began
+            for run in runs:
+                self.job_state[run.job.index] = _QUEUED
+                self.start_t[run.job.index] = math.nan
         jobs = self.workload.jobs
         for index in np.flatnonzero(np.isin(self.job_state, [int(s) for s in ALIVE])).tolist():
             was = JobState(self.job_state[index])
@@ -524,6 +575,9 @@ class Simulation:
             node_busy_core_seconds=self.state.busy_core_seconds,
             node_busy_seconds=self.state.busy_seconds, t0=self.t0, t_end=t_end,
             timeseries=self.series, wall_seconds=self.wall, horizon=self.horizon,
+            node_charged_seconds=charged_seconds(self.platform, self.state.up_since, self.alloc,
+                                                 self.end_t, self.t0, t_end)
+            if self._on_demand else None,
             contention=self.contention_name)
 
 

@@ -31,9 +31,10 @@ def capacity(job: Job, free_slots: np.ndarray, free_mem: np.ndarray,
     """Tasks of ``job`` each node can take given free slots, memory and disk (``None``: disk
     is not looked at). Never more than the job has where memory or disk counts."""
     room = free_slots
-    for total, free in ((job.memory_mb, free_mem), (job.disk_mb, free_disk)):
-        if total > 0 and free is not None:
-            room = np.minimum(room, _tasks_within(total, job.ntasks, free))
+    if job.memory_mb > 0:
+        room = np.minimum(room, _tasks_within(job.memory_mb, job.ntasks, free_mem))
+    if job.disk_mb > 0 and free_disk is not None:
+        room = np.minimum(room, _tasks_within(job.disk_mb, job.ntasks, free_disk))
     return room
 
 
@@ -45,12 +46,13 @@ def _tasks_within(total: float, ntasks: int, free: np.ndarray) -> np.ndarray:
     return np.where(free >= total, ntasks, tasks).astype(np.int64)
 
 
-def fits(job: Job, tasks: int, free_slots: int, free_mem: float,
-         free_disk: float = float("inf")) -> bool:
-    """Whether ``tasks`` tasks of ``job`` fit in one node's free slots, memory and disk."""
-    n = job.ntasks
-    return free_slots >= tasks and free_mem >= share(job.memory_mb, tasks, n) and \
-        free_disk >= share(job.disk_mb, tasks, n)
+def fits(job: Job, tasks: int, node: int, free_slots: np.ndarray, free_mem: np.ndarray,
+         free_disk: np.ndarray) -> bool:
+    """Whether ``tasks`` tasks of ``job`` fit in node ``node``'s free slots, memory and disk
+    (per-node arrays; only what the job asks for is read: this is on every start's path)."""
+    return int(free_slots[node]) >= tasks and \
+        (job.memory_mb <= 0 or float(free_mem[node]) >= share(job.memory_mb, tasks, job.ntasks)) \
+        and (job.disk_mb <= 0 or float(free_disk[node]) >= share(job.disk_mb, tasks, job.ntasks))
 
 
 def even_split(job: Job) -> tuple[int, int]:
@@ -70,8 +72,7 @@ def allocation_problem(job: Job, nodes: list[int], cores: list[int], free_slots:
     if len(nodes) == 1 and (job.nodes in (1, SPREAD) or any_nodes):  # the common case
         node = nodes[0]
         if cores[0] == job.ntasks and 0 <= node < free_slots.size and \
-                fits(job, job.ntasks, int(free_slots[node]), float(free_mem[node]),
-                     float(free_disk[node])):
+                fits(job, job.ntasks, node, free_slots, free_mem, free_disk):
             return None
     total = sum(cores)
     if total != job.ntasks:
@@ -87,8 +88,7 @@ def allocation_problem(job: Job, nodes: list[int], cores: list[int], free_slots:
         if job.nodes > 1 and any(c not in (base, base + 1) for c in cores):
             return f"splits its tasks unevenly: each node must get {base} or {base + 1}"
     for node, count in zip(nodes, cores):
-        if not fits(job, count, int(free_slots[node]), float(free_mem[node]),
-                    float(free_disk[node])):
+        if not fits(job, count, node, free_slots, free_mem, free_disk):
             span = slice(node, node + 1)
             room = int(capacity(job, free_slots[span], free_mem[span], free_disk[span])[0])
             return f"needs {count} cores on node {node}, which has room for {max(room, 0)}"

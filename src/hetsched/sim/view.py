@@ -9,6 +9,7 @@ import numpy as np
 
 from hetsched.models.speed import SpeedModel
 from hetsched.platform.model import Platform
+from hetsched.sim.ondemand import ACTIVE, BOOTING, IDLE, INACTIVE
 from hetsched.sim.resources import capacity, fits
 from hetsched.sim.state import ClusterState, RunningJob
 from hetsched.workload.model import Job
@@ -28,11 +29,12 @@ class ClusterView:
     running at least one thread."""
 
     def __init__(self, platform: Platform, state: ClusterState, pending: dict[int, Job],
-                 clock: list[float]) -> None:
+                 clock: list[float], unsubmitted: list[int]) -> None:
         self.platform = platform
         self.speed = SpeedModel(platform)
         self._state = state
         self._clock = clock
+        self._unsubmitted = unsubmitted
         self.pending: Mapping[int, Job] = MappingProxyType(pending)
         """Submitted jobs not yet started nor placed in a local queue, in submission order."""
         self.free_cores = _readonly(state.free_cores)
@@ -48,6 +50,13 @@ class ClusterView:
         return self._clock[0]
 
     @property
+    def all_submitted(self) -> bool:
+        """Whether every job of the workload has been submitted (none is still to come). A
+        policy that reads it knows a little of the future; a model of a server that knows its
+        job list may need it (ds-sim examines its global queue only then)."""
+        return not self._unsubmitted[0]
+
+    @property
     def total_free_cores(self) -> int:
         """Free slots over the whole platform (``free_cores.sum()``, kept as a count)."""
         return self._state.total_free
@@ -58,6 +67,22 @@ class ClusterView:
 
     def running_on(self, node: int) -> Mapping[int, RunningJob]:
         return MappingProxyType(self._state.jobs_on(node))
+
+    def node_state(self, node: int) -> str:
+        """``inactive`` (an on-demand node not started yet), ``booting``, ``idle`` or
+        ``active`` (some job holds it)."""
+        state = self._state
+        if node in state.booting:
+            return BOOTING
+        if state.is_off(node):
+            return INACTIVE
+        return ACTIVE if state.jobs_on(node) else IDLE
+
+    def up_since(self, node: int) -> float:
+        """When ``node`` came (or, booting, will come) up: its boot completion for an
+        on-demand node (NaN while inactive), the run's start for the others. Jobs started on
+        a booting node hold their resources and start at this time (their ``start``)."""
+        return self._state.up_since[node]
 
     def local_queue(self, node: int) -> tuple[Job, ...]:
         return tuple(self._state.local_queues.get(node, ()))
@@ -83,8 +108,8 @@ class ClusterView:
     def fits(self, job: Job, node: int, cores: int | None = None) -> bool:
         """Whether ``cores`` (default: all tasks of ``job``) fit on ``node`` right now."""
         state = self._state
-        return fits(job, job.ntasks if cores is None else cores, int(state.free_cores[node]),
-                    float(state.free_mem[node]), float(state.free_disk[node]))
+        return fits(job, job.ntasks if cores is None else cores, node, state.free_cores,
+                    state.free_mem, state.free_disk)
 
     def fit_mask(self, job: Job, cores: int | None = None) -> np.ndarray:
         """Boolean mask of nodes where ``cores`` (default: all tasks) of ``job`` fit now."""

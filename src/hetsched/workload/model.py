@@ -22,10 +22,10 @@ class Job:
     (:func:`hetsched.sim.resources.share`), so a one-node job needs exactly these amounts:
     whole-job sizes are kept as given (ds-sim's integers), not rebuilt from a per-task float
     (29 / 7 × 7 is not 29 in floating point). ``mem_mb`` is the memory per task. Memory
-    bandwidth is GB/s per task. ``mem_vol`` is the memory traffic of each task in IRMaSim's units (its contention model divides it by the
-    task's uncontended run time). ``cpu_util`` is the share of its time a task's thread is busy
-    on the CPU (DESiDE's U; 1 = always). ``parents`` are the ids of jobs that must finish
-    before this one is released.
+    bandwidth is GB/s per task. ``mem_vol`` is the memory traffic of each task in IRMaSim's
+    units (its contention model divides it by the task's uncontended run time). ``cpu_util``
+    is the share of its time a task's thread is busy on the CPU (DESiDE's U; 1 = always).
+    ``parents`` are the ids of jobs that must finish before this one is released.
     """
 
     id: str
