@@ -20,8 +20,9 @@ from hetsched.workload.model import Job, Workload
 
 #: Node speed of ds-sim servers (ops/s): ds-sim has no speeds, so run time = work / 1e9.
 SPEED = 1e9
-#: ``Workload.metadata`` key holding the exact ds-sim job requests and actual run times.
-JOBS_KEY = "dssim_jobs"
+#: ``Workload.metadata`` key marking a workload read from a ds-sim job list (what the ds-sim
+#: algorithms need: single-node jobs whose times and sizes are ds-sim's integers).
+JOB_LIST_KEY = "dssim_job_list"
 
 #: Each integer attribute's range: ds-sim's C ints, and hetsched's limits.
 _SERVER_FIELDS = {"limit": (1, MAX_NODES), "bootupTime": (0, MAX_INT32),
@@ -206,7 +207,7 @@ def _job_list(path: Path, root: ET.Element, platform: Platform) -> Workload:
                              record=f"job {request.id}")
         previous = request.submit
     return Workload(path.stem, tuple(_hetsched_job(r, a) for r, a in jobs), str(path),
-                    metadata={JOBS_KEY: tuple(jobs)})
+                    metadata={JOB_LIST_KEY: True})
 
 
 def _hetsched_job(request: JobRequest, actual: int) -> Job:

@@ -11,7 +11,7 @@ decisions (free cores, pending jobs).
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Union
 
@@ -21,7 +21,6 @@ from hetsched.workload.model import Job
 
 if TYPE_CHECKING:
     from hetsched.platform.model import Platform
-    from hetsched.sim.result import SimResult
     from hetsched.sim.view import ClusterView
     from hetsched.workload.model import Workload
 
@@ -121,18 +120,3 @@ class Scheduler(ABC):
     @abstractmethod
     def decide(self, now: float, events: Events) -> Iterable[Decision]:
         """Answer the events of instant ``now`` with decisions (read state from ``self.view``)."""
-
-
-class OwnDriver(ABC):
-    """A policy that needs its own simulation driver instead of the event engine, because it
-    reproduces another simulator's semantics exactly (ds-sim's server model, see
-    docs/dssim.md). :func:`hetsched.sim.engine.simulate` hands such a policy the whole run."""
-
-    name: ClassVar[str] = "driven"
-    description: ClassVar[str] = ""
-
-    @abstractmethod
-    def simulate(self, platform: "Platform", workload: "Workload", *, seed: int = 0,
-                 horizon: float | None = None, strict: bool = False,
-                 progress: Callable[[int, int], None] | None = None) -> "SimResult":
-        """Run ``workload`` on ``platform`` and return the same result the engine would."""

@@ -19,10 +19,10 @@ import numpy as np
 
 from hetsched.errors import ConfigError, InputError, SchedulerError
 from hetsched.platform.model import Platform
-from hetsched.schedulers.base import (Decision, Dequeue, Enqueue, Events, OwnDriver, Reject,
-                                      Scheduler, Start, WakeUp)
+from hetsched.schedulers.base import (Decision, Dequeue, Enqueue, Events, Reject, Scheduler,
+                                      Start, WakeUp)
 from hetsched.sim import contention as models
-from hetsched.sim.checks import check_run, reject_dependencies
+from hetsched.sim.checks import check_run
 from hetsched.sim.contention import ContentionModel, Group
 from hetsched.sim.dependencies import Dependencies
 from hetsched.sim.events import (AVAILABILITY, BOOT, FINISH, RELEASE, SUBMIT, WAKE,
@@ -595,19 +595,7 @@ def _contention_model(platform: Platform, workload: Workload, chosen: str | Cont
     return (None if models.inert(model, platform, workload) else model), model.name
 
 
-def simulate(platform: Platform, workload: Workload, scheduler: Scheduler | OwnDriver,
+def simulate(platform: Platform, workload: Workload, scheduler: Scheduler,
              **options: object) -> SimResult:
-    """Run one simulation (see :class:`Simulation` for the options). A policy that brings its
-    own driver (:class:`OwnDriver`) runs there; it accepts the options it documents."""
-    if isinstance(scheduler, OwnDriver):
-        if options.get("contention") not in (None, "none"):
-            raise ConfigError(f"{scheduler.name} runs on its own driver, which has no "
-                              "contention model; use --contention none")
-        driven = {k: v for k, v in options.items() if k in _OWN_DRIVER_OPTIONS}
-        reject_dependencies(workload)
-        check_run(workload, driven.get("seed", 0), driven.get("horizon"))
-        return scheduler.simulate(platform, workload, **driven)  # type: ignore[arg-type]
+    """Run one simulation (see :class:`Simulation` for the options)."""
     return Simulation(platform, workload, scheduler, **options).run()  # type: ignore[arg-type]
-
-
-_OWN_DRIVER_OPTIONS = ("seed", "horizon", "strict", "progress")
