@@ -31,8 +31,8 @@ from hetsched.schedulers.backfill import Backfilling, estimated_duration
 from hetsched.schedulers.base import Decision, Events, Start, WakeUp
 from hetsched.schedulers.placement import Allocation
 from hetsched.schedulers.profile import Profile
-from hetsched.schedulers.skyline import Runs, room
-from hetsched.sim.resources import even_split
+from hetsched.schedulers.skyline import Runs
+from hetsched.sim.resources import even_split, room, share
 from hetsched.sim.view import ClusterView
 from hetsched.workload.model import SPREAD, Job
 
@@ -220,9 +220,9 @@ class ConservativeBackfill(Backfilling):
                 overlaps = booking.start < end and booking.end > start
                 own = next((c for n, c in booking.allocation if n == node), 0) \
                     if overlaps else 0
-                if job.mem_mb:
-                    if room(most_cores + own, most_mem + own * job.mem_mb, job.mem_mb) \
-                            < booking.per_node:
+                if job.memory_mb:
+                    if room(job, most_cores + own,
+                            most_mem + share(job.memory_mb, own, job.ntasks)) < booking.per_node:
                         continue
                 elif most_cores + own < booking.per_node:
                     continue

@@ -13,6 +13,8 @@ free cores (oversubscription) go one by one to the processor with the fewest thr
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from hetsched.platform.model import NodeType, Platform
@@ -36,6 +38,16 @@ def capacity(job: Job, free_slots: np.ndarray, free_mem: np.ndarray,
     if job.disk_mb > 0 and free_disk is not None and free_disk.min() < job.disk_mb:
         room = np.minimum(room, _tasks_within(job.disk_mb, job.ntasks, free_disk))
     return room
+
+
+def room(job: Job, slots: int, free_mem: float) -> int:
+    """The scalar form of :func:`capacity` for one node's free slots and memory (no disk;
+    like it, exact up to the job's task count)."""
+    total = job.memory_mb
+    if total <= 0 or free_mem >= total:
+        return slots
+    tasks = math.floor(free_mem * job.ntasks / total)  # as _tasks_within, for one node
+    return min(slots, tasks - (total * tasks / job.ntasks > free_mem))
 
 
 def _tasks_within(total: float, ntasks: int, free: np.ndarray) -> np.ndarray:
