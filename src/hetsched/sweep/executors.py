@@ -1,0 +1,189 @@
+"""Where runs execute: a local process pool (``-j N``) or a Dask cluster (``--dask``), behind
+one small interface, and the one loop that feeds either of them (:func:`execute`).
+
+Runs travel in chunks (one task = several runs on the same inputs), so the hand-off and the
+store's transactions are paid per chunk, not per run. A chunk whose worker process died (a
+crash, out of memory, killed) is retried one run at a time, each alone on the executor; a
+run that kills its worker alone is recorded as failed. Nothing else stops a sweep.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+from collections import deque
+from collections.abc import Iterator, Sequence
+from typing import Any, Protocol
+
+from hetsched.errors import ConfigError, describe_exception
+from hetsched.sweep.grid import RunSpec
+from hetsched.sweep.worker import Outcome, failed, run_chunk
+
+#: Chunks waiting in the executor per worker: enough that no worker waits for the next one.
+CHUNKS_PER_WORKER = 2
+#: Most runs per chunk; fewer when there are few runs per worker (to balance the load).
+MAX_CHUNK = 16
+
+
+class WorkerLost(Exception):
+    """The process running a chunk died before it answered."""
+
+
+class Executor(Protocol):
+    """Runs chunks somewhere: ``submit`` returns a future, ``wait`` blocks until at least one
+    of ``futures`` is done and returns the done ones, ``outcomes`` gives a done chunk's
+    outcomes or raises :class:`WorkerLost`."""
+
+    workers: int
+
+    def submit(self, runs: list[RunSpec], job_records: bool) -> Any: ...
+
+    def wait(self, futures: Sequence[Any]) -> set[Any]: ...
+
+    def outcomes(self, future: Any) -> list[Outcome]: ...
+
+
+def chunk_size(runs: int, workers: int) -> int:
+    """About eight chunks per worker, at most :data:`MAX_CHUNK` runs each."""
+    return max(1, min(MAX_CHUNK, runs // (8 * workers)))
+
+
+def execute(executor: Executor, runs: Sequence[RunSpec],
+            job_records: bool) -> Iterator[list[tuple[RunSpec, Outcome]]]:
+    """Run every run of ``runs`` on ``executor``; yield each chunk's results as it ends."""
+    size = chunk_size(len(runs), executor.workers)
+    queue = deque(list(runs[i:i + size]) for i in range(0, len(runs), size))
+    suspects: deque[list[RunSpec]] = deque()  # runs of lost chunks, to retry one by one
+    running: dict[Any, tuple[list[RunSpec], bool]] = {}
+    while queue or suspects or running:
+        if suspects and not running:
+            chunk = suspects.popleft()
+            running[executor.submit(chunk, job_records)] = chunk, True
+        while queue and not suspects and len(running) < CHUNKS_PER_WORKER * executor.workers:
+            chunk = queue.popleft()
+            running[executor.submit(chunk, job_records)] = chunk, False
+        for future in executor.wait(list(running)):
+            chunk, alone = running.pop(future)
+            try:
+                yield list(zip(chunk, executor.outcomes(future)))
+            except WorkerLost as lost:
+                if alone:
+                    yield [(chunk[0], failed(f"the worker process died: {lost}"))]
+                else:
+                    suspects.extend([run] for run in chunk)
+
+
+class LocalPool:
+    """A pool of ``workers`` processes on this machine. They are started fresh (``spawn``),
+    ignore Ctrl-C (the sweep's process stops them) and exit when the sweep's process is gone,
+    even if it was killed."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self._pool: Any = None
+        self._current: set[Any] = set()  # the futures of the pool now in use
+
+    def __enter__(self) -> LocalPool:
+        self._start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._pool.shutdown(wait=exc[0] is None, cancel_futures=True)
+
+    def _start(self) -> None:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        self._pool = ProcessPoolExecutor(self.workers, multiprocessing.get_context("spawn"),
+                                         initializer=_worker_start, initargs=(os.getpid(),))
+        self._current = set()
+
+    def submit(self, runs: list[RunSpec], job_records: bool) -> Any:
+        future = self._pool.submit(run_chunk, runs, job_records)
+        self._current.add(future)
+        return future
+
+    def wait(self, futures: Sequence[Any]) -> set[Any]:
+        from concurrent.futures import FIRST_COMPLETED, wait
+
+        return wait(futures, return_when=FIRST_COMPLETED).done
+
+    def outcomes(self, future: Any) -> list[Outcome]:
+        from concurrent.futures.process import BrokenProcessPool
+
+        try:
+            return future.result()
+        except BrokenProcessPool as err:
+            if future in self._current:  # the first loss of this pool: start a new one
+                self._pool.shutdown(wait=False, cancel_futures=True)
+                self._start()
+            raise WorkerLost(describe_exception(err)) from None
+
+
+def _worker_start(parent: int) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_exit_with_parent, args=(parent,), daemon=True).start()
+
+
+def _exit_with_parent(parent: int) -> None:
+    """End this worker once the sweep's process is gone (its parent changes)."""
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os._exit(1)
+
+
+class DaskPool:
+    """A Dask cluster: ``"local"`` starts a ``LocalCluster`` of ``workers`` single-threaded
+    processes; any other address connects to a running scheduler, whose workers must have
+    hetsched installed and see the input files at the same paths."""
+
+    def __init__(self, address: str, workers: int) -> None:
+        self.address = address
+        self.workers = workers
+        self._client: Any = None
+        self._cluster: Any = None
+
+    def __enter__(self) -> DaskPool:
+        try:
+            import logging
+
+            from dask.distributed import Client, LocalCluster
+        except ImportError:
+            raise ConfigError("--dask needs dask.distributed: pip install 'hetsched[sweep]'") \
+                from None
+        if self.address == "local":
+            self._cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1,
+                                         processes=True, dashboard_address=None,
+                                         silence_logs=logging.ERROR)
+        try:
+            self._client = Client(self._cluster if self._cluster is not None else self.address,
+                                  timeout=30)
+        except (OSError, TimeoutError) as err:
+            raise ConfigError(f"--dask {self.address}: cannot connect to the scheduler: "
+                              f"{describe_exception(err)}") from None
+        threads = sum(w["nthreads"] for w in self._client.scheduler_info()["workers"].values())
+        self.workers = max(1, threads)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._client.close()
+        if self._cluster is not None:
+            self._cluster.close()
+
+    def submit(self, runs: list[RunSpec], job_records: bool) -> Any:
+        return self._client.submit(run_chunk, runs, job_records, pure=False)
+
+    def wait(self, futures: Sequence[Any]) -> set[Any]:
+        from dask.distributed import wait
+
+        return set(wait(list(futures), return_when="FIRST_COMPLETED").done)
+
+    def outcomes(self, future: Any) -> list[Outcome]:
+        from dask.distributed import KilledWorker
+
+        try:
+            return future.result()
+        except KilledWorker as err:
+            raise WorkerLost(describe_exception(err)) from None

@@ -1,0 +1,50 @@
+"""The platform and workload parts of a run, loaded once per process and reused by every run
+that needs them (a worker runs many runs on the same trace). The sweep's process uses the same
+functions to count the parts of each workload, so both always agree."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from hetsched.errors import InputError
+from hetsched.platform.model import Platform
+from hetsched.sweep.spec import Input, WorkloadInput
+from hetsched.sweep.splits import Part, Split, split_workload
+from hetsched.workload.model import Workload
+from hetsched.workload.swf import SwfOptions
+
+
+def _check_unchanged(file: Input) -> None:
+    """A run is identified by its inputs' contents: refuse a file edited during the sweep."""
+    from hetsched.output.summary_json import file_sha256
+
+    if file_sha256(file.path) != file.sha256:
+        raise InputError(file.path, "changed since the sweep started (its SHA-256 differs)")
+
+
+@lru_cache(maxsize=4)
+def platform_of(file: Input) -> Platform:
+    from hetsched.platform.load import load_platform
+
+    _check_unchanged(file)
+    return load_platform(file.path)
+
+
+@lru_cache(maxsize=4)
+def workload_of(platform: Input, file: Input, swf: SwfOptions) -> Workload:
+    """The whole workload file, converted for ``platform``."""
+    from hetsched.workload.load import load_workload
+
+    _check_unchanged(file)
+    return load_workload(file.path, platform_of(platform), swf)
+
+
+@lru_cache(maxsize=4)
+def parts_of(platform: Input, workload: WorkloadInput, swf: SwfOptions) -> dict[int | None, Part]:
+    """The parts of ``workload`` by number: its split (at most ``max_parts``), or the whole
+    workload as part ``None``."""
+    whole = workload_of(platform, workload.file, swf)
+    if workload.split is None:
+        return {None: Part(None, 0.0, whole)}
+    parts = split_workload(whole, Split.parse(workload.split))[:workload.max_parts]
+    return {part.index: part for part in parts}
