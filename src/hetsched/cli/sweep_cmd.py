@@ -47,9 +47,10 @@ def sweep_command(
     The grid is platforms × workloads (or their parts) × options × schedulers × seeds. A
     sweep stopped at any point, even killed, continues where it was when run again.
     """
-    from hetsched.sweep.runner import plan_sweep, run_plan
+    from hetsched.sweep.runner import check_executor, plan_sweep, run_plan
 
     with user_errors():
+        check_executor(workers, dask)
         plan = plan_sweep(spec, store, retry_failed)
         for message in [] if quiet else plan.warnings:
             warn(message)

@@ -100,8 +100,18 @@ class LocalPool:
                                          initializer=_worker_start, initargs=(os.getpid(),))
         self._current = set()
 
+    def _restart(self) -> None:
+        self._pool.shutdown(wait=False, cancel_futures=True)
+        self._start()
+
     def submit(self, runs: list[RunSpec], job_records: bool) -> Any:
-        future = self._pool.submit(run_chunk, runs, job_records)
+        from concurrent.futures.process import BrokenProcessPool
+
+        try:
+            future = self._pool.submit(run_chunk, runs, job_records)
+        except BrokenProcessPool:  # a worker died since the last chunk was handed out
+            self._restart()
+            future = self._pool.submit(run_chunk, runs, job_records)
         self._current.add(future)
         return future
 
@@ -117,8 +127,7 @@ class LocalPool:
             return future.result()
         except BrokenProcessPool as err:
             if future in self._current:  # the first loss of this pool: start a new one
-                self._pool.shutdown(wait=False, cancel_futures=True)
-                self._start()
+                self._restart()
             raise WorkerLost(describe_exception(err)) from None
 
 

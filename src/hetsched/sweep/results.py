@@ -96,7 +96,8 @@ def select_jobs(store: str | Path, conditions: Sequence[str] = (),
 
 def load_results(store: str | Path, *conditions: str) -> pandas.DataFrame:
     """One row per run (every column of the store's ``runs`` table) that meets every
-    condition, e.g. ``load_results("results.sqlite", "scheduler=easy", "seed<4")``."""
+    condition, e.g. ``load_results("results.sqlite", "scheduler=easy", "seed<4")``. Columns
+    of numbers are floats (NULL as NaN) unless they are whole numbers in every row."""
     return _frame(store, conditions, _runs_sql)
 
 
@@ -131,4 +132,10 @@ def _frame(store: str | Path, conditions: Sequence[str], sql: Any) -> pandas.Dat
 
     with closing(open_readonly(store)) as conn:
         text, params = sql(conn, conditions)
-        return require_pandas().read_sql_query(text, conn, params=params)
+        frame = require_pandas().read_sql_query(text, conn, params=params)
+        types = {**columns_of(conn, "jobs"), **columns_of(conn)}
+    for name in frame.columns:
+        kind = types.get(name, "").partition(" ")[0]
+        if kind == "REAL" or (kind == "INTEGER" and frame[name].isna().any()):
+            frame[name] = frame[name].astype(float)  # NULL as NaN, whatever the other rows
+    return frame

@@ -60,15 +60,21 @@ def plan_sweep(spec: str | Path, store: str | Path | None = None,
     return Plan(sweep, path, runs, [run for run in runs if run.key not in done], warnings)
 
 
-@contextmanager
-def executor(workers: int | None = None, dask: str | None = None) -> Iterator[Executor]:
-    """A local pool of ``workers`` processes (default: one per CPU), or a Dask cluster
-    (``dask="local"``: a local one of ``workers`` processes; else a scheduler's address)."""
+def check_executor(workers: int | None, dask: str | None) -> int:
+    """The number of workers (default: one per CPU), once the options are checked."""
     count = workers if workers is not None else os.cpu_count() or 1
     if count < 1:
         raise ConfigError(f"workers must be at least 1, got {count}")
     if dask is not None and not dask.strip():
         raise ConfigError("--dask needs 'local' or a scheduler's address")
+    return count
+
+
+@contextmanager
+def executor(workers: int | None = None, dask: str | None = None) -> Iterator[Executor]:
+    """A local pool of ``workers`` processes (default: one per CPU), or a Dask cluster
+    (``dask="local"``: a local one of ``workers`` processes; else a scheduler's address)."""
+    count = check_executor(workers, dask)
     with (DaskPool(dask, count) if dask is not None else LocalPool(count)) as pool:
         yield pool
 
@@ -101,6 +107,7 @@ def run_sweep(spec: str | Path, store: str | Path | None = None, *,
 
     from hetsched.errors import InputWarning
 
+    check_executor(workers, dask)
     plan = plan_sweep(spec, store, retry_failed)
     for message in plan.warnings:
         warnings.warn(message, InputWarning, stacklevel=2)

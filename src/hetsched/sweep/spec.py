@@ -25,7 +25,6 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BeforeValidator, Field
-from pydantic_core import PydanticCustomError
 
 from hetsched.documents import file_stem, read_structured, require_mapping
 from hetsched.errors import ConfigError, InputError
@@ -59,9 +58,8 @@ def _seed_range(value: Any) -> Any:
     first, count = value.get("first", 0), value.get("count")
     whole = all(isinstance(v, int) and not isinstance(v, bool) for v in (first, count))
     if set(value) - {"first", "count"} or not whole or first < 0 or not 1 <= count <= MAX_RUNS:
-        raise PydanticCustomError("seed_range", "a seed range is {first: N, count: M}, whole "
-                                  "numbers, first >= 0 and 1 <= count <= {most}, got {given}",
-                                  {"most": MAX_RUNS, "given": dict(value)})
+        raise ValueError(f"a seed range is {{first: N, count: M}}, whole numbers, first >= 0 "
+                         f"and 1 <= count <= {MAX_RUNS:,}, got {dict(value)}")
     return list(range(first, first + count))
 
 
@@ -69,14 +67,14 @@ def _split(text: str) -> str:
     try:
         return Split.parse(text).label
     except ConfigError as err:
-        raise PydanticCustomError("split", str(err)) from None
+        raise ValueError(str(err)) from None
 
 
 def _contention(name: str | None) -> str | None:
     try:
         return check_contention(name)
     except ConfigError as err:
-        raise PydanticCustomError("contention", str(err)) from None
+        raise ValueError(str(err)) from None
 
 
 Listed = BeforeValidator(_listed)

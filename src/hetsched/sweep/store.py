@@ -79,6 +79,8 @@ def open_store(path: str | Path) -> sqlite3.Connection:
     conn = _connect(str(path), path, isolation_level=None)
     try:
         with _store_errors(path):
+            if _tables(conn):
+                _check(conn, path)  # before anything changes another program's file
             conn.execute("PRAGMA journal_mode = WAL")
             conn.execute("PRAGMA synchronous = NORMAL")
             with transaction(conn):
