@@ -1,10 +1,10 @@
 """Where runs execute: a local process pool (``-j N``) or a Dask cluster (``--dask``), behind
 one small interface, and the one loop that feeds either of them (:func:`execute`).
 
-Runs travel in chunks (one task = several runs on the same inputs), so the hand-off and the
-store's transactions are paid per chunk, not per run. A chunk whose worker process died (a
-crash, out of memory, killed) is retried one run at a time, each alone on the executor; a
-run that kills its worker alone is recorded as failed. Nothing else stops a sweep.
+Runs travel in tasks (a chunk of runs on the same inputs, see :func:`chunks`), so the
+hand-off and the store's transactions are paid per chunk, not per run. A task whose worker
+process died (a crash, out of memory, killed) is retried one run at a time, each alone on the
+executor; a run that kills its worker alone is recorded as failed. Nothing else stops a sweep.
 """
 
 from __future__ import annotations
@@ -14,12 +14,12 @@ import signal
 import threading
 import time
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Protocol
 
 from hetsched.errors import ConfigError, describe_exception
 from hetsched.sweep.grid import RunSpec
-from hetsched.sweep.worker import Outcome, failed, run_chunk
+from hetsched.sweep.worker import Outcome, Task, failed, run_task
 
 #: Chunks waiting in the executor per worker: enough that no worker waits for the next one.
 CHUNKS_PER_WORKER = 2
@@ -32,13 +32,13 @@ class WorkerLost(Exception):
 
 
 class Executor(Protocol):
-    """Runs chunks somewhere: ``submit`` returns a future, ``wait`` blocks until at least one
-    of ``futures`` is done and returns the done ones, ``outcomes`` gives a done chunk's
+    """Runs tasks somewhere: ``submit`` returns a future, ``wait`` blocks until at least one
+    of ``futures`` is done and returns the done ones, ``outcomes`` gives a done task's
     outcomes or raises :class:`WorkerLost`."""
 
     workers: int
 
-    def submit(self, runs: list[RunSpec], job_records: bool) -> Any: ...
+    def submit(self, task: Task, job_records: bool) -> Any: ...
 
     def wait(self, futures: Sequence[Any]) -> set[Any]: ...
 
@@ -50,29 +50,43 @@ def chunk_size(runs: int, workers: int) -> int:
     return max(1, min(MAX_CHUNK, runs // (8 * workers)))
 
 
-def execute(executor: Executor, runs: Sequence[RunSpec],
+def chunks(runs: Sequence[RunSpec], size: int) -> Iterator[list[RunSpec]]:
+    """Consecutive runs on the same inputs, at most ``size`` at a time."""
+    chunk: list[RunSpec] = []
+    for run in runs:
+        if chunk and (len(chunk) == size or run.inputs != chunk[0].inputs):
+            yield chunk
+            chunk = []
+        chunk.append(run)
+    if chunk:
+        yield chunk
+
+
+def execute(executor: Executor, tasks: Iterable[Task],
             job_records: bool) -> Iterator[list[tuple[RunSpec, Outcome]]]:
-    """Run every run of ``runs`` on ``executor``; yield each chunk's results as it ends."""
-    size = chunk_size(len(runs), executor.workers)
-    queue = deque(list(runs[i:i + size]) for i in range(0, len(runs), size))
-    suspects: deque[list[RunSpec]] = deque()  # runs of lost chunks, to retry one by one
-    running: dict[Any, tuple[list[RunSpec], bool]] = {}
-    while queue or suspects or running:
+    """Run every task (taken as they are needed); yield each one's results as it ends."""
+    queue = iter(tasks)
+    suspects: deque[Task] = deque()  # the runs of lost tasks, to retry one by one
+    running: dict[Any, tuple[Task, bool]] = {}
+    while True:
         if suspects and not running:
-            chunk = suspects.popleft()
-            running[executor.submit(chunk, job_records)] = chunk, True
-        while queue and not suspects and len(running) < CHUNKS_PER_WORKER * executor.workers:
-            chunk = queue.popleft()
-            running[executor.submit(chunk, job_records)] = chunk, False
+            task = suspects.popleft()
+            running[executor.submit(task, job_records)] = task, True
+        while not suspects and len(running) < CHUNKS_PER_WORKER * executor.workers \
+                and (task := next(queue, None)) is not None:
+            running[executor.submit(task, job_records)] = task, False
+        if not running:
+            return
         for future in executor.wait(list(running)):
-            chunk, alone = running.pop(future)
+            task, alone = running.pop(future)
             try:
-                yield list(zip(chunk, executor.outcomes(future)))
+                yield list(zip(task.runs, executor.outcomes(future)))
             except WorkerLost as lost:
                 if alone:
-                    yield [(chunk[0], failed(f"the worker process died: {lost}"))]
+                    yield [(task.runs[0], failed(f"the worker process died: {lost}"))]
                 else:
-                    suspects.extend([run] for run in chunk)
+                    suspects.extend(Task(task.platform, task.workload, [run])
+                                    for run in task.runs)
 
 
 class LocalPool:
@@ -104,14 +118,14 @@ class LocalPool:
         self._pool.shutdown(wait=False, cancel_futures=True)
         self._start()
 
-    def submit(self, runs: list[RunSpec], job_records: bool) -> Any:
+    def submit(self, task: Task, job_records: bool) -> Any:
         from concurrent.futures.process import BrokenProcessPool
 
         try:
-            future = self._pool.submit(run_chunk, runs, job_records)
-        except BrokenProcessPool:  # a worker died since the last chunk was handed out
+            future = self._pool.submit(run_task, task, job_records)
+        except BrokenProcessPool:  # a worker died since the last task was handed out
             self._restart()
-            future = self._pool.submit(run_chunk, runs, job_records)
+            future = self._pool.submit(run_task, task, job_records)
         self._current.add(future)
         return future
 
@@ -146,7 +160,7 @@ def _exit_with_parent(parent: int) -> None:
 class DaskPool:
     """A Dask cluster: ``"local"`` starts a ``LocalCluster`` of ``workers`` single-threaded
     processes; any other address connects to a running scheduler, whose workers must have
-    hetsched installed and see the input files at the same paths."""
+    hetsched installed (and see a scheduler file of the sweep at the same path)."""
 
     def __init__(self, address: str, workers: int) -> None:
         self.address = address
@@ -163,6 +177,10 @@ class DaskPool:
             raise ConfigError("--dask needs dask.distributed: pip install 'hetsched[sweep]'") \
                 from None
         if self.address == "local":
+            import dask
+
+            # the workers' sampling profiler takes the GIL every 10 ms from the simulations
+            dask.config.set({"distributed.worker.profile.enabled": False})
             self._cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1,
                                          processes=True, dashboard_address=None,
                                          silence_logs=logging.ERROR)
@@ -181,8 +199,8 @@ class DaskPool:
         if self._cluster is not None:
             self._cluster.close()
 
-    def submit(self, runs: list[RunSpec], job_records: bool) -> Any:
-        return self._client.submit(run_chunk, runs, job_records, pure=False)
+    def submit(self, task: Task, job_records: bool) -> Any:
+        return self._client.submit(run_task, task, job_records, pure=False)
 
     def wait(self, futures: Sequence[Any]) -> set[Any]:
         from dask.distributed import wait

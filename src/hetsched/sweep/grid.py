@@ -46,6 +46,11 @@ class RunSpec:
         text = json.dumps(identity, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()
 
+    @property
+    def inputs(self) -> tuple[Input, WorkloadInput, SwfOptions, int | None]:
+        """What the run simulates: platform, workload file read with these SWF options, part."""
+        return self.platform, self.workload, self.options.swf(), self.part
+
     def columns(self) -> dict[str, Any]:
         """What identifies the run in a store: one column each."""
         return {"key": self.key, "platform": self.platform.label,

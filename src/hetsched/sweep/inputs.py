@@ -1,6 +1,6 @@
-"""The platform and workload parts of a run, loaded once per process and reused by every run
-that needs them (a worker runs many runs on the same trace). The sweep's process uses the same
-functions to count the parts of each workload, so both always agree."""
+"""The platforms and workload parts of a sweep, loaded in the sweep's process: to count the
+parts when the grid is expanded, then to hand each task its inputs (cached, so each file is
+read about once)."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ def _check_unchanged(file: Input) -> None:
         raise InputError(file.path, "changed since the sweep started (its SHA-256 differs)")
 
 
-@lru_cache(maxsize=4)
+@lru_cache(maxsize=8)
 def platform_of(file: Input) -> Platform:
     from hetsched.platform.load import load_platform
 
@@ -30,7 +30,7 @@ def platform_of(file: Input) -> Platform:
     return load_platform(file.path)
 
 
-@lru_cache(maxsize=4)
+@lru_cache(maxsize=8)
 def workload_of(platform: Input, file: Input, swf: SwfOptions) -> Workload:
     """The whole workload file, converted for ``platform``."""
     from hetsched.workload.load import load_workload
@@ -39,7 +39,7 @@ def workload_of(platform: Input, file: Input, swf: SwfOptions) -> Workload:
     return load_workload(file.path, platform_of(platform), swf)
 
 
-@lru_cache(maxsize=4)
+@lru_cache(maxsize=8)
 def parts_of(platform: Input, workload: WorkloadInput, swf: SwfOptions) -> dict[int | None, Part]:
     """The parts of ``workload`` by number: its split (at most ``max_parts``), or the whole
     workload as part ``None``."""
@@ -48,3 +48,9 @@ def parts_of(platform: Input, workload: WorkloadInput, swf: SwfOptions) -> dict[
         return {None: Part(None, 0.0, whole)}
     parts = split_workload(whole, Split.parse(workload.split))[:workload.max_parts]
     return {part.index: part for part in parts}
+
+
+def part_of(platform: Input, workload: WorkloadInput, swf: SwfOptions,
+            index: int | None) -> Workload:
+    """The workload of part ``index`` (``None``: the whole workload)."""
+    return parts_of(platform, workload, swf)[index].workload

@@ -1,6 +1,7 @@
 """A sweep from start to end: read the sweep file, expand the grid, leave out the runs the
-store already holds, run the others on an executor and store each chunk's results as it
-ends. The command line (``hetsched sweep``) and :func:`run_sweep` share it."""
+store already holds, run the others on an executor (in tasks that carry their platform and
+workload part, loaded here) and store each task's results as it ends. The command line
+(``hetsched sweep``) and :func:`run_sweep` share it."""
 
 from __future__ import annotations
 
@@ -12,10 +13,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hetsched.errors import ConfigError
-from hetsched.sweep.executors import DaskPool, Executor, LocalPool, execute
+from hetsched.sweep.executors import DaskPool, Executor, LocalPool, chunk_size, chunks, execute
 from hetsched.sweep.grid import RunSpec, expand
+from hetsched.sweep.inputs import part_of, platform_of
 from hetsched.sweep.spec import Sweep, load_sweep
 from hetsched.sweep.store import finished_keys, open_store, write
+from hetsched.sweep.worker import Task
 
 #: ``progress(done, total, failed)`` after each chunk of runs.
 Progress = Callable[[int, int, int], None]
@@ -88,7 +91,10 @@ def run_plan(plan: Plan, workers: int | None = None, dask: str | None = None,
     ok = failed = 0
     began = time.perf_counter()
     with executor(workers, dask) as pool, closing(open_store(plan.store)) as conn:
-        for results in execute(pool, plan.pending, plan.sweep.job_records):
+        size = chunk_size(len(plan.pending), pool.workers)
+        tasks = (Task(platform_of(chunk[0].platform), part_of(*chunk[0].inputs), chunk)
+                 for chunk in chunks(plan.pending, size))
+        for results in execute(pool, tasks, plan.sweep.job_records):
             write(conn, results)
             bad = sum(outcome.status != "ok" for _, outcome in results)
             ok, failed = ok + len(results) - bad, failed + bad

@@ -1,7 +1,8 @@
-"""What a worker process does: run a chunk of runs, each caught on its own, so one failing run
-(bad scheduler code, an impossible decision, a strict-mode input error) becomes a one-line
-error in its row and never stops the others. Runs only read their inputs: every result goes
-back to the sweep's process, the only one that writes the store."""
+"""What a worker process does: run a task (a chunk of runs on the same platform and workload,
+which travel with it, so workers read no input file), each run caught on its own: one failing
+run (bad scheduler code, an impossible decision, a strict-mode error) becomes a one-line error
+in its row and never stops the others. Workers write nothing: every result goes back to the
+sweep's process, the only one that writes the store."""
 
 from __future__ import annotations
 
@@ -11,15 +12,25 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hetsched.errors import HetschedError, InputWarning, describe_exception
+from hetsched.platform.model import Platform
 from hetsched.sweep.grid import RunSpec
-from hetsched.sweep.inputs import parts_of, platform_of
+from hetsched.workload.model import Workload
+
+
+@dataclass(frozen=True)
+class Task:
+    """Runs to do on one platform and one workload (part)."""
+
+    platform: Platform
+    workload: Workload
+    runs: list[RunSpec]
 
 
 @dataclass(frozen=True)
 class Outcome:
     """A run's result: ``status`` ``ok`` with every summary metric and ``wall_seconds`` (the
     simulation's), or ``error`` with one line; ``run_seconds`` is the whole run in the worker
-    (inputs, scheduler, simulation, metrics); ``jobs``: per-job rows when asked for."""
+    (scheduler, simulation, metrics, job records); ``jobs``: per-job rows when asked for."""
 
     status: str
     error: str | None = None
@@ -32,22 +43,21 @@ def failed(error: str, run_seconds: float = 0.0) -> Outcome:
     return Outcome("error", " ".join(error.split()), run_seconds=run_seconds)
 
 
-def run_chunk(runs: list[RunSpec], job_records: bool) -> list[Outcome]:
-    """The outcome of each run, in order."""
-    return [execute(run, job_records) for run in runs]
+def run_task(task: Task, job_records: bool) -> list[Outcome]:
+    """The outcome of each run of ``task``, in order."""
+    return [execute(run, task.platform, task.workload, job_records) for run in task.runs]
 
 
-def execute(run: RunSpec, job_records: bool) -> Outcome:
+def execute(run: RunSpec, platform: Platform, workload: Workload, job_records: bool) -> Outcome:
     from hetsched.api import simulate
 
     began = time.perf_counter()
     try:
         with warnings.catch_warnings():  # the sweep reports input warnings once, up front
             warnings.simplefilter("ignore", InputWarning)
-            part = parts_of(run.platform, run.workload, run.options.swf())[run.part]
-            done = simulate(platform_of(run.platform), part.workload, run.scheduler.spec,
-                            seed=run.seed, horizon=run.options.horizon,
-                            strict=run.options.strict, contention=run.options.contention)
+            done = simulate(platform, workload, run.scheduler.spec, seed=run.seed,
+                            horizon=run.options.horizon, strict=run.options.strict,
+                            contention=run.options.contention)
             metrics = done.summary
             jobs = job_rows(done.result) if job_records else None
     except Exception as err:  # noqa: BLE001 - any failure of one run is recorded, not raised
