@@ -182,6 +182,13 @@ def test_per_job_records(tmp_path: Path) -> None:
     assert (first.waiting_time >= 0).all() and set(first.final_state) == \
         {"COMPLETED_SUCCESSFULLY"}
     assert len(load_jobs(store)) == 48 * 50
+    csv = runner.invoke(app, ["results", str(store), "--jobs", "-f", "csv", "-w", "part=3",
+                              "-w", "scheduler=fcfs", "-w", "seed=1", "-w", "horizon=null"])
+    lines = csv.stdout.splitlines()
+    assert len(lines) == 51 and lines[0].startswith("key,platform,workload,split,part,")
+    assert ",job_id,workload_name,profile,submission_time," in lines[0]
+    assert [line.split(",")[lines[0].split(",").index("job_id")] for line in lines[1:]] == \
+        [f"j{i}" for i in range(150, 200)]
     assert "all 48 runs are already in" in _sweep(spec, store).stdout
 
 

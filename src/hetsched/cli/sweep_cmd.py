@@ -151,16 +151,23 @@ def _columns(text: str | None, names: list[str], rows: list[tuple[Any, ...]],
 
 
 def _table(store: Path, shown: list[str], records: list[dict[str, Any]]) -> Any:
+    """Text columns left-aligned, numbers right-aligned in the units of ``hetsched run``."""
     from rich.markup import escape
+    from rich.table import Table
 
-    from hetsched.cli.tables import METRICS, new_table
+    from hetsched.cli.tables import METRICS, fmt_seconds
 
-    formats = {m.key: m.fmt for m in METRICS}
-    labels = [next((m.label for m in METRICS if m.key == name), name) for name in shown]
+    formats = {m.key: m.fmt for m in METRICS} | {"horizon": fmt_seconds,
+                                                 "part_start": fmt_seconds}
+    labels = {m.key: m.label for m in METRICS}
     ok = sum(r.get("status") == "ok" for r in records)
     title = (f"{escape(str(store))}: {len(records):,} runs"
              + (f" ({ok:,} ok, {len(records) - ok:,} failed)" if "status" in shown else ""))
-    table = new_table(labels[0], labels[1:], title=title)
+    table = Table(title=title, title_justify="left")
+    for name in shown:
+        numbers = any(isinstance(r[name], (int, float)) for r in records)
+        table.add_column(labels.get(name, name), justify="right" if numbers else "left",
+                         overflow="fold")
     for record in records:
         table.add_row(*(_cell(record[name], formats.get(name)) for name in shown))
     return table

@@ -14,21 +14,23 @@ import signal
 import threading
 import time
 from collections import deque
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, Protocol
 
 from hetsched.errors import ConfigError, describe_exception
 from hetsched.sweep.grid import RunSpec
 from hetsched.sweep.worker import Outcome, Task, failed, run_task
 
-#: Chunks waiting in the executor per worker: enough that no worker waits for the next one.
-CHUNKS_PER_WORKER = 2
-#: Most runs per chunk; fewer when there are few runs per worker (to balance the load).
-MAX_CHUNK = 16
+#: Tasks handed to the executor per worker: enough that no worker waits for the next one.
+TASKS_PER_WORKER = 2
+#: Most runs per task.
+MAX_CHUNK = 32
+#: Work per task that :class:`ChunkSizer` aims at, in seconds.
+TASK_SECONDS = 0.5
 
 
 class WorkerLost(Exception):
-    """The process running a chunk died before it answered."""
+    """The process running a task died before it answered."""
 
 
 class Executor(Protocol):
@@ -45,18 +47,37 @@ class Executor(Protocol):
     def outcomes(self, future: Any) -> list[Outcome]: ...
 
 
-def chunk_size(runs: int, workers: int) -> int:
-    """About eight chunks per worker, at most :data:`MAX_CHUNK` runs each."""
-    return max(1, min(MAX_CHUNK, runs // (8 * workers)))
+class ChunkSizer:
+    """How many runs the next task gets: about :data:`TASK_SECONDS` of work, from the mean run
+    time so far (one run per task until results come in; at most :data:`MAX_CHUNK`). Long
+    runs travel alone, so workers stay evenly loaded to the end; short ones in batches, so
+    the hand-off and the store's transactions cost little per run."""
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+        self.runs = 0
+
+    def observe(self, outcomes: Iterable[Outcome]) -> None:
+        for outcome in outcomes:
+            self.seconds += outcome.run_seconds
+            self.runs += 1
+
+    def __call__(self) -> int:
+        if not self.runs:
+            return 1
+        mean = self.seconds / self.runs
+        return MAX_CHUNK if mean * MAX_CHUNK <= TASK_SECONDS else max(1, int(TASK_SECONDS / mean))
 
 
-def chunks(runs: Sequence[RunSpec], size: int) -> Iterator[list[RunSpec]]:
-    """Consecutive runs on the same inputs, at most ``size`` at a time."""
+def chunks(runs: Sequence[RunSpec], size: Callable[[], int]) -> Iterator[list[RunSpec]]:
+    """Consecutive runs on the same inputs, ``size()`` at most each time (asked anew for every
+    chunk, as they are taken)."""
     chunk: list[RunSpec] = []
+    most = size()
     for run in runs:
-        if chunk and (len(chunk) == size or run.inputs != chunk[0].inputs):
+        if chunk and (len(chunk) >= most or run.inputs != chunk[0].inputs):
             yield chunk
-            chunk = []
+            chunk, most = [], size()
         chunk.append(run)
     if chunk:
         yield chunk
@@ -72,7 +93,7 @@ def execute(executor: Executor, tasks: Iterable[Task],
         if suspects and not running:
             task = suspects.popleft()
             running[executor.submit(task, job_records)] = task, True
-        while not suspects and len(running) < CHUNKS_PER_WORKER * executor.workers \
+        while not suspects and len(running) < TASKS_PER_WORKER * executor.workers \
                 and (task := next(queue, None)) is not None:
             running[executor.submit(task, job_records)] = task, False
         if not running:
@@ -80,13 +101,14 @@ def execute(executor: Executor, tasks: Iterable[Task],
         for future in executor.wait(list(running)):
             task, alone = running.pop(future)
             try:
-                yield list(zip(task.runs, executor.outcomes(future)))
+                outcomes = executor.outcomes(future)
             except WorkerLost as lost:
-                if alone:
-                    yield [(task.runs[0], failed(f"the worker process died: {lost}"))]
-                else:
+                if not alone:
                     suspects.extend(Task(task.platform, task.workload, [run])
                                     for run in task.runs)
+                    continue
+                outcomes = [failed(f"the worker process died: {lost}")]
+            yield list(zip(task.runs, outcomes))
 
 
 class LocalPool:

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hetsched.errors import ConfigError
-from hetsched.sweep.executors import DaskPool, Executor, LocalPool, chunk_size, chunks, execute
+from hetsched.sweep.executors import (ChunkSizer, DaskPool, Executor, LocalPool, chunks,
+                                      execute)
 from hetsched.sweep.grid import RunSpec, expand
 from hetsched.sweep.inputs import part_of, platform_of
 from hetsched.sweep.spec import Sweep, load_sweep
@@ -91,11 +92,12 @@ def run_plan(plan: Plan, workers: int | None = None, dask: str | None = None,
     ok = failed = 0
     began = time.perf_counter()
     with executor(workers, dask) as pool, closing(open_store(plan.store)) as conn:
-        size = chunk_size(len(plan.pending), pool.workers)
+        size = ChunkSizer()
         tasks = (Task(platform_of(chunk[0].platform), part_of(*chunk[0].inputs), chunk)
                  for chunk in chunks(plan.pending, size))
         for results in execute(pool, tasks, plan.sweep.job_records):
             write(conn, results)
+            size.observe(outcome for _, outcome in results)
             bad = sum(outcome.status != "ok" for _, outcome in results)
             ok, failed = ok + len(results) - bad, failed + bad
             if progress is not None:
