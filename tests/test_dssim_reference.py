@@ -1,5 +1,5 @@
-"""The emulated ds-sim server with each reference algorithm reproduces the published results on
-the config12 job lists exactly (every configuration against the real server:
+"""ds-sim on the engine reproduces the published results with each reference algorithm on the
+config12 job lists exactly (every configuration against the real server:
 test_dssim_real_server.py)."""
 
 from __future__ import annotations

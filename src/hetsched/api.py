@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from hetsched.errors import ConfigError, InputWarning
 from hetsched.options import check_contention
 from hetsched.platform.model import Platform
-from hetsched.schedulers.base import OwnDriver, Scheduler
+from hetsched.schedulers.base import Scheduler
 from hetsched.sim.result import SimResult
 from hetsched.workload.model import Workload
 from hetsched.workload.swf import SwfOptions
@@ -84,7 +84,7 @@ class Run:
 
 def simulate(platform: PathLike | Platform | None = None,
              workload: PathLike | Workload | None = None,
-             scheduler: str | Scheduler | OwnDriver = "fcfs", *, seed: int = 0,
+             scheduler: str | Scheduler = "fcfs", *, seed: int = 0,
              horizon: float | None = None, strict: bool = False, swf_placement: str = "auto",
              reference_speed: float | None = None, estimate_factor: float = 1.0,
              contention: str | None = None,
@@ -105,15 +105,13 @@ def simulate(platform: PathLike | Platform | None = None,
     swf = SwfOptions(placement=swf_placement, reference_speed=reference_speed,
                      estimate_factor=estimate_factor, strict=strict)
     policy = create(scheduler) if isinstance(scheduler, str) else scheduler
-    if not isinstance(policy, (Scheduler, OwnDriver)):
+    if not isinstance(policy, Scheduler):
         raise ConfigError(f"scheduler must be a name or a hetsched Scheduler, got {policy!r}")
     plat, work = load_inputs(platform, workload, swf)
     for message in input_warnings(plat, work):
         warnings.warn(message, InputWarning, stacklevel=2)
-    engine_options: dict[str, Any] = {"contention": check_contention(contention)} \
-        if not isinstance(policy, OwnDriver) else {}
     result = run_engine(plat, work, policy, seed=seed, horizon=horizon, strict=strict,
-                        progress=progress, **engine_options)
+                        progress=progress, contention=check_contention(contention))
     return Run(result, recorded_options(horizon, strict, swf))
 
 

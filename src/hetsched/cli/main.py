@@ -268,7 +268,7 @@ def dsclient(algo: Annotated[str, typer.Option(help="ds-sim algorithm (see `hets
                  "up.")] = 60.0) -> None:
     """Act as the scheduler of a running ds-sim server (started with -n, newline mode).
 
-    The algorithms are the same code the emulation (run, compare, dssim-table) uses.
+    The algorithms are the same code simulations (run, compare, dssim-table) use.
     """
     from hetsched.dssim.client import run_client
 

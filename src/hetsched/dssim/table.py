@@ -9,11 +9,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from hetsched.dssim.driver import DsSimPolicy
+from hetsched.dssim.scheduler import DsSimScheduler
 from hetsched.dssim.xml import config_platform, read_job_list
 from hetsched.errors import ConfigError, InputError
 from hetsched.metrics import summarize
 from hetsched.sim.result import SimResult
+from hetsched.sim.engine import simulate
 
 
 @dataclass(frozen=True)
@@ -46,7 +47,7 @@ def simulate_cell(config: Path, jobs_dir: Path, algo: str) -> tuple[Cell, SimRes
     """The cell and the run it comes from."""
     platform = config_platform(config)
     workload = read_job_list(job_list_for(config, jobs_dir), platform)
-    result = DsSimPolicy(algo).simulate(platform, workload)
+    result = simulate(platform, workload, DsSimScheduler(algo))
     m = summarize(result)
     return Cell(config.stem, algo, int(m["dssim_turnaround"]),
                 round(100 * m["dssim_utilisation"], 2),

@@ -44,12 +44,12 @@ for _job in JOB_SELECTIONS:
 register("easy", "hetsched.schedulers.backfill:EasyBackfill", "EASY backfilling: head "
          "reserved at the shadow time, others may jump ahead without delaying it (option "
          "node=<node selection>)", "backfill")
-register("conservative", "hetsched.schedulers.backfill:ConservativeBackfill", "Conservative "
+register("conservative", "hetsched.schedulers.conservative:ConservativeBackfill", "Conservative "
          "backfilling: every queued job reserved in order; none may be delayed (option "
          "node=<node selection>)", "backfill")
 for _name, _text in MAPPING_DESCRIPTIONS.items():
     register(_name, "hetsched.schedulers.batch:BatchMapping", f"per submission batch: {_text} "
              f"(options {', '.join(scheduler_options(_name))})", "batch", heuristic=_name)
 for _name, _algorithm in ALGORITHMS.items():
-    register(_name, "hetsched.dssim.driver:DsSimPolicy", _algorithm.description, "dssim",
+    register(_name, "hetsched.dssim.scheduler:DsSimScheduler", _algorithm.description, "dssim",
              algorithm=_name)

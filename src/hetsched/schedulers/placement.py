@@ -3,7 +3,9 @@
 ``key`` ranks nodes (lower is preferred, ties by node index); ``None`` means uniformly random.
 A caller whose key never changes may also pass ``order``, the nodes sorted by it (stable), to
 skip ranking on every call. Works on any free-cores/free-memory arrays, so backfilling can
-place jobs on projected future states with the same rules as placement now.
+place jobs on projected future states with the same rules as placement now. Free disk is
+looked at when given (placements made now pass the view's; projections of backfilling
+track cores and memory only).
 """
 
 from __future__ import annotations
@@ -35,29 +37,38 @@ def _best(candidates: np.ndarray, key: np.ndarray | None, rng: np.random.Generat
 
 def place(job: Job, free_cores: np.ndarray, free_mem: np.ndarray, key: np.ndarray | None,
           rng: np.random.Generator, allowed: np.ndarray | None = None,
-          order: np.ndarray | None = None) -> Allocation | None:
+          order: np.ndarray | None = None,
+          free_disk: np.ndarray | None = None) -> Allocation | None:
     """An allocation of ``job`` on the preferred nodes where it fits, or ``None``.
 
     ``allowed`` optionally masks the nodes that may be used; ``order`` is ``key``'s ranking
     of the nodes when the caller has it.
     """
-    cap = capacity(job, free_cores, free_mem)
+    cap = capacity(job, free_cores, free_mem, free_disk)
     if job.nodes == 1:
         fit = cap >= job.ntasks
         if allowed is not None:
             fit &= allowed
-        if order is not None:  # the first fitting node in preference order
-            node = int(order[fit[order].argmax()])
-            return ((node, job.ntasks),) if fit[node] else None
-        if key is not None:  # the preferred fitting node without building the candidates
-            node = int(np.where(fit, key, np.inf).argmin())
-            if fit[node]:
-                return ((node, job.ntasks),)
-        candidates = np.flatnonzero(fit)  # none fits, or the fitting ones have key +inf
-        return ((_best(candidates, key, rng), job.ntasks),) if candidates.size else None
+        node = choose_node(fit, key, rng, order)
+        return None if node is None else ((node, job.ntasks),)
     if job.nodes == SPREAD:
         return _spread(job.ntasks, cap, key, rng, allowed, order)
     return _exact_nodes(job, cap, key, rng, allowed, order)
+
+
+def choose_node(fit: np.ndarray, key: np.ndarray | None, rng: np.random.Generator,
+                order: np.ndarray | None = None) -> int | None:
+    """The preferred node of the mask ``fit`` (``None`` if it is empty): where a one-node job
+    goes among the nodes that can take it."""
+    if order is not None:  # the first fitting node in preference order
+        node = int(order[fit[order].argmax()])
+        return node if fit[node] else None
+    if key is not None:  # the preferred fitting node without building the candidates
+        node = int(np.where(fit, key, np.inf).argmin())
+        if fit[node]:
+            return node
+    candidates = np.flatnonzero(fit)  # none fits, or the fitting ones have key +inf
+    return _best(candidates, key, rng) if candidates.size else None
 
 
 def _spread(ntasks: int, cap: np.ndarray, key: np.ndarray | None, rng: np.random.Generator,

@@ -1,67 +1,65 @@
-"""Projected free resources over time, for backfilling.
+"""Projected free resources over time, for backfilling: one :class:`Skyline` per node.
 
-Rows are time intervals ``[times[r], times[r+1])`` (the last one open-ended); ``cores[r, n]``
-and ``mem[r, n]`` are what node ``n`` is expected to have free during row ``r``. Running jobs
-release their resources at their estimated end (a job past its estimate is expected to end
-now); reservations subtract resources over their estimated duration.
+Running jobs release their resources at their estimated end (a job past its estimate is
+expected to end now); reservations take resources over their estimated duration.
+:meth:`Profile.earliest` finds where a job fits first with the placement rules of
+:mod:`hetsched.schedulers.placement`, looking only at times where some node's free resources
+change (a start between two such times is never the earliest: the one before offers as much).
 """
 
 from __future__ import annotations
 
-import bisect
+import math
+from itertools import groupby
+from operator import attrgetter, itemgetter
 
 import numpy as np
 
-from hetsched.schedulers.placement import Allocation, place
-from hetsched.sim.resources import capacity
+from hetsched.schedulers.placement import Allocation, choose_node, place
+from hetsched.schedulers.skyline import Skyline, room
+from hetsched.sim.resources import even_split
 from hetsched.sim.view import ClusterView
-from hetsched.workload.model import Job
+from hetsched.workload.model import SPREAD, Job
+
+_EST_END = attrgetter("est_end")
+_END = itemgetter(0)
 
 
 class Profile:
-    def __init__(self, times: list[float], cores: np.ndarray, mem: np.ndarray) -> None:
-        self.times = times
-        self.cores = cores
-        self.mem = mem
+    """One skyline per node (``nodes``), and one of the platform's total free cores
+    (``total``, a quick bound for multi-node jobs)."""
+
+    def __init__(self, skylines: list[Skyline], total: Skyline, slots: list[int],
+                 now: float) -> None:
+        self.nodes = skylines
+        self.total = total
+        self.slots = slots
+        self.now = now
 
     @staticmethod
     def of_running(view: ClusterView) -> "Profile":
-        """Free resources now, then after each estimated end of a running job."""
-        runs = list(view.running.values())
-        ends = [view.estimated_end(run) for run in runs]
-        times = sorted(set(ends) | {view.now})
-        shape = (len(times), len(view.free_cores))
-        cores, mem = np.zeros(shape, dtype=np.int64), np.zeros(shape)
-        cores[0], mem[0] = view.free_cores, view.free_mem
-        if runs:
-            row_of = np.searchsorted(times, ends)
-            sizes = [run.node_index.size for run in runs]
-            rows = np.repeat(row_of, sizes)
-            nodes = np.concatenate([run.node_index for run in runs])
-            counts = np.concatenate([run.cores for run in runs])
-            per_core_mem = np.repeat([run.job.mem_mb for run in runs], sizes)
-            np.add.at(cores, (rows, nodes), counts)
-            np.add.at(mem, (rows, nodes), counts * per_core_mem)
-        return Profile(times, np.cumsum(cores, axis=0), np.cumsum(mem, axis=0))
+        """Free resources now, then after each estimated end of a running job. Sums are made
+        in the order of ``view.running``, as the engine adds them."""
+        now = view.now
+        ends: list[list[tuple[float, int, float]]] = [[] for _ in view.node_index]
+        for run in view.running.values():
+            end, per_core_mem = view.estimated_end(run), run.job.mem_mb
+            for node, count in run.allocation:
+                ends[node].append((end, count, count * per_core_mem))
+        cores, mem = view.free_cores.tolist(), view.free_mem.tolist()
+        skylines = [_skyline(now, cores[n], mem[n], sorted(ends[n], key=_END))
+                    for n in range(len(ends))]
+        if len(skylines) == 1:  # its node's skyline is the platform's
+            total = skylines[0]
+        else:
+            every_end = sorted(((end, count, 0.0) for node in ends for end, count, _ in node),
+                               key=_END)
+            total = _skyline(now, view.total_free_cores, 0.0, every_end)
+        return Profile(skylines, total, view.platform.arrays.slots.tolist(), now)
 
     def advance(self, now: float) -> None:
-        """Forget rows that ended before ``now``; the first row starts at ``now``."""
-        first = bisect.bisect_right(self.times, now) - 1
-        if first > 0:
-            del self.times[:first]
-            self.cores = self.cores[first:]
-            self.mem = self.mem[first:]
-        self.times[0] = now
-
-    def _row_at(self, t: float) -> int:
-        """Index of the row starting exactly at ``t`` (split a row if needed)."""
-        row = bisect.bisect_right(self.times, t) - 1
-        if self.times[row] == t:
-            return row
-        self.times.insert(row + 1, t)
-        self.cores = np.insert(self.cores, row + 1, self.cores[row], axis=0)
-        self.mem = np.insert(self.mem, row + 1, self.mem[row], axis=0)
-        return row + 1
+        """Move the present to ``now``; steps before it are dropped as nodes change."""
+        self.now = now
 
     def reserve(self, job: Job, start: float, end: float, allocation: Allocation) -> None:
         """Take ``allocation`` over ``[start, end)``."""
@@ -71,89 +69,178 @@ class Profile:
         """Give back what :meth:`reserve` took."""
         self._book(job, start, end, allocation, 1)
 
-    def holds(self, job: Job, start: float, end: float, allocation: Allocation) -> bool:
-        """Whether ``allocation`` fits over ``[start, end)`` in what is left."""
-        first, last = self._rows(start, end)
-        nodes, counts = _columns(allocation)
-        room = capacity(job, self.cores[first:last, nodes], self.mem[first:last, nodes])
-        return bool(np.all(room >= counts))
-
-    def _rows(self, start: float, end: float) -> tuple[int, int]:
-        """Rows covering ``[start, end)``, inserting boundaries as needed (none if end <= start)."""
-        first = self._row_at(start)
-        return first, self._row_at(end) if end > start else first
-
     def _book(self, job: Job, start: float, end: float, allocation: Allocation,
               sign: int) -> None:
-        first, last = self._rows(start, end)
-        nodes, counts = _columns(allocation)
-        self.cores[first:last, nodes] += sign * counts
-        if job.mem_mb:
-            self.mem[first:last, nodes] += sign * counts * job.mem_mb
+        now, nodes, total = self.now, self.nodes, 0
+        for node, count in allocation:
+            skyline = nodes[node]
+            skyline.prune(now)
+            skyline.add(start, end, sign * count, sign * count * job.mem_mb)
+            total += count
+        if len(nodes) > 1:
+            self.total.prune(now)
+            self.total.add(start, end, sign * total, 0.0)
 
-    def window_min(self, row: int, durations: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Per node, the least free cores / memory over ``[times[row], times[row] + d_n)``."""
-        ends = np.searchsorted(self.times, self.times[row] + durations, side="left")
-        last = int(ends.max())
-        if last <= row + 1 or np.all(ends == last):
-            span = slice(row, max(last, row + 1))
-            return self.cores[span].min(axis=0), self.mem[span].min(axis=0)
-        cores, mem = self.cores[row].copy(), self.mem[row].copy()
-        for r in range(row + 1, last):
-            open_ = ends > r
-            np.minimum(cores, np.where(open_, self.cores[r], cores), out=cores)
-            np.minimum(mem, np.where(open_, self.mem[r], mem), out=mem)
-        return cores, mem
+    def holds(self, job: Job, start: float, end: float, allocation: Allocation) -> bool:
+        """Whether ``allocation`` fits over ``[start, end)`` in what is left."""
+        if end <= start:
+            return True
+        return all(room(*self.nodes[node].lowest(start, end), job.mem_mb) >= count
+                   for node, count in allocation)
 
-    def earliest(self, job: Job, durations: np.ndarray, key: np.ndarray | None,
-                 rng: np.random.Generator,
-                 before: float | None = None) -> tuple[float, Allocation] | None:
-        """The earliest start and allocation of ``job`` lasting ``durations[n]`` on node n;
-        with ``before``, only starts earlier than it are searched (``None`` if there is none).
+    def earliest(self, job: Job, durations: list[float], key: np.ndarray | None,
+                 rng: np.random.Generator, order: np.ndarray | None = None,
+                 lo: float = -math.inf, hi: float = math.inf, home: int = -1,
+                 booked: float = math.inf) -> tuple[float, Allocation] | None:
+        """The earliest start of ``job``, lasting ``durations[n]`` on node n, and its
+        allocation then; only starts before ``hi`` are searched (``None`` if none fits).
+        ``lo`` says no start before it can fit: the search begins there.
+
+        ``home``: a one-node job without memory booked on that node from ``booked`` on, for
+        ``durations[home]``, still in the profile; only starts before ``booked`` are searched.
+        It may start earlier there if it fits until ``booked``: from then on its own booking
+        leaves it its cores (the profile is searched as if it were released, without releasing
+        it).
 
         Multi-node jobs are checked over their longest possible duration (conservative).
         """
-        last = len(self.times) if before is None else bisect.bisect_left(self.times, before)
-        spans = durations if job.nodes == 1 else np.full_like(durations, durations.max())
-        cap = capacity(job, self.cores[:last], self.mem[:last])
-        room = cap.sum(axis=1) if job.nodes == 0 else cap.max(axis=1)
-        for row in np.flatnonzero(room >= (job.ntasks if job.nodes == 0 else _min_per_node(job))):
-            cores, mem = self.window_min(int(row), spans)
-            allocation = place(job, cores, mem, key, rng)
+        lo = max(lo, self.now)
+        if job.nodes == 1:
+            return self._earliest_one_node(job, durations, key, rng, order, lo, hi, home,
+                                           booked)
+        return self._earliest_many_nodes(job, max(durations), key, rng, order, lo, hi)
+
+    def _earliest_one_node(self, job: Job, durations: list[float], key: np.ndarray | None,
+                           rng: np.random.Generator, order: np.ndarray | None, lo: float,
+                           hi: float, home: int, booked: float
+                           ) -> tuple[float, Allocation] | None:
+        """Each node's first fit; the preferred node among those that fit first. In a
+        static preference order, a node that fits at ``lo`` ends the search (no later node can
+        be earlier, nor preferred on a tie)."""
+        tasks, tasks_mem, now = job.ntasks, job.mem_mb, self.now
+        best, first = hi, []
+        for node in range(len(self.nodes)) if order is None else order.tolist():
+            if self.slots[node] < tasks:
+                continue
+            bound = best if not first else math.nextafter(best, math.inf)
+            t = self.nodes[node].first_fit(tasks, tasks_mem, durations[node], lo, bound, now,
+                                           booked if node == home else math.inf)
+            if t is None:
+                continue
+            if t < best or not first:
+                best, first = t, [node]
+            else:
+                first.append(node)
+            if order is not None and t <= lo:
+                break
+        if not first:
+            return None
+        if len(first) == 1 and key is not None:  # preferred whatever the key
+            return best, ((first[0], tasks),)
+        fit = np.zeros(len(self.nodes), dtype=bool)
+        fit[first] = True
+        return best, ((choose_node(fit, key, rng, order), tasks),)
+
+    def _earliest_many_nodes(self, job: Job, duration: float, key: np.ndarray | None,
+                             rng: np.random.Generator, order: np.ndarray | None, lo: float,
+                             hi: float) -> tuple[float, Allocation] | None:
+        """Tries the times at which some node changes, in order, with what each node keeps
+        free over the whole window; a time when the platform as a whole has too few free cores
+        over the window is skipped at once."""
+        now, tasks, tasks_mem, total = self.now, job.ntasks, job.mem_mb, self.total
+        first = total.first_fit(tasks, 0.0, duration, lo, hi, now)
+        if first is None:
+            return None
+        starts = set()
+        for skyline in self.nodes:
+            times = skyline.times
+            i = skyline.step_at(first)
+            starts.add(max(times[i], now))
+            starts.update(times[i + 1:])
+        for t in sorted(starts):
+            if t >= hi:
+                break
+            if t < first or total.lowest(t, t + duration)[0] < tasks:
+                continue
+            lows = [skyline.lowest(t, t + duration) for skyline in self.nodes]
+            if not _may_fit(job, [room(c, m, tasks_mem) for c, m in lows]):
+                continue
+            cores = np.array([c for c, _ in lows], dtype=np.int64)
+            allocation = place(job, cores, np.array([m for _, m in lows]), key, rng,
+                               order=order)
             if allocation is not None:
-                return self.times[row], allocation
-        if before is None:
-            raise AssertionError(f"job {job.id} fits nowhere even when the cluster is empty")
+                return t, allocation
         return None
 
+    def most_free(self, node: int, start: float, end: float) -> tuple[int, float]:
+        """The most free cores and memory ``node`` has at some time in ``[start, end)``."""
+        return self.nodes[node].highest(start, end)
 
-def _columns(allocation: Allocation) -> tuple[list[int], np.ndarray]:
-    return [node for node, _ in allocation], np.array([count for _, count in allocation])
+    def most_total(self, start: float, end: float) -> int:
+        """The most free cores the platform has at some time in ``[start, end)``."""
+        return self.total.highest(start, end)[0]
 
 
-def _min_per_node(job: Job) -> int:
-    """The fewest tasks a placement of ``job`` needs on one of its nodes."""
-    return job.ntasks if job.nodes == 1 else 1 if job.nodes == 0 else -(-job.ntasks // job.nodes)
+def _skyline(now: float, cores: int, mem: float,
+             ends: list[tuple[float, int, float]]) -> Skyline:
+    """A node with ``cores``/``mem`` free now that gets back each ``(end, cores, mem)`` (sorted
+    by end) then; the amounts of equal ends are summed first, as the engine's rows did."""
+    times, free, free_mem = [now], [cores], [mem]
+    for end, group in groupby(ends, key=_END):
+        if end == now:
+            for _, count, count_mem in group:
+                free[0] += count
+                free_mem[0] += count_mem
+            continue
+        step_cores, step_mem = 0, 0.0
+        for _, count, count_mem in group:
+            step_cores += count
+            step_mem += count_mem
+        times.append(end)
+        free.append(free[-1] + step_cores)
+        free_mem.append(free_mem[-1] + step_mem)
+    return Skyline(times, free, free_mem)
 
 
-def first_fit_time(view: ClusterView, job: Job, key: np.ndarray | None,
-                   rng: np.random.Generator) -> tuple[float, Allocation, np.ndarray, np.ndarray]:
+def _may_fit(job: Job, rooms: list[int]) -> bool:
+    """A quick necessary test, from the tasks each node can take, that a multi-node job fits."""
+    if job.nodes == SPREAD:
+        return sum(rooms) >= job.ntasks
+    base = even_split(job)[0]
+    return sum(r >= base for r in rooms) >= job.nodes
+
+
+def first_fit_time(view: ClusterView, job: Job, key: np.ndarray | None, rng: np.random.Generator,
+                   order: np.ndarray | None = None
+                   ) -> tuple[float, Allocation, np.ndarray, np.ndarray]:
     """Earliest projected time ``job`` can start, its allocation then, and the free cores and
     memory projected at that time. Walks estimated ends in order and stops at the first fit,
-    so it costs only as many releases as the job needs."""
+    so it costs only as many releases as the job needs. After the first try, placement is
+    tried only when the releases could have made room: enough free slots in all, and for a
+    one-node job a released node with as many (the others did not fit before)."""
     cores, mem = view.free_cores.copy(), view.free_mem.copy()
-    runs = sorted(view.running.values(), key=view.estimated_end)
-    i = 0
-    t = view.now
+    now = view.now
+    runs = sorted(view.running.values(), key=_EST_END)
+    if runs and runs[0].est_end < now:  # jobs past their estimate end now, in view order
+        runs = sorted(runs, key=view.estimated_end)
+    total, need, one_node = view.total_free_cores, job.ntasks, job.nodes == 1
+    i, t, room = 0, now, True
     while True:
-        while i < len(runs) and view.estimated_end(runs[i]) <= t:
-            for node, count in runs[i].allocation:
+        while i < len(runs) and max(runs[i].est_end, now) <= t:
+            run = runs[i]
+            per_core_mem = run.job.mem_mb
+            for node, count in run.allocation:
                 cores[node] += count
-                mem[node] += count * runs[i].job.mem_mb
+                total += count
+                if per_core_mem:
+                    mem[node] += count * per_core_mem
+                room = room or (one_node and cores[node] >= need)
             i += 1
-        allocation = place(job, cores, mem, key, rng)
-        if allocation is not None:
-            return t, allocation, cores, mem
+        if room and total >= need:
+            allocation = place(job, cores, mem, key, rng, order=order)
+            if allocation is not None:
+                return t, allocation, cores, mem
         if i == len(runs):
             raise AssertionError(f"job {job.id} fits nowhere even when the cluster is empty")
-        t = view.estimated_end(runs[i])
+        t = max(runs[i].est_end, now)
+        room = not one_node

@@ -1,0 +1,319 @@
+"""Conservative backfilling, heterogeneity-aware (estimates as in :mod:`.backfill`).
+
+Every queued job, in queue order, gets a reservation at the earliest time it fits without
+touching earlier reservations; a job starts when its reservation is due. When a job ends before
+its estimate the plan is compressed: each reserved job, in order of start, moves to its
+earliest slot while all others stay booked, so none ever moves later. A job running past its
+estimate pushes back the reservations it now collides with.
+
+Compression without re-planning everything: a reservation's search for an earlier slot failed
+(or placed it) the last time it was made, and taking resources since cannot make it succeed.
+Only freeing them can: a job ending early, or a reservation moving earlier. Each such
+increase marks the reservations whose window could use it as *stale*, with the range of starts
+worth searching (the windows that overlap the freed time); the others' searches would fail
+again, so compression skips them. The order, the searches and their results are those of
+compressing every reservation, which is still done when the plan may not be what re-projecting
+from the running jobs gives (a job past its estimate, one started before this scheduler's
+reset, a reservation that could not start on time).
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+
+from hetsched.schedulers.backfill import Backfilling, estimated_duration
+from hetsched.schedulers.base import Decision, Events, Start, WakeUp
+from hetsched.schedulers.placement import Allocation
+from hetsched.schedulers.profile import Profile
+from hetsched.schedulers.skyline import Runs, room
+from hetsched.sim.resources import even_split
+from hetsched.sim.view import ClusterView
+from hetsched.workload.model import SPREAD, Job
+
+
+@dataclass(frozen=True, slots=True)
+class _Booking:
+    """A reservation of ``job``: ``allocation`` from ``start`` for the estimated ``duration``,
+    until ``end``; ``per_node`` is the fewest tasks the job puts on any node it uses, and no
+    window of a start before this one reaches past ``reach`` (no estimate exceeds
+    ``req_time``). ``home`` is the node of a one-node job without memory (else -1): its own
+    booking leaves it all it needs there from ``start`` on."""
+
+    job: Job
+    start: float
+    allocation: Allocation
+    duration: float
+    end: float
+    per_node: int
+    reach: float
+    home: int
+
+    @staticmethod
+    def of(job: Job, start: float, allocation: Allocation, duration: float) -> "_Booking":
+        per_node = job.ntasks if job.nodes == 1 else 1 if job.nodes == SPREAD else \
+            even_split(job)[0]
+        home = allocation[0][0] if job.nodes == 1 and not job.mem_mb else -1
+        return _Booking(job, start, allocation, duration, start + duration, per_node,
+                        start + job.req_time, home)
+
+
+def _slack(t: float) -> float:
+    """A margin for rounding when comparing sums of times."""
+    return 1e-9 * max(1.0, abs(t))
+
+
+class ConservativeBackfill(Backfilling):
+    name = "conservative"
+
+    def reset(self, view: ClusterView, rng: np.random.Generator) -> None:
+        super().reset(view, rng)
+        self.profile: Profile | None = None
+        self.node_speed: list[float] = view.platform.arrays.speed.tolist()
+        self.reserved: dict[int, _Booking] = {}
+        self.order: dict[int, int] = {}  # reserved job -> when it was first booked
+        self.booked = itertools.count()
+        self.started: dict[int, _Booking] = {}  # running job -> its real start and estimate
+        self.stale: dict[int, tuple[float, float]] = {}  # reserved job -> starts to search
+        self.starts: list[tuple[float, int]] = []  # heap of booked starts (some outdated)
+        self.waiting: set[int] = set()  # due but could not start
+        self.exact = True  # the profile is what re-projecting from the running jobs gives
+        self.cursor: tuple[float, int] | None = None  # the reservation being compressed
+        self.queue: list[tuple[float, int]] = []  # stale ones after it, by start
+
+    def decide(self, now: float, events: Events) -> Iterator[Decision]:
+        if self.profile is None:  # the first call, maybe on a fork with jobs already pending
+            self.profile = Profile.of_running(self.view)
+            arrived = tuple(self.view.pending.values())
+        else:
+            early = self._ended_early(now, events)
+            if early is None:
+                self._replan(now)
+            else:
+                self.profile.advance(now)
+                for job, booking in early:
+                    self._give_back(job, now, booking)
+                if early:
+                    self._compress(now)
+            arrived = events.arrived
+        for job in arrived:
+            self._reserve(job)
+        yield from self._start_due(now)
+
+    def _ended_early(self, now: float, events: Events) -> list[tuple[Job, _Booking]] | None:
+        """The jobs that ended before their estimate, or ``None`` when the plan must be made
+        again from the running jobs: one of them started before this scheduler's reset, a
+        job runs past its estimate, or an early end finds the plan inexact."""
+        early, unknown = [], False
+        for job in events.finished:
+            booking = self.started.pop(job.index, None)
+            if booking is None:
+                unknown = True
+            elif now < booking.end - _slack(now):
+                early.append((job, booking))
+        if unknown or any(run.est_end < now for run in self.view.running.values()):
+            return None
+        return None if early and not self.exact else early
+
+    def _give_back(self, job: Job, now: float, booking: _Booking) -> None:
+        """A job ended early: what it held until its estimated end is free."""
+        assert self.profile is not None
+        self.profile.release(job, now, booking.end, booking.allocation)
+        self._mark_stale([(node, now, booking.end) for node, _ in booking.allocation], -1)
+
+    def _replan(self, now: float) -> None:
+        """Re-project from the running jobs, keep every reservation that still fits where it
+        is (an overrun may push some: they take the earliest slot left, in queue order), then
+        compress every reservation."""
+        view = self.view
+        self.profile = profile = Profile.of_running(view)
+        pushed = []
+        for index, booking in sorted(self.reserved.items(), key=_start_then_index):
+            job = view.pending[index]
+            if booking.start < now:
+                booking = _Booking.of(job, now, booking.allocation, booking.duration)
+            if profile.holds(job, booking.start, booking.end, booking.allocation):
+                profile.reserve(job, booking.start, booking.end, booking.allocation)
+                self._book(index, booking)
+            else:
+                pushed.append(job)
+        for job in pushed:
+            self._reserve(job)
+        self.stale = dict.fromkeys(self.reserved, (-math.inf, math.inf))
+        self.waiting.clear()
+        self.exact = True
+        self._compress(now)
+
+    def _compress(self, now: float) -> None:
+        """Move each stale reservation, in order of start, to its earliest slot before its
+        own, all others still booked; it keeps its slot when there is none."""
+        profile, view = self.profile, self.view
+        assert profile is not None
+        self.queue = [(self.reserved[index].start, index) for index in self.stale]
+        heapq.heapify(self.queue)
+        while self.queue:
+            self.cursor = start, index = heapq.heappop(self.queue)
+            lo, hi = self.stale.pop(index)
+            if start <= now:
+                continue
+            booking, job = self.reserved[index], view.pending[index]
+            if booking.home < 0:
+                profile.release(job, booking.start, booking.end, booking.allocation)
+            found = profile.earliest(job, view.speed.estimates(job).tolist(),
+                                     self.nodes.key(view), self.rng, self.nodes.order(view),
+                                     lo, min(hi, start), booking.home, start)
+            if found is None:
+                if booking.home < 0:
+                    profile.reserve(job, booking.start, booking.end, booking.allocation)
+                continue
+            if booking.home >= 0:
+                profile.release(job, booking.start, booking.end, booking.allocation)
+            moved = self._book_at(job, *found)
+            self._mark_stale(_freed(booking, moved), index)
+        self.cursor = None
+
+    def _mark_stale(self, freed: list[tuple[int, float, float]], mover: int) -> None:
+        """Resources were freed on ``(node, start, end)``: mark the reservations (not
+        ``mover``'s) whose window could now use them there, with the starts to search.
+
+        A one-node job without memory needs a run of ``per_node`` free cores through the freed
+        time as long as its estimate there, or reaching its own start on its own node (where
+        only what is freed before its start can help it). Any other job needs room for
+        ``per_node`` tasks on that node, and for all its tasks on the platform, at a freed time
+        (counting what it holds there itself), and its windows end before its reservation's
+        start plus ``req_time`` (no estimate is longer)."""
+        profile = self.profile
+        assert profile is not None
+        now, speed, slowest = profile.now, self.node_speed, self.view.platform.slowest_speed
+        for node, start, end in freed:
+            most_cores, most_mem = profile.most_free(node, start, end)
+            runs: Runs | None = None
+            most_total = -1
+            margin = _slack(start)
+            for index, booking in self.reserved.items():
+                if booking.start <= now or index == mover:
+                    continue
+                home = booking.home
+                if home >= 0:
+                    if booking.per_node > most_cores or home == node and start >= booking.start:
+                        continue
+                    if runs is None:
+                        runs = profile.nodes[node].runs(start, end, now)
+                    low, high = runs.span(booking.per_node)
+                    if low >= booking.start:
+                        continue
+                    if home == node:
+                        if high < booking.start and booking.duration > high - low + margin:
+                            continue
+                        self._stale(index, booking, low, min(end, booking.start))
+                    elif booking.job.req_time * slowest / speed[node] <= high - low + margin:
+                        self._stale(index, booking, low, end)
+                    continue
+                job = booking.job
+                if start >= booking.reach + margin:
+                    continue
+                overlaps = booking.start < end and booking.end > start
+                own = next((c for n, c in booking.allocation if n == node), 0) \
+                    if overlaps else 0
+                if job.mem_mb:
+                    if room(most_cores + own, most_mem + own * job.mem_mb, job.mem_mb) \
+                            < booking.per_node:
+                        continue
+                elif most_cores + own < booking.per_node:
+                    continue
+                if job.nodes != 1:
+                    if most_total < 0:
+                        most_total = profile.most_total(start, end)
+                    if most_total + (job.ntasks if overlaps else 0) < job.ntasks:
+                        continue
+                self._stale(index, booking, start - (booking.reach - booking.start) - margin,
+                            end)
+
+    def _stale(self, index: int, booking: _Booking, lo: float, hi: float) -> None:
+        """Widen ``index``'s range of starts to search; a reservation after the one being
+        compressed joins this compression."""
+        old = self.stale.get(index)
+        if old is None:
+            self.stale[index] = (lo, hi)
+            key = (booking.start, index)
+            if self.cursor is not None and key > self.cursor:
+                heapq.heappush(self.queue, key)
+        else:
+            self.stale[index] = (min(old[0], lo), max(old[1], hi))
+
+    def _reserve(self, job: Job) -> None:
+        """Book ``job`` at its earliest slot."""
+        assert self.profile is not None
+        view = self.view
+        found = self.profile.earliest(job, view.speed.estimates(job).tolist(),
+                                      self.nodes.key(view), self.rng, self.nodes.order(view))
+        if found is None:
+            raise AssertionError(f"job {job.id} fits nowhere even when the cluster is empty")
+        self._book_at(job, *found)
+
+    def _book_at(self, job: Job, start: float, allocation: Allocation) -> _Booking:
+        assert self.profile is not None
+        booking = _Booking.of(job, start, allocation,
+                              estimated_duration(self.view, job, allocation))
+        self.profile.reserve(job, booking.start, booking.end, allocation)
+        self._book(job.index, booking)
+        return booking
+
+    def _book(self, index: int, booking: _Booking) -> None:
+        self.reserved[index] = booking
+        if index not in self.order:
+            self.order[index] = next(self.booked)
+        heapq.heappush(self.starts, (booking.start, index))
+
+    def _start_due(self, now: float) -> Iterator[Decision]:
+        """Start the reservations that are due, in the order they were first booked; wake up
+        when the next one is."""
+        view, starts, reserved = self.view, self.starts, self.reserved
+        due = self.waiting
+        while starts and starts[0][0] <= now:
+            entry = heapq.heappop(starts)
+            if self._current(entry):
+                due.add(entry[1])
+        for index in sorted(due, key=self.order.__getitem__):
+            booking, job = reserved[index], view.pending[index]
+            if not all(view.fits(job, node, count) for node, count in booking.allocation):
+                self.exact = False  # it will start late, or be pushed back by a re-plan
+                continue
+            due.discard(index)
+            del reserved[index], self.order[index]
+            self.stale.pop(index, None)
+            self.exact = self.exact and booking.start == now
+            self.started[index] = _Booking.of(job, now, booking.allocation, booking.duration)
+            yield Start(job, booking.allocation)
+        while starts and not self._current(starts[0]):
+            heapq.heappop(starts)
+        if starts:
+            yield WakeUp(starts[0][0])
+
+    def _current(self, entry: tuple[float, int]) -> bool:
+        """Whether a ``(start, job)`` entry of the heap of starts is still booked."""
+        booking = self.reserved.get(entry[1])
+        return booking is not None and booking.start == entry[0]
+
+
+
+def _start_then_index(item: tuple[int, _Booking]) -> tuple[float, int]:
+    return item[1].start, item[0]
+
+
+def _freed(old: _Booking, new: _Booking) -> list[tuple[int, float, float]]:
+    """Where a reservation that moved earlier from ``old`` to ``new`` freed resources:
+    ``(node, start, end)``."""
+    kept = dict(new.allocation)
+    freed = []
+    for node, count in old.allocation:
+        if kept.get(node, 0) < count:
+            freed.append((node, old.start, old.end))
+        elif new.end < old.end:
+            freed.append((node, max(old.start, new.end), old.end))
+    return freed

@@ -1,0 +1,157 @@
+"""One node's projected free cores and memory over time, as a step function.
+
+Step ``i`` holds ``cores[i]`` free cores and ``mem[i]`` MB of free memory over
+``[times[i], times[i + 1])``; the last step is open-ended. Backfilling books jobs in it
+(:meth:`Skyline.add` with negative amounts), gives them back, and asks where a window of free
+resources starts (:meth:`Skyline.first_fit`). Plain Python lists: a node has few steps, and
+numpy's per-call cost would dominate on them.
+
+A window ``[t, t + d)`` covers the steps that start before ``t + d`` and end after ``t`` (at
+least the step holding ``t``). Steps that end at or before the present are dropped by
+:meth:`Skyline.prune`; until then searches start from the step holding their lower bound.
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+
+
+def room(cores: int, mem: float, tasks_mem: float) -> int:
+    """Tasks (each ``tasks_mem`` MB) that ``cores`` free cores and ``mem`` free MB can take;
+    the scalar form of :func:`hetsched.sim.resources.capacity`."""
+    if tasks_mem <= 0:
+        return cores
+    share = mem / tasks_mem
+    return cores if share >= cores else math.floor(share)
+
+
+class Skyline:
+    __slots__ = ("times", "cores", "mem")
+
+    def __init__(self, times: list[float], cores: list[int], mem: list[float]) -> None:
+        self.times = times
+        self.cores = cores
+        self.mem = mem
+
+    def step_at(self, t: float) -> int:
+        """Index of the step holding ``t`` (the first one if ``t`` is before it)."""
+        return max(bisect.bisect_right(self.times, t) - 1, 0)
+
+    def add(self, start: float, end: float, cores: int, mem: float) -> None:
+        """Add ``cores`` and ``mem`` (negative: take them) over ``[start, end)``; ``start`` is
+        never before the first step. Steps left equal to their neighbour are merged (no start
+        can be earliest at their boundary: the step before offers the same)."""
+        if end <= start:
+            return
+        times, free, free_mem = self.times, self.cores, self.mem
+        first = bisect.bisect_right(times, start) - 1
+        if times[first] != start:
+            first += 1
+            times.insert(first, start)
+            free.insert(first, free[first - 1])
+            free_mem.insert(first, free_mem[first - 1])
+        last = bisect.bisect_right(times, end, first) - 1
+        if times[last] != end:
+            last += 1
+            times.insert(last, end)
+            free.insert(last, free[last - 1])
+            free_mem.insert(last, free_mem[last - 1])
+        for i in range(first, last):
+            free[i] += cores
+        if mem:
+            for i in range(first, last):
+                free_mem[i] += mem
+        if last < len(times) and free[last] == free[last - 1] and \
+                free_mem[last] == free_mem[last - 1]:
+            del times[last], free[last], free_mem[last]
+        if first and free[first] == free[first - 1] and free_mem[first] == free_mem[first - 1]:
+            del times[first], free[first], free_mem[first]
+
+    def prune(self, now: float) -> None:
+        """Forget the steps that end at or before ``now``."""
+        if len(self.times) > 1 and self.times[1] <= now:
+            first = bisect.bisect_right(self.times, now) - 1
+            del self.times[:first], self.cores[:first], self.mem[:first]
+
+    def lowest(self, start: float, end: float) -> tuple[int, float]:
+        """The least free cores and memory over the window ``[start, end)``."""
+        i = self.step_at(start)
+        times, cores, mem = self.times, self.cores, self.mem
+        low_cores, low_mem = cores[i], mem[i]
+        for j in range(i + 1, bisect.bisect_left(times, end, i + 1)):
+            low_cores = min(low_cores, cores[j])
+            low_mem = min(low_mem, mem[j])
+        return low_cores, low_mem
+
+    def highest(self, start: float, end: float) -> tuple[int, float]:
+        """The most free cores and memory over the window ``[start, end)``."""
+        i = self.step_at(start)
+        last = max(bisect.bisect_left(self.times, end, i + 1), i + 1)
+        return max(self.cores[i:last]), max(self.mem[i:last])
+
+    def runs(self, start: float, end: float, now: float) -> "Runs":
+        """How far free cores reach out of ``[start, end)`` on either side (from ``now``)."""
+        times, cores, last = self.times, self.cores, len(self.times) - 1
+        left, left_low, low = [], [], math.inf
+        j = bisect.bisect_left(times, start) - 1  # the step just before start
+        while j >= 0 and low >= 1 and (j == last or times[j + 1] > now):
+            low = min(low, cores[j])
+            left.append(max(times[j], now))
+            left_low.append(-low)
+            j -= 1
+        right, right_low, low = [], [], math.inf
+        j = self.step_at(end)
+        while low >= 1:
+            low = min(low, cores[j])
+            right.append(times[j + 1] if j < last else math.inf)
+            right_low.append(-low)
+            if j == last:
+                break
+            j += 1
+        return Runs(start, end, left, left_low, right, right_low)
+
+    def first_fit(self, tasks: int, tasks_mem: float, duration: float, lo: float,
+                  hi: float, now: float, until: float = math.inf) -> float | None:
+        """The earliest start ``t < hi`` from the step holding ``lo`` on (a step's start, or
+        ``now`` for the step holding it) such that ``tasks`` tasks of ``tasks_mem`` MB each fit
+        over all of ``[t, min(t + duration, until))``; ``None`` if there is none."""
+        times, cores, mem = self.times, self.cores, self.mem
+        last = len(times) - 1
+        i = self.step_at(lo)
+        start = end = None
+        while True:
+            if cores[i] >= tasks and (tasks_mem <= 0 or room(cores[i], mem[i], tasks_mem) >= tasks):
+                if start is None:
+                    start = times[i] if times[i] > now else now
+                    if start >= hi:
+                        return None
+                    end = min(start + duration, until)
+                if i == last or times[i + 1] >= end:
+                    return start
+            else:
+                start = None
+                if i == last or times[i + 1] >= hi:
+                    return None
+            i += 1
+
+
+class Runs:
+    """Around a time range: for a level of free cores, how far before its start and after its
+    end a skyline keeps at least that many (steps met going outwards, with the least free
+    cores seen so far, negated to stay sorted)."""
+
+    __slots__ = ("start", "end", "left", "left_low", "right", "right_low")
+
+    def __init__(self, start: float, end: float, left: list[float], left_low: list[int],
+                 right: list[float], right_low: list[int]) -> None:
+        self.start, self.end = start, end
+        self.left, self.left_low, self.right, self.right_low = left, left_low, right, right_low
+
+    def span(self, level: int) -> tuple[float, float]:
+        """``(u, v)``: the skyline keeps ``level`` free cores over ``[u, start)`` and over
+        ``[end, v)``, and no further out."""
+        k = bisect.bisect_right(self.left_low, -level)
+        u = self.left[k - 1] if k else self.start
+        k = bisect.bisect_right(self.right_low, -level)
+        return u, self.right[k - 1] if k else self.end
