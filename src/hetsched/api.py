@@ -59,21 +59,21 @@ class Run:
         no such value."""
         from hetsched.output.jobs_csv import job_columns
 
-        return _pandas().DataFrame(job_columns(self.result))
+        return require_pandas().DataFrame(job_columns(self.result))
 
     @property
     def timeseries(self) -> pandas.DataFrame:
         """The columns of ``timeseries.csv``: one row per instant something happened."""
         from hetsched.output.summary_json import timeseries_columns
 
-        return _pandas().DataFrame(timeseries_columns(self.result))
+        return require_pandas().DataFrame(timeseries_columns(self.result))
 
     @property
     def nodes(self) -> pandas.DataFrame:
         """Per node: name, type, energy (NaN without a power model), busy and idle time."""
         from hetsched.output.summary_json import node_totals
 
-        return _pandas().DataFrame(node_totals(self.result)).astype({"energy_j": float})
+        return require_pandas().DataFrame(node_totals(self.result)).astype({"energy_j": float})
 
     def write(self, out_dir: PathLike) -> dict[str, Path]:
         """Write ``jobs.csv``, ``summary.json`` and ``timeseries.csv`` into ``out_dir``."""
@@ -152,7 +152,7 @@ def _path(value: object, what: str) -> Path:
     return Path(value)
 
 
-def _pandas() -> Any:
+def require_pandas() -> Any:
     try:
         import pandas
     except ImportError:

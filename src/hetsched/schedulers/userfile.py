@@ -27,6 +27,12 @@ def is_file_spec(spec: str) -> bool:
     return _FILE_SPEC.match(spec.strip()) is not None
 
 
+def file_spec_parts(spec: str) -> tuple[str, str] | None:
+    """``("path/to/file.py", ":ClassName[:options]")`` for a file spec, ``None`` otherwise."""
+    match = _FILE_SPEC.match(spec.strip())
+    return None if match is None else (match["path"], spec.strip()[match.end("path"):])
+
+
 def load_file_spec(spec: str) -> tuple[type[Scheduler], str, str]:
     """The class a file spec names, the scheduler's name (the class's ``name`` attribute, or
     the class name) and the option text."""
