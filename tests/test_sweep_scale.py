@@ -19,6 +19,7 @@ from typer.testing import CliRunner
 from hetsched.cli.main import app
 from hetsched.examples import default_workload_path
 
+pytestmark = pytest.mark.slow  # about 25 s together
 runner = CliRunner()
 SCHEDULERS = ("fcfs", "easy", "conservative", "high_gflops", "low_power", "random-random",
               "shortest-high_gflops", "smallest-first", "longest-low_power", "first-high_cores")

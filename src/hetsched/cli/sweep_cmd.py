@@ -33,7 +33,7 @@ def sweep_command(
             "--dask local, the local cluster's workers.")] = None,
         dask: Annotated[Optional[str], typer.Option(
             help="Run on Dask: 'local' (a LocalCluster) or a scheduler's address "
-            "(tcp://host:8786). Needs pip install 'hetsched[sweep]'.")] = None,
+            "(tcp://host:8786). Needs pip install 'hetsched\\[sweep]'.")] = None,
         store: Annotated[Optional[Path], typer.Option(
             help="Results store (SQLite), created if needed; runs already in it are "
             "skipped. Default: <sweep file stem>.sqlite.")] = None,

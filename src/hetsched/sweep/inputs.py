@@ -1,12 +1,13 @@
 """The platforms and workload parts of a sweep, loaded in the sweep's process: to count the
-parts when the grid is expanded, then to hand each task its inputs (cached, so each file is
-read about once)."""
+parts when the grid is expanded, then to hand each task its inputs, pickled (cached, so each
+file is read and each input pickled about once)."""
 
 from __future__ import annotations
 
 from functools import lru_cache
 
 from hetsched.errors import InputError
+from hetsched.sweep.packing import Packed
 from hetsched.platform.model import Platform
 from hetsched.sweep.spec import Input, WorkloadInput
 from hetsched.sweep.splits import Part, Split, split_workload
@@ -50,7 +51,15 @@ def parts_of(platform: Input, workload: WorkloadInput, swf: SwfOptions) -> dict[
     return {part.index: part for part in parts}
 
 
-def part_of(platform: Input, workload: WorkloadInput, swf: SwfOptions,
-            index: int | None) -> Workload:
-    """The workload of part ``index`` (``None``: the whole workload)."""
-    return parts_of(platform, workload, swf)[index].workload
+@lru_cache(maxsize=4)
+def packed_platform(platform: Input) -> Packed:
+    """The platform as tasks carry it (pickled once)."""
+    return Packed.of(f"platform {platform.sha256}", platform_of(platform))
+
+
+@lru_cache(maxsize=4)
+def packed_part(platform: Input, workload: WorkloadInput, swf: SwfOptions,
+                index: int | None) -> Packed:
+    """The workload of part ``index`` (``None``: the whole workload) as tasks carry it."""
+    key = repr((platform.sha256, workload, swf, index))
+    return Packed.of(key, parts_of(platform, workload, swf)[index].workload)

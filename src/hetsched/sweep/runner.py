@@ -16,7 +16,7 @@ from hetsched.errors import ConfigError
 from hetsched.sweep.executors import (ChunkSizer, DaskPool, Executor, LocalPool, chunks,
                                       execute)
 from hetsched.sweep.grid import RunSpec, expand
-from hetsched.sweep.inputs import part_of, platform_of
+from hetsched.sweep.inputs import packed_part, packed_platform
 from hetsched.sweep.spec import Sweep, load_sweep
 from hetsched.sweep.store import finished_keys, open_store, write
 from hetsched.sweep.worker import Task
@@ -93,7 +93,7 @@ def run_plan(plan: Plan, workers: int | None = None, dask: str | None = None,
     began = time.perf_counter()
     with executor(workers, dask) as pool, closing(open_store(plan.store)) as conn:
         size = ChunkSizer()
-        tasks = (Task(platform_of(chunk[0].platform), part_of(*chunk[0].inputs), chunk)
+        tasks = (Task(packed_platform(chunk[0].platform), packed_part(*chunk[0].inputs), chunk)
                  for chunk in chunks(plan.pending, size))
         for results in execute(pool, tasks, plan.sweep.job_records):
             write(conn, results)

@@ -14,15 +14,16 @@ from typing import Any
 from hetsched.errors import HetschedError, InputWarning, describe_exception
 from hetsched.platform.model import Platform
 from hetsched.sweep.grid import RunSpec
+from hetsched.sweep.packing import Packed
 from hetsched.workload.model import Workload
 
 
 @dataclass(frozen=True)
 class Task:
-    """Runs to do on one platform and one workload (part)."""
+    """Runs to do on one platform and one workload (part), both packed."""
 
-    platform: Platform
-    workload: Workload
+    platform: Packed
+    workload: Packed
     runs: list[RunSpec]
 
 
@@ -45,7 +46,8 @@ def failed(error: str, run_seconds: float = 0.0) -> Outcome:
 
 def run_task(task: Task, job_records: bool) -> list[Outcome]:
     """The outcome of each run of ``task``, in order."""
-    return [execute(run, task.platform, task.workload, job_records) for run in task.runs]
+    platform, workload = task.platform.unpack(), task.workload.unpack()
+    return [execute(run, platform, workload, job_records) for run in task.runs]
 
 
 def execute(run: RunSpec, platform: Platform, workload: Workload, job_records: bool) -> Outcome:
