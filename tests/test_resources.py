@@ -8,7 +8,7 @@ import numpy as np
 from hetsched.platform.model import NodeType, Platform
 from hetsched.schedulers import create
 from hetsched.sim.engine import simulate
-from hetsched.sim.resources import capacity, fits, share
+from hetsched.sim.resources import capacity, fits, room, share
 from hetsched.workload.model import SPREAD, Job, Workload
 
 
@@ -58,3 +58,17 @@ def test_a_job_needing_more_disk_than_any_node_is_rejected() -> None:
     result = simulate(Platform.from_counts("p", [(node, 1)]),
                       Workload("w", (job("a", 0, 1, 10, disk=200),)), create("fcfs"))
     assert "200 MB of disk" in result.reason[0]
+
+
+def test_the_scalar_room_is_capacity_on_one_node() -> None:
+    """Backfilling's projections count tasks with room(); it must agree with capacity() (up
+    to the job's task count, beyond which neither is exact)."""
+    rng = np.random.default_rng(3)
+    for _ in range(2000):
+        ntasks = int(rng.integers(1, 12))
+        total = float(rng.choice([0.0, 29.0, 1.0, 7.0 / 3.0, float(rng.uniform(0, 100))]))
+        a = job("a", 0, ntasks, 1, memory=total)
+        slots = int(rng.integers(0, 16))
+        free = float(rng.choice([total, total * rng.uniform(0, 1.2), np.inf, 0.0]))
+        expected = int(capacity(a, np.array([slots]), np.array([free]))[0])
+        assert min(room(a, slots, free), ntasks) == min(expected, ntasks), (total, slots, free)

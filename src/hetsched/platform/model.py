@@ -159,7 +159,7 @@ class Platform:
     def __post_init__(self) -> None:
         object.__setattr__(self, "arrays", PlatformArrays.of(self.nodes))
 
-    @property
+    @cached_property
     def node_types(self) -> tuple[NodeType, ...]:
         seen: dict[str, NodeType] = {}
         for node in self.nodes:

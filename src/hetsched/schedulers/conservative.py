@@ -31,8 +31,8 @@ from hetsched.schedulers.backfill import Backfilling, estimated_duration
 from hetsched.schedulers.base import Decision, Events, Start, WakeUp
 from hetsched.schedulers.placement import Allocation
 from hetsched.schedulers.profile import Profile
-from hetsched.schedulers.skyline import Runs, room
-from hetsched.sim.resources import even_split
+from hetsched.schedulers.skyline import Runs
+from hetsched.sim.resources import even_split, room, share
 from hetsched.sim.view import ClusterView
 from hetsched.workload.model import SPREAD, Job
 
@@ -193,6 +193,7 @@ class ConservativeBackfill(Backfilling):
         for node, start, end in freed:
             most_cores, most_mem = profile.most_free(node, start, end)
             runs: Runs | None = None
+            spans: dict[int, tuple[float, float]] = {}  # by tasks
             most_total = -1
             margin = _slack(start)
             for index, booking in self.reserved.items():
@@ -200,11 +201,15 @@ class ConservativeBackfill(Backfilling):
                     continue
                 home = booking.home
                 if home >= 0:
-                    if booking.per_node > most_cores or home == node and start >= booking.start:
+                    tasks = booking.per_node
+                    if tasks > most_cores or home == node and start >= booking.start:
                         continue
-                    if runs is None:
-                        runs = profile.nodes[node].runs(start, end, now)
-                    low, high = runs.span(booking.per_node)
+                    span = spans.get(tasks)
+                    if span is None:
+                        if runs is None:
+                            runs = profile.nodes[node].runs(start, end, now)
+                        span = spans[tasks] = runs.span(tasks)
+                    low, high = span
                     if low >= booking.start:
                         continue
                     if home == node:
@@ -220,11 +225,8 @@ class ConservativeBackfill(Backfilling):
                 overlaps = booking.start < end and booking.end > start
                 own = next((c for n, c in booking.allocation if n == node), 0) \
                     if overlaps else 0
-                if job.mem_mb:
-                    if room(most_cores + own, most_mem + own * job.mem_mb, job.mem_mb) \
-                            < booking.per_node:
-                        continue
-                elif most_cores + own < booking.per_node:
+                if room(job, most_cores + own,
+                        most_mem + share(job.memory_mb, own, job.ntasks)) < booking.per_node:
                     continue
                 if job.nodes != 1:
                     if most_total < 0:

@@ -98,8 +98,8 @@ class Simulation:
         self.state = ClusterState(platform, self.t0)
         self.pending: dict[int, Job] = {}
         self.clock = [self.t0]
-        self.unsubmitted = [n]  # jobs whose submission is still to come (shared with the view)
-        self.view = ClusterView(platform, self.state, self.pending, self.clock, self.unsubmitted)
+        self.view = ClusterView(platform, self.state, self.pending, self.clock,
+                                self._all_submitted)
         self.events = EventQueue()
         self.cursor = 0
         self.known = 0
@@ -216,9 +216,8 @@ class Simulation:
         other.state = self.state.copy()
         other.pending = dict(self.pending)
         other.clock = [self.clock[0]]
-        other.unsubmitted = [0]
         other.view = ClusterView(self.platform, other.state, other.pending, other.clock,
-                                 other.unsubmitted)
+                                 other._all_submitted)
         other.events = self.events.without_submissions()
         other.cursor = len(self.workload.jobs)
         other.per_event = self.asked_per_event or (scheduler is not None and scheduler.per_event)
@@ -238,6 +237,10 @@ class Simulation:
         if scheduler is not None:
             scheduler.reset(other.view, other.rng)
         return other
+
+    def _all_submitted(self) -> bool:
+        """No submission is still to come (a fork's jobs are those submitted before it)."""
+        return self.forked or self.known == len(self.workload.jobs)
 
     @property
     def _name(self) -> str:
@@ -291,7 +294,6 @@ class Simulation:
             if kind == SUBMIT:
                 self._push_submission()
                 self.known += 1
-                self.unsubmitted[0] -= 1
                 if self._admit(jobs[index]):
                     submitted.append(jobs[index])
             elif kind == AVAILABILITY:

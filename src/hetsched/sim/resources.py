@@ -13,9 +13,11 @@ free cores (oversubscription) go one by one to the processor with the fewest thr
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
-from hetsched.platform.model import Platform
+from hetsched.platform.model import NodeType, Platform
 from hetsched.workload.model import SPREAD, Job
 
 
@@ -29,13 +31,23 @@ def share(total: float, tasks: int, ntasks: int) -> float:
 def capacity(job: Job, free_slots: np.ndarray, free_mem: np.ndarray,
              free_disk: np.ndarray | None = None) -> np.ndarray:
     """Tasks of ``job`` each node can take given free slots, memory and disk (``None``: disk
-    is not looked at). Never more than the job has where memory or disk counts."""
+    is not looked at)."""
     room = free_slots
-    if job.memory_mb > 0:
+    if job.memory_mb > 0 and free_mem.min() < job.memory_mb:  # memory binds somewhere
         room = np.minimum(room, _tasks_within(job.memory_mb, job.ntasks, free_mem))
-    if job.disk_mb > 0 and free_disk is not None:
+    if job.disk_mb > 0 and free_disk is not None and free_disk.min() < job.disk_mb:
         room = np.minimum(room, _tasks_within(job.disk_mb, job.ntasks, free_disk))
     return room
+
+
+def room(job: Job, slots: int, free_mem: float) -> int:
+    """The scalar form of :func:`capacity` for one node's free slots and memory (no disk;
+    like it, exact up to the job's task count)."""
+    total = job.memory_mb
+    if total <= 0 or free_mem >= total:
+        return slots
+    tasks = math.floor(free_mem * job.ntasks / total)  # as _tasks_within, for one node
+    return min(slots, tasks - (total * tasks / job.ntasks > free_mem))
 
 
 def _tasks_within(total: float, ntasks: int, free: np.ndarray) -> np.ndarray:
@@ -53,6 +65,11 @@ def fits(job: Job, tasks: int, node: int, free_slots: np.ndarray, free_mem: np.n
     return int(free_slots[node]) >= tasks and \
         (job.memory_mb <= 0 or float(free_mem[node]) >= share(job.memory_mb, tasks, job.ntasks)) \
         and (job.disk_mb <= 0 or float(free_disk[node]) >= share(job.disk_mb, tasks, job.ntasks))
+
+
+def fits_type(job: Job, node_type: NodeType) -> bool:
+    """Whether a node of ``node_type`` has the memory and disk for all of ``job``'s tasks."""
+    return node_type.memory_mb >= job.memory_mb and node_type.disk_mb >= job.disk_mb
 
 
 def even_split(job: Job) -> tuple[int, int]:
@@ -104,8 +121,8 @@ def infeasibility(job: Job, platform: Platform) -> str | None:
         if job.ntasks > platform.max_node_slots:
             return (f"needs {job.ntasks} cores on one node; the largest node "
                     f"{_holds(platform, platform.max_node_slots)}")
-        if np.any(_usable(job, platform, job.ntasks) >= job.ntasks):
-            return None
+        if any(t.slots >= job.ntasks and fits_type(job, t) for t in platform.node_types):
+            return None  # all its tasks on one node: it needs exactly its memory and disk
         needs = f"{job.memory_mb:g} MB of memory" if job.disk_mb <= 0 else \
             f"{job.memory_mb:g} MB of memory and {job.disk_mb:g} MB of disk"
         return f"needs {needs} on one node; no node has that much"

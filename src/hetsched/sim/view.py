@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
 import numpy as np
@@ -29,12 +29,12 @@ class ClusterView:
     running at least one thread."""
 
     def __init__(self, platform: Platform, state: ClusterState, pending: dict[int, Job],
-                 clock: list[float], unsubmitted: list[int]) -> None:
+                 clock: list[float], all_submitted: Callable[[], bool]) -> None:
         self.platform = platform
         self.speed = SpeedModel(platform)
         self._state = state
         self._clock = clock
-        self._unsubmitted = unsubmitted
+        self._all_submitted = all_submitted
         self.pending: Mapping[int, Job] = MappingProxyType(pending)
         """Submitted jobs not yet started nor placed in a local queue, in submission order."""
         self.free_cores = _readonly(state.free_cores)
@@ -54,7 +54,7 @@ class ClusterView:
         """Whether every job of the workload has been submitted (none is still to come). A
         policy that reads it knows a little of the future; a model of a server that knows its
         job list may need it (ds-sim examines its global queue only then)."""
-        return not self._unsubmitted[0]
+        return self._all_submitted()
 
     @property
     def total_free_cores(self) -> int:
