@@ -17,7 +17,7 @@ from hetsched.api import load_inputs
 from hetsched.cli.main import app
 from hetsched.errors import ConfigError
 from hetsched.examples import default_workload_path
-from hetsched.sweep import load_jobs, load_results
+from hetsched.sweep import executors, load_jobs, load_results
 from hetsched.sweep.results import where_clause
 from hetsched.sweep.store import METRICS
 from hetsched.sweep.splits import Split, split_workload
@@ -261,3 +261,23 @@ def test_dask_local_gives_the_same_results(swept: tuple[Path, Path], tmp_path: P
     result = _sweep(spec, dask_store, "-j", "2", "--dask", "local")
     assert "(48 ok, 0 failed)" in result.stdout and "on 2 workers" in result.stdout
     assert _stored(dask_store) == _stored(store)
+
+
+def test_dask_address_of_a_running_cluster(swept: tuple[Path, Path], tmp_path: Path) -> None:
+    from dask.distributed import LocalCluster
+
+    spec, store = swept
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
+                      dashboard_address=None) as cluster:
+        result = _sweep(spec, tmp_path / "remote.sqlite", "--dask", cluster.scheduler_address)
+    assert "(48 ok, 0 failed)" in result.stdout and "on 1 worker\n" in result.stdout
+    assert _stored(tmp_path / "remote.sqlite") == _stored(store)
+
+
+def test_dask_address_that_does_not_answer(swept: tuple[Path, Path], tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(executors, "CONNECT_SECONDS", 1.0)
+    spec, _ = swept
+    result = runner.invoke(app, ["sweep", str(spec), "--store", str(tmp_path / "s.sqlite"),
+                                 "--dask", "tcp://127.0.0.1:9"])
+    assert_one_line_error(result, "--dask tcp://127.0.0.1:9: cannot connect to the scheduler")

@@ -69,7 +69,7 @@ def _report(spec: Path, plan: Plan, tally: Tally) -> None:
     rate = ran / tally.seconds if tally.seconds > 0 else math.nan
     typer.echo(f"{spec}: {len(plan.runs):,} runs, {done:,} already in {plan.store}; ran "
                f"{ran:,} ({tally.ok:,} ok, {tally.failed:,} failed) in {tally.seconds:.1f} s "
-               f"({rate:,.1f} runs/s) on {tally.workers} workers")
+               f"({rate:,.1f} runs/s) on {tally.workers} worker{'s' * (tally.workers != 1)}")
     if tally.failed:
         warn(f"{tally.failed:,} runs failed; see `hetsched results {plan.store} --where "
              "status=error`")

@@ -27,6 +27,8 @@ TASKS_PER_WORKER = 2
 MAX_CHUNK = 32
 #: Work per task that :class:`ChunkSizer` aims at, in seconds.
 TASK_SECONDS = 0.5
+#: How long to try to reach a Dask scheduler, in seconds.
+CONNECT_SECONDS = 10.0
 
 
 class WorkerLost(Exception):
@@ -208,7 +210,7 @@ class DaskPool:
                                          silence_logs=logging.ERROR)
         try:
             self._client = Client(self._cluster if self._cluster is not None else self.address,
-                                  timeout=30)
+                                  timeout=CONNECT_SECONDS)
         except (OSError, TimeoutError) as err:
             raise ConfigError(f"--dask {self.address}: cannot connect to the scheduler: "
                               f"{describe_exception(err)}") from None
