@@ -1,4 +1,4 @@
-"""The ds-sim emulation: wall time and jobs/s per configuration and algorithm.
+"""ds-sim on the engine: wall time and jobs/s per configuration and algorithm.
 
 Runs every ds-sim configuration of the shared data (or those given) with each algorithm on its
 job list, as ``hetsched dssim-table`` does, and prints one row per run plus a total per

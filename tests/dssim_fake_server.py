@@ -1,8 +1,9 @@
 """Fake ds-sim servers on loopback for the protocol tests (the real server is not shipped).
 
-``EmulatedProtocolServer`` speaks ds-sim's newline protocol on top of hetsched's emulated
-server, so a live client run can be compared with an in-process emulation. ``ScriptedServer``
-answers from a fixed script, to misbehave on purpose.
+``ReplayServer`` plays back the conversation of a ds-sim run on the engine (every event,
+GETS/LSTJ answer and decision, recorded by :func:`conversation`), so a live client can be
+checked to ask and decide exactly as the simulation did. ``ScriptedServer`` answers from a
+fixed script, to misbehave on purpose.
 """
 
 from __future__ import annotations
@@ -11,10 +12,16 @@ import socket
 import select
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from hetsched.dssim.records import JobnOrder, JobRequest
-from hetsched.dssim.server import EmulatedServer
+from hetsched.dssim.algorithms import ListedJob
+from hetsched.dssim.global_queue import GlobalQueue
+from hetsched.dssim.records import JobnOrder, JobRequest, ServerRecord
+from hetsched.dssim.scheduler import DsSimScheduler
+from hetsched.dssim.servers import ViewServers, request
+from hetsched.platform.model import Platform
+from hetsched.sim.engine import simulate
+from hetsched.workload.model import Job, Workload
 
 
 class FakeServer(threading.Thread):
@@ -95,33 +102,26 @@ class ScriptedServer(FakeServer):
                 self.send(reply)
 
 
-class EmulatedProtocolServer(FakeServer):
-    """ds-sim's protocol in front of an :class:`EmulatedServer`."""
+Exchange = tuple[str, "str | list[str]"]
+"""A message the client must send, and the server's answer: a line, or records sent as DATA."""
 
-    def __init__(self, server: EmulatedServer, order: JobnOrder = JobnOrder.CURRENT) -> None:
+
+class ReplayServer(FakeServer):
+    """Plays back a conversation (:func:`conversation`): checks that the client sends each
+    expected message and answers it as recorded."""
+
+    def __init__(self, exchanges: Sequence[Exchange]) -> None:
         super().__init__()
-        self.server = server
-        self.order = order
-        self.current: JobRequest | None = None
+        self.exchanges = list(exchanges)
 
     def serve(self) -> None:
-        handlers: dict[str, Callable[[list[str]], None]] = {
-            "HELO": lambda a: self.send("OK"), "AUTH": lambda a: self.send("OK"),
-            "REDY": self.redy, "GETS": self.gets, "LSTJ": self.lstj, "SCHD": self.schd,
-            "ENQJ": self.enqj, "DEQJ": self.deqj}
-        while (words := self.recv().split()) != ["QUIT"]:
-            handlers[words[0]](words[1:])
-        self.send("QUIT")
-
-    def redy(self, args: list[str]) -> None:
-        event = self.server.next_event()
-        if event.job is not None:
-            self.current = event.job
-            self.send(event.job.line(event.kind, self.order))
-        elif event.kind == "JCPL":
-            self.send(f"JCPL {event.time} 0 unknown 0")
-        else:
-            self.send(event.kind)
+        for expected, answer in self.exchanges:
+            got = self.recv()
+            assert got == expected, f"client sent {got!r}, expected {expected!r}"
+            if isinstance(answer, list):
+                self.data(answer)
+            else:
+                self.send(answer)
 
     def data(self, lines: list[str]) -> None:
         self.send(f"DATA {len(lines)} 124")
@@ -131,29 +131,84 @@ class EmulatedProtocolServer(FakeServer):
             assert self.recv() == "OK"
         self.send(".")
 
-    def gets(self, args: list[str]) -> None:
-        if args[0] == "All":
-            records = [s.record() for s in self.server.servers]
-        else:
-            job = JobRequest(-1, 0, *map(int, args[1:4]), 0)
-            records = (self.server.capable if args[0] == "Capable" else self.server.available)(job)
-        self.data([r.line() for r in records])
 
-    def lstj(self, args: list[str]) -> None:
-        record = self.server._server(args[0], int(args[1])).record()
-        self.data([f"{j.id} {2 if j.running else 1} 0 {j.start} {j.estimate} 1 1 1"
-                   for j in self.server.jobs_on(record)])
+class _RecordingServers:
+    """The scheduler's GETS/LSTJ answers, recorded as the protocol carries them."""
 
-    def schd(self, args: list[str]) -> None:
-        assert self.current is not None and int(args[0]) == self.current.id
-        self.server.schedule(self.current, (args[1], int(args[2])))
-        self.send("OK")
+    def __init__(self, servers: ViewServers, log: list[Exchange]) -> None:
+        self.servers, self.log, self.types = servers, log, servers.types
+        self.job = -1  # the job being placed
 
-    def enqj(self, args: list[str]) -> None:
-        assert self.current is not None
-        self.server.enqueue(self.current)
-        self.send("OK")
+    def node(self, target: tuple[str, int]) -> int:
+        self.log.append((f"SCHD {self.job} {target[0]} {target[1]}", "OK"))
+        return self.servers.node(target)
 
-    def deqj(self, args: list[str]) -> None:
-        self.server.dequeue(int(args[1]))
-        self.send("OK")
+    def changed(self, node: int) -> None:
+        self.servers.changed(node)
+
+    def capable(self, job: JobRequest) -> list[ServerRecord]:
+        return self._gets("Capable", job, self.servers.capable(job))
+
+    def available(self, job: JobRequest) -> list[ServerRecord]:
+        return self._gets("Avail", job, self.servers.available(job))
+
+    def _gets(self, what: str, job: JobRequest, records: list[ServerRecord]) -> list[ServerRecord]:
+        self.log.append((f"GETS {what} {job.cores} {job.memory} {job.disk}",
+                         [r.line() for r in records]))
+        return records
+
+    def jobs_on(self, record: ServerRecord) -> list[ListedJob]:
+        listed = self.servers.jobs_on(record)
+        self.log.append((f"LSTJ {record.type} {record.id}",
+                         [f"{j.id} {2 if j.running else 1} 0 {j.start} {j.estimate} 1 1 1"
+                          for j in listed]))
+        return listed
+
+
+class _RecordingQueue(GlobalQueue):
+    """The global queue, recording what the server sends (JCPL, CHKQ) and the client answers."""
+
+    def __init__(self, log: list[Exchange], now: Callable[[], float]) -> None:
+        super().__init__()
+        self.log, self.now = log, now
+
+    def completed(self) -> None:
+        self.log.append(("REDY", f"JCPL {int(self.now())} 0 unknown 0"))
+        super().completed()
+
+    def enqueue(self, job: Job) -> None:
+        self.log.append(("ENQJ GQ", "OK"))
+        super().enqueue(job)
+
+    def check(self, all_submitted: bool) -> Job | None:
+        job = super().check(all_submitted)
+        if job is not None:
+            self.log += [("REDY", "CHKQ"), ("DEQJ GQ 0", "OK")]
+        return job
+
+
+def conversation(platform: Platform, workload: Workload, algo: str,
+                 order: JobnOrder = JobnOrder.CURRENT, user: str = "hetsched") -> list[Exchange]:
+    """What ds-server and a client running ``algo`` say to each other, as the engine's run of
+    the ds-sim scheduler has it (every event, question and answer, and decision)."""
+    log: list[Exchange] = [("HELO", "OK"), (f"AUTH {user}", "OK")]
+
+    class Recording(DsSimScheduler):
+        def reset(self, view, rng) -> None:
+            super().reset(view, rng)
+            self.queue = _RecordingQueue(log, lambda: view.now)
+            self.all = [r.line() for r in self.servers.capable(JobRequest(-1, 0, 1, 0, 0, 0))]
+            self.servers = _RecordingServers(self.servers, log)  # type: ignore[assignment]
+
+        def _dispatch(self, job: Job, now: float):
+            # a JOBP carries the time it is offered: the client takes its clock from the job
+            offered = replace(request(job), submit=int(now))
+            log.append(("REDY", offered.line("JOBN" if job.submit == now else "JOBP", order)))
+            if self.all:  # the client learns the server types after its first job
+                log.append(("GETS All", self.all))
+                self.all = []
+            self.servers.job = int(job.id)
+            yield from super()._dispatch(job, now)
+
+    simulate(platform, workload, Recording(algo))
+    return [*log, ("REDY", "NONE"), ("QUIT", "QUIT")]

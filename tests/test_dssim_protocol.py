@@ -9,15 +9,13 @@ import time
 import pytest
 from typer.testing import CliRunner, Result
 
-from dssim_fake_server import Drip, EmulatedProtocolServer, Reply, ScriptedServer
+from dssim_fake_server import Drip, ReplayServer, Reply, ScriptedServer, conversation
 from hetsched.cli.main import app
-from hetsched.dssim.algorithms import ALGORITHMS
 from hetsched.dssim.client import run_client
-from hetsched.dssim.dispatch import dispatch
 from hetsched.dssim.protocol import MAX_LINE
 from hetsched.dssim.records import JobnOrder, JobRequest, ProtocolError
-from hetsched.dssim.server import EmulatedServer
-from hetsched.dssim.xml import JOBS_KEY, config_platform, read_job_list, server_types
+from hetsched.dssim.xml import config_platform, read_job_list
+from hetsched.workload.model import Workload
 from support import SHARED_DATA, assert_one_line_error
 
 CONFIG = SHARED_DATA / "dssim" / "configs" / "config12-med-med.xml"
@@ -33,26 +31,23 @@ def live(fake, algo: str, order: JobnOrder = JobnOrder.CURRENT, **options) -> in
         fake.join(10)
 
 
-def placements(server: EmulatedServer) -> dict[int, tuple[int, int | None]]:
-    return {jid: (p.server.index, p.start) for jid, p in server.placed.items()}
-
-
-def emulated_server(jobs: int) -> EmulatedServer:
-    platform = config_platform(CONFIG)
-    workload = read_job_list(JOBS, platform)
-    return EmulatedServer(server_types(platform), workload.metadata[JOBS_KEY][:jobs])
-
-
 @needs_data
 @pytest.mark.parametrize("algo", ["ff", "fafc", "wfq", "lwt", "lrr"])
 @pytest.mark.parametrize("order", list(JobnOrder))
-def test_live_run_places_jobs_as_the_simulation_does(algo: str, order: JobnOrder) -> None:
-    fake = EmulatedProtocolServer(emulated_server(150), order)
-    assert live(fake, algo, order, system=CONFIG) == 150
-    assert fake.error is None and fake.received[-1] == "QUIT"
-    in_process = emulated_server(150)
-    dispatch(in_process, ALGORITHMS[algo]())
-    assert placements(fake.server) == placements(in_process)
+def test_live_run_asks_and_places_jobs_as_the_simulation_does(algo: str,
+                                                               order: JobnOrder) -> None:
+    # the simulation's conversation (events, GETS/LSTJ answers, decisions) played back: the
+    # live client must send every message the simulation's client did, in the same order
+    platform = config_platform(CONFIG)
+    full = read_job_list(JOBS, platform)
+    workload = Workload(full.name, full.jobs[:150], full.source, metadata=full.metadata)
+    exchanges = conversation(platform, workload, algo, order)
+    fake = ReplayServer(exchanges)
+    dispatched = sum(message.startswith("SCHD") for message, _ in exchanges)
+    assert live(fake, algo, order, system=CONFIG) == dispatched
+    assert fake.error is None and fake.received[-1] == "QUIT"  # every message as expected
+    if algo == "wfq":
+        assert "CHKQ" in [answer for _, answer in exchanges]
 
 
 def test_handshake_and_first_messages() -> None:

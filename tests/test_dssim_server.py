@@ -1,5 +1,6 @@
-"""The emulated ds-sim server on hand-computed cases: boot, jobs held for boot, FIFO without
-backfilling, the global queue and CHKQ, and ds-sim's busy/charged time accounting."""
+"""ds-sim's server model on the engine, on hand-computed cases: boot, jobs held for boot, FIFO
+without backfilling, the global queue and CHKQ, ds-sim's busy/charged time accounting, and
+the engine's options (horizon, contention, time series) on ds-sim runs."""
 
 from __future__ import annotations
 
@@ -8,22 +9,29 @@ from pathlib import Path
 
 import pytest
 
+from dssim_fake_server import conversation
 from hetsched.dssim.algorithms import ALGORITHMS, Fit
-from hetsched.dssim.dispatch import Event, dispatch
-from hetsched.dssim.driver import DsSimPolicy
-from hetsched.dssim.server import EmulatedServer
-from hetsched.dssim.xml import JOBS_KEY, config_platform, read_job_list, server_types
+from hetsched.dssim.scheduler import DsSimScheduler
+from hetsched.dssim.xml import config_platform, read_job_list
 from hetsched.metrics import summarize
 from hetsched.platform.model import NodeType, Platform
+from hetsched.schedulers import create
+from hetsched.sim.engine import simulate
 from hetsched.sim.result import JobState, SimResult
+from hetsched.workload.model import Workload
 from support import config_xml, job, server
 
 
-def emulate(tmp_path: Path, servers: list[str], jobs: list[str], algo: str) -> SimResult:
+def inputs(tmp_path: Path, servers: list[str], jobs: list[str]) -> tuple[Platform, Workload]:
     (tmp_path / "c.xml").write_text(config_xml(*servers))
     (tmp_path / "j.xml").write_text("<jobs>" + "".join(jobs) + "</jobs>")
     platform = config_platform(tmp_path / "c.xml")
-    return DsSimPolicy(algo).simulate(platform, read_job_list(tmp_path / "j.xml", platform))
+    return platform, read_job_list(tmp_path / "j.xml", platform)
+
+
+def emulate(tmp_path: Path, servers: list[str], jobs: list[str], algo: str,
+            **options: object) -> SimResult:
+    return simulate(*inputs(tmp_path, servers, jobs), DsSimScheduler(algo), **options)
 
 
 def starts(result: SimResult) -> list[float]:
@@ -88,41 +96,31 @@ def test_chkq_cuts_a_batch_of_completions_short(tmp_path: Path) -> None:
 
 
 def test_no_jcpl_for_completions_done_before_a_jobp(tmp_path: Path) -> None:
-    servers, jobs = _queue_batch_case()
-    (tmp_path / "c.xml").write_text(config_xml(*servers))
-    (tmp_path / "j.xml").write_text("<jobs>" + "".join(jobs) + "</jobs>")
-    platform = config_platform(tmp_path / "c.xml")
-    emulated = EmulatedServer(server_types(platform),
-                              read_job_list(tmp_path / "j.xml", platform).metadata[JOBS_KEY])
-    events: list[tuple[str, int, int | None]] = []
-    answer = emulated.next_event
-
-    def recording() -> Event:
-        event = answer()
-        events.append((event.kind, event.time, None if event.job is None else event.job.id))
-        return event
-
-    emulated.next_event = recording  # type: ignore[method-assign]
-    dispatch(emulated, ALGORITHMS["ffq"]())
-    at_100 = [e for e in events if e[1] == 100]
-    assert at_100 == [("JCPL", 100, None), ("CHKQ", 100, None), ("JOBP", 100, 4)]
+    events, now = [], ""
+    for message, answer in conversation(*inputs(tmp_path, *_queue_batch_case()), "ffq"):
+        if message == "REDY":  # JCPL endTime ..., JOBN/JOBP jobID submitTime ..., CHKQ
+            kind, *fields = answer.split()
+            now = {"JCPL": fields[:1], "JOBN": fields[1:2], "JOBP": fields[1:2]}.get(kind, [now])[0]
+            events.append((kind, now, fields[0] if kind.startswith("JOB") else None))
+    assert [e for e in events if e[1] == "100"] == [("JCPL", "100", None), ("CHKQ", "100", None),
+                                                  ("JOBP", "100", "4")]
     assert [e[0] for e in events].count("JCPL") == 4  # jobs 0, 2, 3, 4; job 1 silently
 
 
-def test_queue_that_never_empties_ends_the_run(tmp_path: Path) -> None:
+def test_queue_that_never_empties_ends_the_run(tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
     # An algorithm that queues every job: ds-server would answer CHKQ forever once nothing
-    # runs; the emulation stops and leaves the jobs in the queue.
+    # runs; the run ends when no event is left, leaving the jobs in the queue.
     class QueueAll(Fit):
         name, rule, queues = "queue-all", staticmethod(lambda records, key: None), True
 
-    (tmp_path / "c.xml").write_text(config_xml(server("s", 2)))
-    (tmp_path / "j.xml").write_text("<jobs>" + job(0, 0, 1, 10) + job(1, 5, 1, 10) + "</jobs>")
-    platform = config_platform(tmp_path / "c.xml")
-    emulated = EmulatedServer(server_types(platform),
-                              read_job_list(tmp_path / "j.xml", platform).metadata[JOBS_KEY])
-    assert dispatch(emulated, QueueAll()) == 0
+    monkeypatch.setitem(ALGORITHMS, "queue-all", QueueAll)
+    scheduler = DsSimScheduler("queue-all")
+    result = simulate(*inputs(tmp_path, [server("s", 2)], [job(0, 0, 1, 10), job(1, 5, 1, 10)]),
+                      scheduler)
     # one CHKQ after the last submission: job 0 came back and went to the back of the queue
-    assert [j.id for j in emulated.global_queue] == [1, 0]
+    assert [j.id for j in scheduler.queue.jobs] == ["1", "0"]
+    assert result.count(JobState.UNFINISHED) == 2 and "left it waiting" in result.reason[0]
 
 
 def test_plain_variant_queues_locally_instead(tmp_path: Path) -> None:
@@ -152,12 +150,61 @@ def test_improved_fit_skips_servers_with_running_and_waiting_jobs(tmp_path: Path
     assert [a[0][0] for a in iff.allocation] == [0, 1, 0, 1] and iff.start[3] == 200
 
 
-def test_ds_sim_driver_reports_no_energy_even_on_a_powered_platform(tmp_path: Path) -> None:
-    # The emulation has no power model: a platform with power figures must not get 0 J.
+def test_ds_sim_algorithms_measure_energy_where_the_platform_has_a_power_model(
+        tmp_path: Path) -> None:
+    # On the engine, a ds-sim algorithm gets energy like any policy when the platform has a
+    # power model (always-on nodes here: up from the start, no boot): idle 10 W for 100 s,
+    # then 20 W + 0 W per core... static 20 W while its one job runs [0, 100).
     powered = NodeType("s", 2, 1.0, memory_mb=2000, disk_mb=2000, idle_w=10, static_w=20)
     platform = Platform.from_counts("p", [(powered, 1)])
-    assert platform.has_power_model
     (tmp_path / "j.xml").write_text(f"<jobs>{job(0, 0, 1, 100)}</jobs>")
-    result = DsSimPolicy("ff").simulate(platform, read_job_list(tmp_path / "j.xml", platform))
-    assert result.count(JobState.FINISHED) == 1
-    assert not result.has_energy and math.isnan(summarize(result)["energy_j"])
+    result = simulate(platform, read_job_list(tmp_path / "j.xml", platform), create("ff"))
+    assert result.start.tolist() == [0.0] and result.node_charged_seconds is None
+    assert summarize(result)["energy_j"] == pytest.approx(20 * 100)
+    # a ds-sim platform has none: energy is absent, not 0 J
+    ds = emulate(tmp_path, [server("s", 2)], [job(0, 0, 1, 100)], "ff")
+    assert not ds.has_energy and math.isnan(summarize(ds)["energy_j"])
+
+
+def test_a_server_without_boot_time_still_boots_through_its_state(tmp_path: Path) -> None:
+    # bootupTime 0: the first job starts at once, the server is charged from then
+    result = emulate(tmp_path, [server("s", 2, boot=0)], [job(0, 5, 1, 10)], "ff")
+    assert (result.start.tolist(), result.node_charged_seconds.tolist()) == ([5.0], [10.0])
+
+
+def test_horizon_cuts_a_ds_sim_run(tmp_path: Path) -> None:
+    # up at 60; job 0 runs [60, 160), job 1 would start at 1000: at the horizon (500) job 0 is
+    # done, job 1 not submitted; the server is charged to its last job's end (160)
+    result = emulate(tmp_path, [server("s", 1)], [job(0, 0, 1, 100), job(1, 1000, 1, 100)],
+                     "ff", horizon=500)
+    assert result.state.tolist() == [JobState.FINISHED, JobState.UNFINISHED]
+    assert result.node_charged_seconds.tolist() == [100.0] and result.t_end == 500
+    # cut while a job runs: charged from boot to the horizon
+    cut = emulate(tmp_path, [server("s", 1)], [job(0, 0, 1, 100)], "ff", horizon=100)
+    assert cut.node_charged_seconds.tolist() == [40.0]
+    # cut while the server boots: the job never began, nothing is charged
+    booting = emulate(tmp_path, [server("s", 1)], [job(0, 0, 1, 100)], "ff", horizon=30)
+    assert math.isnan(booting.start[0]) and booting.reason[0] == "queued at the horizon"
+    assert booting.node_charged_seconds.tolist() == [0.0]
+
+
+def test_contention_none_runs_ds_sim_on_the_engine(tmp_path: Path) -> None:
+    jobs = [job(0, 0, 2, 100), job(1, 10, 2, 50), job(2, 20, 1, 30)]
+    plain = emulate(tmp_path, [server("s", 4)], jobs, "ff")
+    assert emulate(tmp_path, [server("s", 4)], jobs, "ff", contention="none").start.tolist() \
+        == plain.start.tolist()
+
+
+def test_time_series_of_a_ds_sim_run(tmp_path: Path) -> None:
+    # job 0 submitted at 0 waits for the boot (queued) and runs [60, 160)
+    result = emulate(tmp_path, [server("s", 4)], [job(0, 0, 2, 100)], "ff")
+    rows = [row[:4] for row in result.timeseries.rows()]
+    assert rows == [(0.0, 1, 0, 0), (60.0, 0, 1, 2), (160.0, 0, 0, 0)]
+
+
+def test_engine_schedulers_boot_the_servers_of_a_ds_sim_platform(tmp_path: Path) -> None:
+    # fcfs on a ds-sim platform: its start boots the server, the job starts when it is up
+    platform, workload = inputs(tmp_path, [server("s", 4)], [job(0, 0, 2, 100)])
+    result = simulate(platform, workload, create("fcfs"))
+    assert result.start.tolist() == [60.0] and result.node_charged_seconds.tolist() == [100.0]
+    assert summarize(result)["dssim_turnaround"] == 60 + 100

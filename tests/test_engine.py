@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 import numpy as np
 import pytest
 
-from hetsched.errors import SchedulerError
+from hetsched.errors import ConfigError, SchedulerError
 from hetsched.platform.model import NodeType, Platform
 from hetsched.schedulers import Enqueue, Events, Reject, Scheduler, Start, WakeUp, create
 from hetsched.sim.engine import Simulation, simulate
@@ -29,7 +29,8 @@ BIG = NodeType("big", cores=8, clock_ghz=1.0)
 def job(id: str, submit: float, ntasks: int, seconds: float, nodes: int = 1,
         mem: float = 0.0, req: float | None = None) -> Job:
     return Job(id=id, submit=submit, ntasks=ntasks, req_ops=seconds * 1e9,
-               req_time=seconds if req is None else req, nodes=nodes, mem_mb=mem)
+               req_time=seconds if req is None else req, nodes=nodes,
+               memory_mb=mem * ntasks)
 
 
 def platform(*types: tuple[NodeType, int]) -> Platform:
@@ -257,7 +258,7 @@ def test_enqueue_refuses_a_node_without_enough_memory_ever() -> None:
     large = NodeType("large", 4, 1.0, memory_mb=8000)
     jobs = (job("fat", 0, 1, 10, mem=2000), job("after", 0, 1, 10))
     with pytest.raises(SchedulerError, match=r"job 'fat' queued on node 0, which can never "
-                                             r"hold it \(cores or memory\)"):
+                                             r"hold it \(cores, memory or disk\)"):
         simulate(platform((small, 1), (large, 1)), Workload("w", jobs), Scripted(fn))
 
 
@@ -268,7 +269,7 @@ def test_wakeup_calls_the_scheduler_again_at_that_time() -> None:
         if events.submitted:
             yield WakeUp(50.0)
             yield WakeUp(50.0)  # asked twice: one call
-            yield WakeUp(now)  # not in the future: ignored
+            yield WakeUp(now - 1)  # in the past: ignored
         if events.woken and now == 50.0:
             for j in list(s.view.pending.values()):
                 yield Start.on(j, 0)
@@ -284,6 +285,59 @@ def test_wakeup_calls_the_scheduler_again_at_that_time() -> None:
     # window [0, 60]: idle 10 W * 50 + (20 + 5*2) W * 10 = 500 + 300 = 800 J
     assert result.t_end == 60.0
     assert result.node_energy_j.tolist() == pytest.approx([800.0])
+
+
+class PerEvent(Scripted):
+    per_event = True
+
+
+def test_wakeup_now_comes_after_the_events_still_due_now() -> None:
+    # a, b and c end at 10, on nodes 2, 0 and 1 (started in that order): their finishes come
+    # one call each, by node (b, c, a). Woken at the first, the scheduler is called again at
+    # 10 only after the other two; d (submitted at 10) comes before the wake-up too.
+    def fn(s, now, events):
+        if now == 0.0:
+            yield Start.on(events.submitted[0], {"a": 2, "b": 0, "c": 1}[events.submitted[0].id])
+        if events.finished and events.finished[0].id == "b":
+            yield WakeUp(now)
+            yield WakeUp(now)  # asked twice: one call
+
+    jobs = tuple(job(i, 0, 1, 10) for i in "abc") + (job("d", 10, 1, 10),)
+    sched = PerEvent(fn)
+    simulate(platform((ONE_GHZ, 3)), Workload("w", jobs), sched)
+    assert sched.calls[3:] == [(10.0, (), ("b",), False), (10.0, (), ("c",), False),
+                               (10.0, (), ("a",), False), (10.0, ("d",), (), False),
+                               (10.0, (), (), True)]
+
+
+def test_simultaneous_finishes_come_by_node() -> None:
+    def fn(s, now, events):
+        return [Start.on(j, {"a": 2, "b": 0, "c": 1}[j.id]) for j in events.submitted]
+
+    sched = Scripted(fn)
+    simulate(platform((ONE_GHZ, 3)), Workload("w", tuple(job(i, 0, 1, 10) for i in "abc")),
+             sched)
+    assert sched.calls[-1] == (10.0, (), ("b", "c", "a"), False)
+
+
+def test_a_scheduler_may_refuse_inputs_before_the_run() -> None:
+    class Picky(Scripted):
+        def check(self, platform, workload):
+            raise ConfigError(f"{self.name}: no workload named {workload.name!r}")
+
+    with pytest.raises(ConfigError, match="no workload named 'w'"):
+        Simulation(platform((ONE_GHZ, 1)), Workload("w", (job("a", 0, 1, 1),)),
+                   Picky(lambda s, now, events: ()))
+
+
+def test_view_tells_when_every_job_has_been_submitted() -> None:
+    def fn(s, now, events):
+        s.notes.append((now, s.view.all_submitted))
+        return [Start.on(j, 0) for j in events.submitted]
+
+    sched = Scripted(fn)
+    simulate(platform((ONE_GHZ, 1)), Workload("w", (job("a", 0, 1, 1), job("b", 5, 1, 1))), sched)
+    assert sched.notes == [(0.0, False), (1.0, False), (5.0, True), (6.0, True)]
 
 
 def test_view_expects_an_overrunning_job_to_end_now() -> None:

@@ -1,5 +1,5 @@
-"""Checks of the inputs before a run: drivers that cannot wait for parents refuse
-dependencies, and suspicious but legal inputs give one-line warnings."""
+"""Checks of the inputs before a run: dependent jobs run in order, and suspicious but legal
+inputs give one-line warnings."""
 
 from __future__ import annotations
 
@@ -11,13 +11,11 @@ import pytest
 from typer.testing import CliRunner
 
 from hetsched.cli.main import app
-from hetsched.dssim.driver import DsSimPolicy
-from hetsched.errors import ConfigError, InputError, InputWarning
+from hetsched.errors import InputWarning
 from hetsched.examples import default_platform_path
 from hetsched.platform.load import load_platform
 from hetsched.platform.model import NodeType, Platform
 from hetsched.sim.checks import input_warnings
-from hetsched.sim.engine import simulate
 from hetsched.workload.load import load_workload
 from hetsched.workload.model import Job, SkippedRecord, Workload
 from support import assert_mentions, write
@@ -37,12 +35,6 @@ def swf(path: Path, header: str, records: list[tuple[int, int, int]]) -> Path:
 DAG = {"jobs": [{"id": "a", "submit": 0, "ntasks": 1, "run_time": 100},
                 {"id": "b", "submit": 0, "ntasks": 1, "run_time": 10, "parents": ["a"]},
                 {"id": "c", "submit": 1, "ntasks": 1, "run_time": 10, "parents": ["b"]}]}
-
-
-def test_own_drivers_refuse_jobs_with_parents() -> None:
-    workload = Workload("w", (Job("a", 0, 1, 1e9, 1), Job("b", 0, 1, 1e9, 1, parents=("a",))))
-    with pytest.raises(InputError, match="field 'parents'"):
-        simulate(BUNDLED, workload, DsSimPolicy("ff"))
 
 
 def test_cli_runs_a_chain_of_dependent_jobs(tmp_path: Path) -> None:
@@ -137,9 +129,3 @@ def test_cli_says_an_empty_workload_ran(tmp_path: Path) -> None:
     assert result.exit_code == 0
     assert result.stderr == f"warning: {trace}: the workload has no jobs; there is nothing " \
                             "to simulate\n"
-
-
-def test_own_drivers_refuse_a_contention_model() -> None:
-    workload = Workload("w", (Job("a", 0, 1, 1e9, 1),))
-    with pytest.raises(ConfigError, match="no contention model; use --contention none"):
-        simulate(BUNDLED, workload, DsSimPolicy("ff"), contention="irmasim")

@@ -83,7 +83,8 @@ def workloads(draw: st.DrawFn, platform: Platform, estimates: str = "any",
             id=f"j{i}", submit=float(draw(st.integers(0, 60))), ntasks=ntasks,
             req_ops=seconds * job_ipc * slowest, req_time=seconds * draw(factor), ipc=job_ipc,
             nodes=nodes,
-            mem_mb=float(draw(st.sampled_from([0, 0, 0, 100, 1500]))) if memory else 0.0,
+            memory_mb=ntasks * float(draw(st.sampled_from([0, 0, 0, 100, 1500]))) if memory
+            else 0.0,
             mem_bw_gbs=float(draw(st.sampled_from([0, 1, 5])))))
     return Workload("random", tuple(jobs))
 

@@ -32,7 +32,8 @@ C1 = NodeType("c1", cores=1, clock_ghz=1.0)
 def job(id: str, submit: float, ntasks: int, seconds: float, req: float | None = None,
         nodes: int = 1, mem: float = 0.0, mem_vol: float = 0.0) -> Job:
     return Job(id=id, submit=submit, ntasks=ntasks, req_ops=seconds * 1e9,
-               req_time=seconds if req is None else req, nodes=nodes, mem_mb=mem,
+               req_time=seconds if req is None else req, nodes=nodes,
+               memory_mb=mem * ntasks,
                mem_vol=mem_vol)
 
 

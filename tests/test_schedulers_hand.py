@@ -39,7 +39,8 @@ def job(id: str, submit: float, ntasks: int, seconds: float, req: float | None =
     """A job taking ``seconds`` on a 1 GHz core; ``req`` (default: ``seconds``) is its
     estimate on the slowest node."""
     return Job(id=id, submit=submit, ntasks=ntasks, req_ops=seconds * 1e9,
-               req_time=seconds if req is None else req, nodes=nodes, mem_mb=mem,
+               req_time=seconds if req is None else req, nodes=nodes,
+               memory_mb=mem * ntasks,
                mem_bw_gbs=bw)
 
 

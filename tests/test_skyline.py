@@ -16,7 +16,8 @@ from hetsched.schedulers.base import Start
 from hetsched.schedulers.placement import place
 from hetsched.schedulers.policies import NODE_SELECTIONS
 from hetsched.schedulers.profile import Profile
-from hetsched.schedulers.skyline import Skyline, room
+from hetsched.schedulers.skyline import Skyline
+from hetsched.sim.resources import room
 from hetsched.sim.engine import Simulation
 from hetsched.workload.model import SPREAD, Job, Workload
 
@@ -86,9 +87,10 @@ def test_first_fit_finds_the_first_long_enough_window() -> None:
 def test_first_fit_with_memory() -> None:
     # 8 cores everywhere; memory 1000 MB over [0, 10), then 300 MB
     sky = Skyline([0, 10], [8, 8], [1000.0, 300.0])
-    assert room(8, 300.0, 100.0) == 3 and room(8, INF, 100.0) == 8
-    assert sky.first_fit(4, 100.0, 5, 0, INF, 0) == 0  # [0, 5) has 1000 MB
-    assert sky.first_fit(4, 100.0, 15, 0, INF, 0) is None  # it would need 400 MB after 10
+    eight = Job("e", 0.0, 8, 1e9, 1.0, memory_mb=800.0)  # 100 MB a task
+    assert room(eight, 8, 300.0) == 3 and room(eight, 8, INF) == 8
+    assert sky.first_fit(4, 400.0, 5, 0, INF, 0) == 0  # [0, 5) has 1000 MB
+    assert sky.first_fit(4, 400.0, 15, 0, INF, 0) is None  # it would need 400 MB after 10
 
 
 def test_runs_measure_how_far_free_cores_reach() -> None:
@@ -174,7 +176,7 @@ def _state(seed: int) -> tuple[Simulation, list[Job]]:
             int(rng.integers(max(nodes, 1), 2 * cores + 1))
         return Job(f"j{i}", submit, tasks, float(rng.integers(5, 60)) * 1e9,
                    float(rng.integers(5, 90)), nodes=nodes,
-                   mem_mb=float(rng.choice([0, 0, 100, 700])))
+                   memory_mb=tasks * float(rng.choice([0, 0, 100, 700])))
 
     jobs = [random_job(i, float(i)) for i in range(12)]
     sim = Simulation(platform, Workload("random", tuple(jobs)))

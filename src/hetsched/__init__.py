@@ -2,8 +2,10 @@
 
 ``hetsched.simulate(platform, workload, scheduler, **options)`` runs one simulation and returns
 a :class:`~hetsched.api.Run` (see :mod:`hetsched.api`); ``hetsched.Simulation`` is the engine
-itself, to step (``advance``/``apply``/``finish``) or fork. Both are imported on first use, so
-that ``import hetsched`` (and the command line's start-up) stays light.
+itself, to step (``advance``/``apply``/``finish``) or fork; ``hetsched.load_results(store,
+*conditions)`` reads a sweep's results as a DataFrame (see :mod:`hetsched.sweep`). They are
+imported on first use, so that ``import hetsched`` (and the command line's start-up) stays
+light.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 __version__ = "0.1.0"
-__all__ = ["Run", "Simulation", "__version__", "simulate"]
+__all__ = ["Run", "Simulation", "__version__", "load_results", "simulate"]
 
 
 def __getattr__(name: str) -> Any:
@@ -19,6 +21,10 @@ def __getattr__(name: str) -> Any:
         from hetsched import api
 
         return getattr(api, name)
+    if name == "load_results":
+        from hetsched.sweep.results import load_results
+
+        return load_results
     if name == "Simulation":
         from hetsched.sim.engine import Simulation
 

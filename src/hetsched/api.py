@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from hetsched.errors import ConfigError, InputWarning
 from hetsched.options import check_contention
 from hetsched.platform.model import Platform
-from hetsched.schedulers.base import OwnDriver, Scheduler
+from hetsched.schedulers.base import Scheduler
 from hetsched.sim.result import SimResult
 from hetsched.workload.model import Workload
 from hetsched.workload.swf import SwfOptions
@@ -59,21 +59,21 @@ class Run:
         no such value."""
         from hetsched.output.jobs_csv import job_columns
 
-        return _pandas().DataFrame(job_columns(self.result))
+        return require_pandas().DataFrame(job_columns(self.result))
 
     @property
     def timeseries(self) -> pandas.DataFrame:
         """The columns of ``timeseries.csv``: one row per instant something happened."""
         from hetsched.output.summary_json import timeseries_columns
 
-        return _pandas().DataFrame(timeseries_columns(self.result))
+        return require_pandas().DataFrame(timeseries_columns(self.result))
 
     @property
     def nodes(self) -> pandas.DataFrame:
         """Per node: name, type, energy (NaN without a power model), busy and idle time."""
         from hetsched.output.summary_json import node_totals
 
-        return _pandas().DataFrame(node_totals(self.result)).astype({"energy_j": float})
+        return require_pandas().DataFrame(node_totals(self.result)).astype({"energy_j": float})
 
     def write(self, out_dir: PathLike) -> dict[str, Path]:
         """Write ``jobs.csv``, ``summary.json`` and ``timeseries.csv`` into ``out_dir``."""
@@ -84,7 +84,7 @@ class Run:
 
 def simulate(platform: PathLike | Platform | None = None,
              workload: PathLike | Workload | None = None,
-             scheduler: str | Scheduler | OwnDriver = "fcfs", *, seed: int = 0,
+             scheduler: str | Scheduler = "fcfs", *, seed: int = 0,
              horizon: float | None = None, strict: bool = False, swf_placement: str = "auto",
              reference_speed: float | None = None, estimate_factor: float = 1.0,
              contention: str | None = None,
@@ -105,15 +105,13 @@ def simulate(platform: PathLike | Platform | None = None,
     swf = SwfOptions(placement=swf_placement, reference_speed=reference_speed,
                      estimate_factor=estimate_factor, strict=strict)
     policy = create(scheduler) if isinstance(scheduler, str) else scheduler
-    if not isinstance(policy, (Scheduler, OwnDriver)):
+    if not isinstance(policy, Scheduler):
         raise ConfigError(f"scheduler must be a name or a hetsched Scheduler, got {policy!r}")
     plat, work = load_inputs(platform, workload, swf)
     for message in input_warnings(plat, work):
         warnings.warn(message, InputWarning, stacklevel=2)
-    engine_options: dict[str, Any] = {"contention": check_contention(contention)} \
-        if not isinstance(policy, OwnDriver) else {}
     result = run_engine(plat, work, policy, seed=seed, horizon=horizon, strict=strict,
-                        progress=progress, **engine_options)
+                        progress=progress, contention=check_contention(contention))
     return Run(result, recorded_options(horizon, strict, swf))
 
 
@@ -154,7 +152,7 @@ def _path(value: object, what: str) -> Path:
     return Path(value)
 
 
-def _pandas() -> Any:
+def require_pandas() -> Any:
     try:
         import pandas
     except ImportError:

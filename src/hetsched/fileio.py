@@ -173,6 +173,8 @@ def _problem(error: Mapping[str, Any]) -> str:
     if kind == "extra_forbidden":
         return "unknown field (not allowed here)"
     value = error.get("input")
+    if kind == "value_error":  # a validator's own message, without pydantic's "Value error, "
+        return str(error.get("ctx", {}).get("error", msg))
     if kind in ("model_type", "dict_type", "model_attributes_type"):
         return f"expected an object (key: value mapping), got {type_name(value)}"
     if kind == "list_type":

@@ -1,4 +1,5 @@
-"""The ``hetsched`` command: run, compare, schedulers, map, study, dssim-table, dsclient.
+"""The ``hetsched`` command: run, compare, sweep, results, schedulers, map, study, dssim-table,
+dsclient.
 
 User errors (bad input files, unknown schedulers, bad options, unwritable output) print one
 line ``error: <message>`` on stderr and exit with code 2, never a traceback
@@ -18,6 +19,7 @@ from hetsched.cli.console import Format, FormatOpt, console, print_csv, print_js
 from hetsched.cli.errors import OneLineErrors, user_errors
 from hetsched.cli.map_cmd import map_command
 from hetsched.cli.study_cmd import study_app
+from hetsched.cli.sweep_cmd import results_command, sweep_command
 from hetsched.dssim.records import JobnOrder
 
 app = typer.Typer(cls=OneLineErrors, no_args_is_help=True, add_completion=False,
@@ -266,7 +268,7 @@ def dsclient(algo: Annotated[str, typer.Option(help="ds-sim algorithm (see `hets
                  "up.")] = 60.0) -> None:
     """Act as the scheduler of a running ds-sim server (started with -n, newline mode).
 
-    The algorithms are the same code the emulation (run, compare, dssim-table) uses.
+    The algorithms are the same code simulations (run, compare, dssim-table) use.
     """
     from hetsched.dssim.client import run_client
 
@@ -276,6 +278,8 @@ def dsclient(algo: Annotated[str, typer.Option(help="ds-sim algorithm (see `hets
     typer.echo(f"{name}: dispatched {dispatched} jobs; the ds-sim server ended the run")
 
 
+app.command("sweep")(sweep_command)
+app.command("results")(results_command)
 app.command("map")(map_command)
 app.add_typer(study_app, name="study")
 

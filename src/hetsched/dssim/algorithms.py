@@ -1,20 +1,18 @@
 """ds-sim dispatching algorithms, one implementation each, written against :class:`Servers`
-(the questions a ds-sim client may ask: GETS Capable/Avail, LSTJ). Two drivers answer those
-questions: the emulated server (:mod:`hetsched.dssim.server`) and a real ds-sim server over
-its socket protocol (:mod:`hetsched.dssim.client`). Definitions: docs/dssim.md."""
+(the questions a ds-sim client may ask: GETS Capable/Avail, LSTJ). Two sides answer those
+questions: the engine, in simulations (:mod:`hetsched.dssim.servers`), and a real ds-sim
+server over its socket protocol (:mod:`hetsched.dssim.client`). Definitions: docs/dssim.md."""
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import ClassVar, Protocol
+from typing import ClassVar, NamedTuple, Protocol
 
 from hetsched.dssim.records import JobRequest, ServerRecord, ServerType
 
 
-@dataclass(frozen=True, slots=True)
-class ListedJob:
+class ListedJob(NamedTuple):
     """One LSTJ record of a server: a job running (state 2) or waiting (state 1) there."""
 
     id: int

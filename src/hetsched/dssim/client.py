@@ -1,6 +1,6 @@
-"""Live mode: a real ds-sim server over its socket protocol, seen through the same interface
-as the emulated server, so :func:`~hetsched.dssim.dispatch.dispatch` and the same algorithm
-classes drive it."""
+"""Live mode: a real ds-sim server over its socket protocol, asked the same questions
+(:class:`~hetsched.dssim.algorithms.Servers`) as the engine answers in simulations, so
+:func:`~hetsched.dssim.dispatch.dispatch` drives it with the same algorithm classes."""
 
 from __future__ import annotations
 

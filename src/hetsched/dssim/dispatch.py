@@ -1,6 +1,6 @@
-"""The client side of ds-sim, independent of where the server is: ask for the next event,
-answer it with the algorithm. The same loop drives the emulated server (simulation) and a
-real ds-sim server over a socket (live mode)."""
+"""The client loop of live mode: ask a ds-sim server for the next event, answer it with the
+algorithm, until NONE. (Simulations run the same algorithms on the engine, where each event
+is a call of :class:`~hetsched.dssim.scheduler.DsSimScheduler`.)"""
 
 from __future__ import annotations
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import NamedTuple
 
 from hetsched.errors import HetschedError
 from hetsched.limits import MAX_INT32
@@ -114,12 +115,12 @@ class ServerType:
         return covers(self.cores, self.memory, self.disk, job)
 
 
-@dataclass(frozen=True, slots=True)
-class ServerRecord:
+class ServerRecord(NamedTuple):
     """One GETS record: ``type id state startTime cores memory disk #waiting #running``.
 
     ``cores``/``memory``/``disk`` are what is available now (capacity minus the jobs running
-    or about to start at boot); ``start`` is the boot completion time (-1 when inactive).
+    or about to start at boot); ``start`` is the boot completion time (-1 when inactive). A
+    named tuple: simulations build one per server for each GETS, so it must be cheap.
     """
 
     type: str

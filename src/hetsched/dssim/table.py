@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import csv
+import hashlib
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from hetsched.dssim.driver import DsSimPolicy
+from hetsched.dssim.scheduler import DsSimScheduler
 from hetsched.dssim.xml import config_platform, read_job_list
 from hetsched.errors import ConfigError, InputError
 from hetsched.metrics import summarize
+from hetsched.sim.result import SimResult
+from hetsched.sim.engine import simulate
 
 
 @dataclass(frozen=True)
@@ -37,13 +40,38 @@ def job_list_for(config: Path, jobs_dir: Path) -> Path:
 
 
 def run_cell(config: Path, jobs_dir: Path, algo: str) -> Cell:
+    return simulate_cell(config, jobs_dir, algo)[0]
+
+
+def simulate_cell(config: Path, jobs_dir: Path, algo: str) -> tuple[Cell, SimResult]:
+    """The cell and the run it comes from."""
     platform = config_platform(config)
     workload = read_job_list(job_list_for(config, jobs_dir), platform)
-    result = DsSimPolicy(algo).simulate(platform, workload)
+    result = simulate(platform, workload, DsSimScheduler(algo))
     m = summarize(result)
     return Cell(config.stem, algo, int(m["dssim_turnaround"]),
                 round(100 * m["dssim_utilisation"], 2),
-                round(m["rental_cost"], 2), int(result.t_end), int(m["finished"]))
+                round(m["rental_cost"], 2), int(result.t_end), int(m["finished"])), result
+
+
+Placement = tuple[str, int, int]
+"""Where and when a job ran: server (``type-id``, as hetsched names ds-sim's servers), start,
+end."""
+
+
+def placements(result: SimResult) -> dict[int, Placement]:
+    """Every finished job's placement, by ds-sim job id."""
+    return {int(job.id): (result.platform.nodes[result.allocation[job.index][0][0]].name,
+                          int(result.start[job.index]), int(result.end[job.index]))
+            for job in result.workload.jobs if result.allocation[job.index] is not None}
+
+
+def placement_digest(jobs: dict[int, Placement]) -> str:
+    """A SHA-256 of every job's placement (``id server start end`` lines in id order): equal
+    digests mean every job ran on the same server at the same times."""
+    text = "".join(f"{i} {server} {start} {end}\n"
+                   for i, (server, start, end) in sorted(jobs.items()))
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def run_table(configs_dir: Path, jobs_dir: Path, algos: Sequence[str],

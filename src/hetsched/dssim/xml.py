@@ -20,8 +20,9 @@ from hetsched.workload.model import Job, Workload
 
 #: Node speed of ds-sim servers (ops/s): ds-sim has no speeds, so run time = work / 1e9.
 SPEED = 1e9
-#: ``Workload.metadata`` key holding the exact ds-sim job requests and actual run times.
-JOBS_KEY = "dssim_jobs"
+#: ``Workload.metadata`` key marking a workload read from a ds-sim job list (what the ds-sim
+#: algorithms need: single-node jobs whose times and sizes are ds-sim's integers).
+JOB_LIST_KEY = "dssim_job_list"
 
 #: Each integer attribute's range: ds-sim's C ints, and hetsched's limits.
 _SERVER_FIELDS = {"limit": (1, MAX_NODES), "bootupTime": (0, MAX_INT32),
@@ -130,7 +131,7 @@ def config_platform(path: str | Path) -> Platform:
     config = read_config(path)
     groups = [("cluster0", NodeType(t.name, t.cores, clock_ghz=SPEED / 1e9, memory_mb=t.memory,
                                     hourly_price=t.hourly_rate, boot_time=t.boot_time,
-                                    disk_mb=t.disk, has_power=False), t.limit)
+                                    on_demand=True, disk_mb=t.disk, has_power=False), t.limit)
               for t in config.types]
     nodes = nodes_from_groups(groups, config.path, "limit")
     return Platform(config.path.stem, nodes, str(config.path))
@@ -206,13 +207,13 @@ def _job_list(path: Path, root: ET.Element, platform: Platform) -> Workload:
                              record=f"job {request.id}")
         previous = request.submit
     return Workload(path.stem, tuple(_hetsched_job(r, a) for r, a in jobs), str(path),
-                    metadata={JOBS_KEY: tuple(jobs)})
+                    metadata={JOB_LIST_KEY: True})
 
 
 def _hetsched_job(request: JobRequest, actual: int) -> Job:
     return Job(id=str(request.id), submit=float(request.submit), ntasks=request.cores,
                req_ops=actual * SPEED, req_time=float(request.estimate),
-               mem_mb=request.memory / request.cores, profile="dssim")
+               memory_mb=float(request.memory), disk_mb=float(request.disk), profile="dssim")
 
 
 def _generated_message(path: Path, config: DsSimConfig) -> str:

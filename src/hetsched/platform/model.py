@@ -46,9 +46,11 @@ class NodeType:
     dynamic_w_per_core * busy_cores``; the node-level ``idle_w``/``static_w`` are the sums over
     its processors. ``oversubscription`` is how many runnable threads a core may hold (1: none;
     k > 1: up to k threads per core, sharing it: R threads on C cores each progress at C/R).
-    Memory and disk are in MB, bandwidth in GB/s. ``hourly_price`` is the rental rate;
-    ``boot_time`` (s) is how long a switched-off node takes to come up (used by drivers that
-    model on-demand servers, such as ds-sim's).
+    Memory and disk are in MB, bandwidth in GB/s. ``hourly_price`` is the rental rate.
+    ``on_demand`` nodes (ds-sim's servers) are off until a job is started on them; they then
+    boot for ``boot_time`` seconds, the job holding its resources meanwhile and starting when
+    the node is up, and are charged from boot completion to their last job's end. Other nodes
+    are up and charged for the whole run.
 
     ``has_power`` says whether the power figures are known (a power model). The loaders set it
     from the file: a native node type without ``power``, an IRMaSim processor without
@@ -68,6 +70,7 @@ class NodeType:
     dynamic_w_per_core: float = 0.0
     hourly_price: float = 0.0
     boot_time: float = 0.0
+    on_demand: bool = False
     disk_mb: float = float("inf")
     has_power: bool | None = None
     processors: tuple[Processor, ...] = ()
@@ -156,7 +159,7 @@ class Platform:
     def __post_init__(self) -> None:
         object.__setattr__(self, "arrays", PlatformArrays.of(self.nodes))
 
-    @property
+    @cached_property
     def node_types(self) -> tuple[NodeType, ...]:
         seen: dict[str, NodeType] = {}
         for node in self.nodes:
@@ -170,6 +173,11 @@ class Platform:
     @cached_property
     def slowest_speed(self) -> float:
         return float(self.arrays.speed.min())
+
+    @cached_property
+    def has_on_demand(self) -> bool:
+        """Whether some node is off until a job needs it (:attr:`NodeType.on_demand`)."""
+        return any(t.on_demand for t in self.node_types)
 
     @property
     def has_power_model(self) -> bool:
@@ -208,6 +216,7 @@ class PlatformArrays:
     slots: np.ndarray
     speed: np.ndarray
     memory_mb: np.ndarray
+    disk_mb: np.ndarray
     mem_bw_gbs: np.ndarray
     idle_w: np.ndarray
     static_w: np.ndarray
@@ -226,6 +235,7 @@ class PlatformArrays:
             slots=column(lambda t: t.slots, np.int64),
             speed=column(lambda t: t.speed),
             memory_mb=column(lambda t: t.memory_mb),
+            disk_mb=column(lambda t: t.disk_mb),
             mem_bw_gbs=column(lambda t: t.mem_bw_gbs),
             idle_w=column(lambda t: t.idle_w),
             static_w=column(lambda t: t.static_w),

@@ -1,8 +1,8 @@
 """Scheduling policies behind one interface (:mod:`hetsched.schedulers.base`), by name."""
 
-from hetsched.schedulers.base import (Decision, Dequeue, Enqueue, Events, OwnDriver, Reject,
-                                      Scheduler, Start, WakeUp)
+from hetsched.schedulers.base import (Decision, Dequeue, Enqueue, Events, Reject, Scheduler,
+                                      Start, WakeUp)
 from hetsched.schedulers.registry import create, entries, register
 
-__all__ = ["Decision", "Dequeue", "Enqueue", "Events", "OwnDriver", "Reject", "Scheduler", "Start",
-           "WakeUp", "create", "entries", "register"]
+__all__ = ["Decision", "Dequeue", "Enqueue", "Events", "Reject", "Scheduler", "Start", "WakeUp",
+           "create", "entries", "register"]

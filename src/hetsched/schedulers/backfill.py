@@ -21,7 +21,7 @@ import numpy as np
 
 from hetsched.schedulers.base import Decision, Events, Scheduler, Start
 from hetsched.schedulers.placement import Allocation, place
-from hetsched.sim.resources import capacity
+from hetsched.sim.resources import capacity, share
 from hetsched.schedulers.profile import first_fit_time
 from hetsched.schedulers.queue import NodePreference
 from hetsched.sim.view import ClusterView
@@ -49,7 +49,7 @@ class Backfilling(Scheduler):
     def _place_now(self, job: Job, allowed: np.ndarray | None = None) -> Allocation | None:
         view = self.view
         return place(job, view.free_cores, view.free_mem, self.nodes.key(view), self.rng, allowed,
-                     self.nodes.order(view))
+                     self.nodes.order(view), view.free_disk)
 
 
 class _Shadow:
@@ -66,7 +66,7 @@ class _Shadow:
         """A job that will still run at the shadow time takes its cores from the extra."""
         for node, count in allocation:
             self.extra_cores[node] -= count
-            self.extra_mem[node] -= count * job.mem_mb
+            self.extra_mem[node] -= share(job.memory_mb, count, job.ntasks)
         self.max_extra = int(self.extra_cores.max())
 
 
@@ -126,7 +126,8 @@ class EasyBackfill(Backfilling):
             if allocation is not None and _end(view, job, now, allocation) > shadow.time:
                 allocation = place(job, np.minimum(view.free_cores, shadow.extra_cores),
                                    np.minimum(view.free_mem, shadow.extra_mem),
-                                   self.nodes.key(view), self.rng, order=self.nodes.order(view))
+                                   self.nodes.key(view), self.rng, order=self.nodes.order(view),
+                                   free_disk=view.free_disk)
         if allocation is not None and _end(view, job, now, allocation) > shadow.time:
             shadow.take(job, allocation)
         return allocation

@@ -1,16 +1,17 @@
 """The scheduler interface: what a policy is told, what it may read, what it may answer.
 
 A scheduler is called once per distinct event time with the events of that instant
-(jobs submitted, jobs finished, whether a wake-up it asked for fired) and a read-only
-:class:`~hetsched.sim.view.ClusterView`. It answers with an iterable of decisions. The engine
-applies each decision as soon as it is produced, so a scheduler written as a generator sees
-the state already updated by its previous decisions (free cores, pending jobs).
+(jobs submitted, jobs finished, whether a wake-up it asked for fired), or once per event if
+it sets ``per_event``, and a read-only :class:`~hetsched.sim.view.ClusterView`. It answers
+with an iterable of decisions. The engine applies each decision as soon as it is produced,
+so a scheduler written as a generator sees the state already updated by its previous
+decisions (free cores, pending jobs).
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, ClassVar, NamedTuple, Union
 
 import numpy as np
@@ -19,7 +20,6 @@ from hetsched.workload.model import Job
 
 if TYPE_CHECKING:
     from hetsched.platform.model import Platform
-    from hetsched.sim.result import SimResult
     from hetsched.sim.view import ClusterView
     from hetsched.workload.model import Workload
 
@@ -56,7 +56,8 @@ class Dequeue(NamedTuple):
 
 
 class WakeUp(NamedTuple):
-    """Call the scheduler again at ``time`` even if nothing else happens."""
+    """Call the scheduler again at ``time`` even if nothing else happens. At the current time:
+    again at this instant, once every event still due now has been handled."""
 
     time: float
 
@@ -72,13 +73,15 @@ Decision = Union[Start, Enqueue, Dequeue, WakeUp, Reject]
 class Events(NamedTuple):
     """What happened at the current instant: jobs ``submitted`` (now pending), jobs
     ``finished``, whether a wake-up fired, jobs ``released`` (pending now that their last
-    parent finished) and nodes whose availability changed (``available``)."""
+    parent finished), nodes whose availability changed (``available``) and on-demand nodes
+    that finished booting (``booted``; the jobs held for them have started)."""
 
     submitted: tuple[Job, ...] = ()
     finished: tuple[Job, ...] = ()
     woken: bool = False
     released: tuple[Job, ...] = ()
     available: tuple[int, ...] = ()
+    booted: tuple[int, ...] = ()
 
     @property
     def arrived(self) -> tuple[Job, ...]:
@@ -87,10 +90,20 @@ class Events(NamedTuple):
 
 
 class Scheduler(ABC):
-    """Base of every policy. Subclasses set ``name`` and implement :meth:`decide`."""
+    """Base of every policy. Subclasses set ``name`` and implement :meth:`decide`.
+
+    ``per_event``: the engine calls :meth:`decide` after every single event instead of once
+    per instant (a model whose decisions depend on the order of simultaneous events, such as
+    ds-sim's client, which answers each completion and each submission in turn).
+    """
 
     name: ClassVar[str] = "scheduler"
     description: ClassVar[str] = ""
+    per_event: ClassVar[bool] = False
+
+    def check(self, platform: "Platform", workload: "Workload") -> None:
+        """Refuse inputs this policy cannot run (raise a one-line ``ConfigError``), before
+        the run starts. Every input is accepted by default."""
 
     def reset(self, view: "ClusterView", rng: np.random.Generator) -> None:
         """Called once before a simulation; keep references to ``view`` and ``rng`` here."""
@@ -100,18 +113,3 @@ class Scheduler(ABC):
     @abstractmethod
     def decide(self, now: float, events: Events) -> Iterable[Decision]:
         """Answer the events of instant ``now`` with decisions (read state from ``self.view``)."""
-
-
-class OwnDriver(ABC):
-    """A policy that needs its own simulation driver instead of the event engine, because it
-    reproduces another simulator's semantics exactly (ds-sim's server model, see
-    docs/dssim.md). :func:`hetsched.sim.engine.simulate` hands such a policy the whole run."""
-
-    name: ClassVar[str] = "driven"
-    description: ClassVar[str] = ""
-
-    @abstractmethod
-    def simulate(self, platform: "Platform", workload: "Workload", *, seed: int = 0,
-                 horizon: float | None = None, strict: bool = False,
-                 progress: Callable[[int, int], None] | None = None) -> "SimResult":
-        """Run ``workload`` on ``platform`` and return the same result the engine would."""

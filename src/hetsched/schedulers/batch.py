@@ -87,7 +87,7 @@ class BatchMapping(Scheduler):
         a = self.view.platform.arrays
         etc = np.empty((len(jobs), a.cores.size))
         for row, job in enumerate(jobs):
-            fits = capacity(job, a.slots, a.memory_mb) >= job.ntasks
+            fits = capacity(job, a.slots, a.memory_mb, a.disk_mb) >= job.ntasks
             etc[row] = np.where(fits, self.view.speed.estimates(job), np.inf)
         return etc
 

@@ -51,5 +51,5 @@ for _name, _text in MAPPING_DESCRIPTIONS.items():
     register(_name, "hetsched.schedulers.batch:BatchMapping", f"per submission batch: {_text} "
              f"(options {', '.join(scheduler_options(_name))})", "batch", heuristic=_name)
 for _name, _algorithm in ALGORITHMS.items():
-    register(_name, "hetsched.dssim.driver:DsSimPolicy", _algorithm.description, "dssim",
+    register(_name, "hetsched.dssim.scheduler:DsSimScheduler", _algorithm.description, "dssim",
              algorithm=_name)

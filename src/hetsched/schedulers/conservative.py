@@ -31,7 +31,8 @@ from hetsched.schedulers.base import Decision, Events, Start, WakeUp
 from hetsched.schedulers.placement import Allocation
 from hetsched.schedulers.profile import Profile
 from hetsched.schedulers.reservations import Booking, Reservations
-from hetsched.schedulers.skyline import Runs, room
+from hetsched.schedulers.skyline import Runs
+from hetsched.sim.resources import room, share
 from hetsched.sim.view import ClusterView
 from hetsched.workload.model import Job
 
@@ -213,7 +214,7 @@ class ConservativeBackfill(Backfilling):
             job = booking.job
             overlaps = booking.start < end and booking.end > start
             own = next((c for n, c in booking.allocation if n == node), 0) if overlaps else 0
-            if room(most_cores + own, most_mem + own * job.mem_mb, job.mem_mb) \
+            if room(job, most_cores + own, most_mem + share(job.memory_mb, own, job.ntasks)) \
                     < booking.per_node:
                 continue
             if job.nodes != 1:

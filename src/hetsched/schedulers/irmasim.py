@@ -55,7 +55,7 @@ import numpy as np
 from hetsched.errors import ConfigError, did_you_mean
 from hetsched.schedulers.base import Decision, Events, Reject, Scheduler, Start
 from hetsched.schedulers.placement import Allocation
-from hetsched.sim.resources import capacity
+from hetsched.sim.resources import capacity, share
 from hetsched.sim.view import ClusterView
 from hetsched.workload.model import SPREAD, Job
 
@@ -135,7 +135,7 @@ class _IrmasimManager(Scheduler):
             for job in events.finished:
                 for node, cores in self.placed[job.index]:
                     self.held_cores[node] += cores
-                    self.held_mem[node] += cores * job.mem_mb
+                    self.held_mem[node] += share(job.memory_mb, cores, job.ntasks)
             yield from self.submit(events.submitted)
             yield from self.schedule()
             self.held_cores[:] = 0
@@ -190,7 +190,7 @@ class IrmasimMinimal(_IrmasimManager):
             free_cores, free_mem = self.free()
             if int(free_cores.sum()) < job.ntasks:  # cores still held in IRMaSim's order
                 return
-            room = capacity(job, free_cores, free_mem)
+            room = capacity(job, free_cores, free_mem, self.view.free_disk)
             if int(room.sum()) < job.ntasks:
                 return
             nodes = np.flatnonzero(room > 0)
@@ -257,7 +257,8 @@ class IrmasimHeuristic(_IrmasimManager):
         nodes = self.layout_nodes[job.index]
         per_node = -(-job.ntasks // nodes)
         free_cores, free_mem = self.free()
-        viable = np.flatnonzero(capacity(job, free_cores, free_mem) >= per_node)
+        viable = np.flatnonzero(capacity(job, free_cores, free_mem, self.view.free_disk)
+                                >= per_node)
         if viable.size < nodes:
             return None
         chosen = self._sorted(viable, free_cores)[:nodes].tolist()
@@ -289,7 +290,7 @@ class IrmasimHeuristic(_IrmasimManager):
         """The nodes IRMaSim lays ``job`` out on (the fewest possible for ``SPREAD``), or
         ``None`` if no such layout fits even on the idle platform."""
         arrays = self.view.platform.arrays
-        room = capacity(job, arrays.cores, arrays.memory_mb)
+        room = capacity(job, arrays.cores, arrays.memory_mb, arrays.disk_mb)
         candidates = ([job.nodes] if job.nodes != SPREAD
                       else range(1, min(job.ntasks, len(room)) + 1))
         for nodes in candidates:
@@ -314,9 +315,9 @@ def first_processor_bandwidth(view: ClusterView) -> np.ndarray:
     demand = np.zeros(len(view.platform.nodes))
     for run in view.running.values():
         job = run.job
-        for share in run.shares:
-            if share.processor == view.first_processor(share.node):
+        for part in run.shares:
+            if part.processor == view.first_processor(part.node):
                 ops = math.ceil(job.req_ops / job.ipc)  # IRMaSim's Job.ops
-                demand[share.node] += share.threads * job.mem_vol * speed[share.node] / ops \
+                demand[part.node] += part.threads * job.mem_vol * speed[part.node] / ops \
                     if ops else 0.0
     return demand

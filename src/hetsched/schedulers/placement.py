@@ -3,7 +3,9 @@
 ``key`` ranks nodes (lower is preferred, ties by node index); ``None`` means uniformly random.
 A caller whose key never changes may also pass ``order``, the nodes sorted by it (stable), to
 skip ranking on every call. Works on any free-cores/free-memory arrays, so backfilling can
-place jobs on projected future states with the same rules as placement now.
+place jobs on projected future states with the same rules as placement now. Free disk is
+looked at when given (placements made now pass the view's; projections of backfilling
+track cores and memory only).
 """
 
 from __future__ import annotations
@@ -35,13 +37,14 @@ def _best(candidates: np.ndarray, key: np.ndarray | None, rng: np.random.Generat
 
 def place(job: Job, free_cores: np.ndarray, free_mem: np.ndarray, key: np.ndarray | None,
           rng: np.random.Generator, allowed: np.ndarray | None = None,
-          order: np.ndarray | None = None) -> Allocation | None:
+          order: np.ndarray | None = None,
+          free_disk: np.ndarray | None = None) -> Allocation | None:
     """An allocation of ``job`` on the preferred nodes where it fits, or ``None``.
 
     ``allowed`` optionally masks the nodes that may be used; ``order`` is ``key``'s ranking
     of the nodes when the caller has it.
     """
-    cap = capacity(job, free_cores, free_mem)
+    cap = capacity(job, free_cores, free_mem, free_disk)
     if job.nodes == 1:
         fit = cap >= job.ntasks
         if allowed is not None:

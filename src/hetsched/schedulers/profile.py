@@ -16,8 +16,8 @@ from operator import attrgetter, itemgetter
 import numpy as np
 
 from hetsched.schedulers.placement import Allocation, choose_node, place
-from hetsched.schedulers.skyline import Skyline, room
-from hetsched.sim.resources import even_split
+from hetsched.schedulers.skyline import Skyline
+from hetsched.sim.resources import even_split, room, share
 from hetsched.sim.view import ClusterView
 from hetsched.workload.model import SPREAD, Job
 
@@ -43,9 +43,9 @@ class Profile:
         now = view.now
         ends: list[list[tuple[float, int, float]]] = [[] for _ in view.node_index]
         for run in view.running.values():
-            end, per_core_mem = view.estimated_end(run), run.job.mem_mb
+            end, job = view.estimated_end(run), run.job
             for node, count in run.allocation:
-                ends[node].append((end, count, count * per_core_mem))
+                ends[node].append((end, count, share(job.memory_mb, count, job.ntasks)))
         cores, mem = view.free_cores.tolist(), view.free_mem.tolist()
         skylines = [_skyline(now, cores[n], mem[n], sorted(ends[n], key=_END))
                     for n in range(len(ends))]
@@ -75,7 +75,7 @@ class Profile:
         for node, count in allocation:
             skyline = nodes[node]
             skyline.prune(now)
-            skyline.add(start, end, sign * count, sign * count * job.mem_mb)
+            skyline.add(start, end, sign * count, sign * share(job.memory_mb, count, job.ntasks))
             total += count
         if len(nodes) > 1:
             self.total.prune(now)
@@ -85,7 +85,7 @@ class Profile:
         """Whether ``allocation`` fits over ``[start, end)`` in what is left."""
         if end <= start:
             return True
-        return all(room(*self.nodes[node].lowest(start, end), job.mem_mb) >= count
+        return all(room(job, *self.nodes[node].lowest(start, end)) >= count
                    for node, count in allocation)
 
     def earliest(self, job: Job, durations: list[float], key: np.ndarray | None,
@@ -117,13 +117,13 @@ class Profile:
         """Each node's first fit; the preferred node among those that fit first. In a
         static preference order, a node that fits at ``lo`` ends the search (no later node can
         be earlier, nor preferred on a tie)."""
-        tasks, tasks_mem, now = job.ntasks, job.mem_mb, self.now
+        tasks, need_mem, now = job.ntasks, job.memory_mb, self.now
         best, first = hi, []
         for node in range(len(self.nodes)) if order is None else order.tolist():
             if self.slots[node] < tasks:
                 continue
             bound = best if not first else math.nextafter(best, math.inf)
-            t = self.nodes[node].first_fit(tasks, tasks_mem, durations[node], lo, bound, now,
+            t = self.nodes[node].first_fit(tasks, need_mem, durations[node], lo, bound, now,
                                            booked if node == home else math.inf)
             if t is None:
                 continue
@@ -147,7 +147,7 @@ class Profile:
         """Tries the times at which some node changes, in order, with what each node keeps
         free over the whole window; a time when the platform as a whole has too few free cores
         over the window is skipped at once."""
-        now, tasks, tasks_mem, total = self.now, job.ntasks, job.mem_mb, self.total
+        now, tasks, total = self.now, job.ntasks, self.total
         first = total.first_fit(tasks, 0.0, duration, lo, hi, now)
         if first is None:
             return None
@@ -163,7 +163,7 @@ class Profile:
             if t < first or total.lowest(t, t + duration)[0] < tasks:
                 continue
             lows = [skyline.lowest(t, t + duration) for skyline in self.nodes]
-            if not _may_fit(job, [room(c, m, tasks_mem) for c, m in lows]):
+            if not _may_fit(job, [room(job, c, m) for c, m in lows]):
                 continue
             cores = np.array([c for c, _ in lows], dtype=np.int64)
             allocation = place(job, cores, np.array([m for _, m in lows]), key, rng,
@@ -228,12 +228,12 @@ def first_fit_time(view: ClusterView, job: Job, key: np.ndarray | None, rng: np.
     while True:
         while i < len(runs) and max(runs[i].est_end, now) <= t:
             run = runs[i]
-            per_core_mem = run.job.mem_mb
+            memory, ntasks = run.job.memory_mb, run.job.ntasks
             for node, count in run.allocation:
                 cores[node] += count
                 total += count
-                if per_core_mem:
-                    mem[node] += count * per_core_mem
+                if memory:
+                    mem[node] += share(memory, count, ntasks)
                 may_fit = may_fit or (one_node and cores[node] >= need)
             i += 1
         if may_fit and total >= need:

@@ -83,7 +83,7 @@ class QueuePolicy(Scheduler):
             if job.ntasks > view.total_free_cores:  # cannot fit anywhere: no need to look
                 return
             allocation = place(job, view.free_cores, view.free_mem, self.nodes.key(view),
-                               self.rng, order=self.nodes.order(view))
+                               self.rng, order=self.nodes.order(view), free_disk=view.free_disk)
             if allocation is None:
                 return
             self.queue.pop()

@@ -22,9 +22,9 @@ from typing import Any
 
 from hetsched.errors import ConfigError, describe_exception, did_you_mean
 from hetsched.lazy import resolve
-from hetsched.schedulers.base import OwnDriver, Scheduler
+from hetsched.schedulers.base import Scheduler
 
-Factory = Callable[..., Scheduler | OwnDriver]
+Factory = Callable[..., Scheduler]
 #: Entry-point group through which installed packages add schedulers.
 ENTRY_POINT_GROUP = "hetsched.schedulers"
 
@@ -86,7 +86,7 @@ def lookup(name: str) -> Entry:
     return entry
 
 
-def create(spec: str) -> Scheduler | OwnDriver:
+def create(spec: str) -> Scheduler:
     """Build the scheduler named by ``spec``: ``name``, ``name:key=value,...``, or
     ``path/to/file.py:ClassName[:key=value,...]``."""
     from hetsched.schedulers.userfile import is_file_spec, load_file_spec
@@ -124,7 +124,7 @@ def _coerce(value: str) -> object:
     return {"true": True, "false": False}.get(value.lower(), value)
 
 
-def build(factory: Factory, options: Mapping[str, object], spec: str) -> Scheduler | OwnDriver:
+def build(factory: Factory, options: Mapping[str, object], spec: str) -> Scheduler:
     """``factory(**options)`` after checking the option names against its signature; a
     ValueError or TypeError of the factory becomes a one-line ConfigError."""
     accepted = _parameters(factory)
@@ -137,7 +137,7 @@ def build(factory: Factory, options: Mapping[str, object], spec: str) -> Schedul
         scheduler = factory(**options)
     except (ValueError, TypeError) as err:
         raise ConfigError(f"scheduler '{spec}': {err}") from None
-    if not isinstance(scheduler, (Scheduler, OwnDriver)):
+    if not isinstance(scheduler, Scheduler):
         raise ConfigError(f"scheduler '{spec}' built a {type(scheduler).__name__}, not a "
                           "hetsched.schedulers.Scheduler")
     return scheduler

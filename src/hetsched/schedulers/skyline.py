@@ -17,15 +17,6 @@ import bisect
 import math
 
 
-def room(cores: int, mem: float, tasks_mem: float) -> int:
-    """Tasks (each ``tasks_mem`` MB) that ``cores`` free cores and ``mem`` free MB can take;
-    the scalar form of :func:`hetsched.sim.resources.capacity`."""
-    if tasks_mem <= 0:
-        return cores
-    share = mem / tasks_mem
-    return cores if share >= cores else math.floor(share)
-
-
 class Skyline:
     """One node's free cores and memory from ``times[0]`` on (see the module's docstring)."""
 
@@ -113,17 +104,17 @@ class Skyline:
             j += 1
         return Runs(start, end, left, left_low, right, right_low)
 
-    def first_fit(self, tasks: int, tasks_mem: float, duration: float, lo: float,
+    def first_fit(self, tasks: int, need_mem: float, duration: float, lo: float,
                   hi: float, now: float, until: float = math.inf) -> float | None:
         """The earliest start ``t < hi`` from the step holding ``lo`` on (a step's start, or
-        ``now`` for the step holding it) such that ``tasks`` tasks of ``tasks_mem`` MB each fit
-        over all of ``[t, min(t + duration, until))``; ``None`` if there is none."""
-        times, cores, mem = self.times, self.cores, self.mem
+        ``now`` for the step holding it) such that ``tasks`` tasks needing ``need_mem`` MB in
+        all fit over all of ``[t, min(t + duration, until))``; ``None`` if there is none."""
+        times, cores, free_mem = self.times, self.cores, self.mem
         last = len(times) - 1
         i = self.step_at(lo)
         start = end = None
         while True:
-            if cores[i] >= tasks and (tasks_mem <= 0 or room(cores[i], mem[i], tasks_mem) >= tasks):
+            if cores[i] >= tasks and (need_mem <= 0 or free_mem[i] >= need_mem):
                 if start is None:
                     start = times[i] if times[i] > now else now
                     if start >= hi:

@@ -17,7 +17,7 @@ from pathlib import Path
 from types import ModuleType
 
 from hetsched.errors import ConfigError, describe_exception, did_you_mean
-from hetsched.schedulers.base import OwnDriver, Scheduler
+from hetsched.schedulers.base import Scheduler
 
 #: ``file.py:Class`` then optional ``:options``; the path may itself contain ':' (Windows).
 _FILE_SPEC = re.compile(r"^(?P<path>.+?\.py):(?P<cls>[A-Za-z_]\w*)(?::(?P<options>.*))?$")
@@ -27,7 +27,13 @@ def is_file_spec(spec: str) -> bool:
     return _FILE_SPEC.match(spec.strip()) is not None
 
 
-def load_file_spec(spec: str) -> tuple[type[Scheduler | OwnDriver], str, str]:
+def file_spec_parts(spec: str) -> tuple[str, str] | None:
+    """``("path/to/file.py", ":ClassName[:options]")`` for a file spec, ``None`` otherwise."""
+    match = _FILE_SPEC.match(spec.strip())
+    return None if match is None else (match["path"], spec.strip()[match.end("path"):])
+
+
+def load_file_spec(spec: str) -> tuple[type[Scheduler], str, str]:
     """The class a file spec names, the scheduler's name (the class's ``name`` attribute, or
     the class name) and the option text."""
     match = _FILE_SPEC.match(spec.strip())
@@ -64,15 +70,15 @@ def _import_file(path: Path, mtime_ns: int) -> ModuleType:
     return module
 
 
-def _scheduler_class(module: ModuleType, name: str, path: Path) -> type[Scheduler | OwnDriver]:
+def _scheduler_class(module: ModuleType, name: str, path: Path) -> type[Scheduler]:
     cls = getattr(module, name, None)
     if cls is None:
         found = [n for n, v in vars(module).items() if inspect.isclass(v)
-                 and issubclass(v, (Scheduler, OwnDriver)) and v.__module__ == module.__name__]
+                 and issubclass(v, Scheduler) and v.__module__ == module.__name__]
         hint = (did_you_mean(name, found)
                 or f" (scheduler classes there: {', '.join(found) or 'none'})")
         raise ConfigError(f"{path}: no class '{name}'{hint}")
-    if not (inspect.isclass(cls) and issubclass(cls, (Scheduler, OwnDriver))):
+    if not (inspect.isclass(cls) and issubclass(cls, Scheduler)):
         raise ConfigError(f"{path}: '{name}' is not a subclass of hetsched.schedulers.Scheduler")
     if inspect.isabstract(cls):
         missing = ", ".join(sorted(cls.__abstractmethods__))

@@ -1,5 +1,5 @@
-"""Checks of a platform and a workload before a run: what no driver can simulate yet (an error)
-and what is legal but probably not what the user meant (warnings, one line each).
+"""Checks before a run: the run's options, and what is legal in a platform and a workload but
+probably not what the user meant (warnings, one line each).
 
 The CLI prints each warning as ``warning: <text>`` on stderr (unless ``--quiet``); Python
 callers may raise them with ``warnings.warn(text, InputWarning)``.
@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hetsched.errors import InputError
 from hetsched.examples import default_platform_path
 from hetsched.options import check_horizon, check_seed
 from hetsched.platform.model import Platform
@@ -21,20 +20,8 @@ SIZE_KEYS = ("MaxProcs", "nb_res")
 
 
 def check_run(workload: Workload, seed: object, horizon: object) -> tuple[int, float | None]:
-    """What every driver checks before a run: the seed and the horizon, as checked."""
+    """What every run checks first: the seed and the horizon, as checked."""
     return check_seed(seed), check_horizon(horizon)
-
-
-def reject_dependencies(workload: Workload) -> None:
-    """Refuse a workload whose jobs name parents, for drivers that cannot wait for them (the
-    ds-sim emulation): dependent jobs would start as if independent."""
-    job = next((j for j in workload.jobs if j.parents), None)
-    if job is not None:
-        parents = ", ".join(f"'{p}'" for p in job.parents)
-        raise InputError(workload.source, "this driver cannot wait for parent jobs: this job "
-                                          f"would start without waiting for {parents}; "
-                                          "use a scheduler on the engine, or remove 'parents'",
-                         record=f"job '{job.id}'", field="parents")
 
 
 def input_warnings(platform: Platform, workload: Workload) -> list[str]:

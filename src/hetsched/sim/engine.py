@@ -13,20 +13,22 @@ import heapq
 import math
 import time as wallclock
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from typing import NamedTuple
 
 import numpy as np
 
 from hetsched.errors import ConfigError, InputError, SchedulerError
 from hetsched.platform.model import Platform
-from hetsched.schedulers.base import (Decision, Dequeue, Enqueue, Events, OwnDriver, Reject,
-                                      Scheduler, Start, WakeUp)
+from hetsched.schedulers.base import (Decision, Dequeue, Enqueue, Events, Reject, Scheduler,
+                                      Start, WakeUp)
 from hetsched.sim import contention as models
-from hetsched.sim.checks import check_run, reject_dependencies
+from hetsched.sim.checks import check_run
 from hetsched.sim.contention import ContentionModel, Group
 from hetsched.sim.dependencies import Dependencies
-from hetsched.sim.events import (AVAILABILITY, FINISH, RELEASE, SUBMIT, WAKE, Availability,
-                                 EventQueue)
+from hetsched.sim.events import (AVAILABILITY, BOOT, FINISH, RELEASE, SUBMIT, WAKE,
+                                 Availability, EventQueue)
+from hetsched.sim.ondemand import charged_seconds
 from hetsched.sim.rates import changed_rates, rerated
 from hetsched.sim.resources import allocation_problem, infeasibility
 from hetsched.sim.result import JobState, SimResult, TimeSeries
@@ -61,9 +63,10 @@ class Simulation:
     done then are reported unfinished); ``strict`` turns a never-fitting job into an error
     instead of a rejection; ``contention`` names a contention model (``none``, ``irmasim``,
     ``deside``; default: the platform's) or gives one; ``per_event`` makes :meth:`advance`
-    return after every single event instead of once per instant; ``availability`` lists
-    changes of node availability (:class:`~hetsched.sim.events.Availability`) beyond the
-    platform's own (``Platform.availability``).
+    return after every single event instead of once per instant (so does a scheduler whose
+    ``per_event`` is set); ``availability`` lists changes of node availability
+    (:class:`~hetsched.sim.events.Availability`) beyond the platform's own
+    (``Platform.availability``).
     """
 
     def __init__(self, platform: Platform, workload: Workload,
@@ -76,22 +79,27 @@ class Simulation:
         self.workload = workload
         self.scheduler = scheduler
         self.seed, self.horizon = check_run(workload, seed, horizon)
+        if scheduler is not None:
+            scheduler.check(platform, workload)
         self.strict = strict
         self.progress = progress
         self.record_timeseries = timeseries
-        self.per_event = per_event
+        self.asked_per_event = per_event
+        self.per_event = per_event or (scheduler is not None and scheduler.per_event)
         self.contention, self.contention_name = _contention_model(platform, workload,
                                                                   contention)
         self.deps = Dependencies.of(workload)
         self._speed = platform.arrays.speed.tolist()
+        self._on_demand = platform.has_on_demand  # a start may have to boot nodes
         self._one_processor_each = all(c == 1 for c in platform.layout.count)
-        self._never: dict[tuple[int, int, float], str | None] = {}  # infeasibility by shape
+        self._never: dict[tuple[int, int, float, float], str | None] = {}  # by job shape
         n = len(workload.jobs)
         self.t0 = workload.jobs[0].submit if n else 0.0
         self.state = ClusterState(platform, self.t0)
         self.pending: dict[int, Job] = {}
         self.clock = [self.t0]
-        self.view = ClusterView(platform, self.state, self.pending, self.clock)
+        self.view = ClusterView(platform, self.state, self.pending, self.clock,
+                                self._all_submitted)
         self.events = EventQueue()
         self.cursor = 0
         self.known = 0
@@ -208,9 +216,11 @@ class Simulation:
         other.state = self.state.copy()
         other.pending = dict(self.pending)
         other.clock = [self.clock[0]]
-        other.view = ClusterView(self.platform, other.state, other.pending, other.clock)
+        other.view = ClusterView(self.platform, other.state, other.pending, other.clock,
+                                 other._all_submitted)
         other.events = self.events.without_submissions()
         other.cursor = len(self.workload.jobs)
+        other.per_event = self.asked_per_event or (scheduler is not None and scheduler.per_event)
         other.forked = True
         other.wakeups = set(self.wakeups)
         for name in ("job_state", "start_t", "end_t", "job_energy", "unmet"):
@@ -227,6 +237,10 @@ class Simulation:
         if scheduler is not None:
             scheduler.reset(other.view, other.rng)
         return other
+
+    def _all_submitted(self) -> bool:
+        """No submission is still to come (a fork's jobs are those submitted before it)."""
+        return self.forked or self.known == len(self.workload.jobs)
 
     @property
     def _name(self) -> str:
@@ -258,6 +272,7 @@ class Simulation:
         released: list[Job] = []
         submitted: list[Job] = []
         available: list[int] = []
+        booted: tuple[int, ...] = ()  # only on-demand platforms have boots
         woken = False
         touched: set[int] = set()
         heap, running, jobs = self.events.heap, self.state.running, self.workload.jobs
@@ -289,21 +304,25 @@ class Simulation:
                 self.job_state[index] = _PENDING
                 self.pending[index] = jobs[index]
                 released.append(jobs[index])
+            elif kind == BOOT:
+                for run in self.state.booted(index):  # threads placed now the node is up
+                    self._run(replace(run, shares=self._shares(run.job, run.allocation, t)), t)
+                booted += (index,)
             else:
                 self.wakeups.discard(t)
                 woken = True
-            if self.per_event and (released or submitted or available or woken):
+            if self.per_event and (released or submitted or available or woken or booted):
                 break
         if touched:
             self._drain(touched, t)
-        if not (finished or submitted or released or available or woken):
+        if not (finished or submitted or released or available or woken or booted):
             return None
         self.open = True
         # Step(t, Events(...)) without the NamedTuples' Python __new__ (once per instant)
         return _new(Step, (t, _new(Events, (tuple(submitted) if submitted else (),
                                             tuple(finished) if finished else (), woken,
                                             tuple(released) if released else (),
-                                            tuple(available) if available else ()))))
+                                            tuple(available) if available else (), booted))))
 
     def _close_instant(self) -> None:
         """What follows the decisions of an instant: rates of the nodes that changed, then
@@ -315,15 +334,17 @@ class Simulation:
         if self.dirty:
             self._rerate(now)
         if self.record_timeseries:
-            queued = len(self.pending) + self.queued_locally
-            self.series.append(now, queued, len(self.state.running),
-                               self.state.total_busy_cores, self.state.total_power)
+            state = self.state
+            held = state.held_count  # started on a booting node: waiting, not running yet
+            self.series.append(now, len(self.pending) + self.queued_locally + held,
+                               len(state.running) - held, state.total_busy_cores,
+                               state.total_power)
 
     def _admit(self, job: Job) -> bool:
         """A submitted job becomes pending (True), waits for its parents, or is rejected."""
         if self.job_state[job.index] == _REJECTED:
             return False  # a parent was rejected before it arrived
-        shape = (job.ntasks, job.nodes, job.mem_mb)
+        shape = (job.ntasks, job.nodes, job.memory_mb, job.disk_mb)
         if shape not in self._never:
             self._never[shape] = infeasibility(job, self.platform)
         reason = self._never[shape]
@@ -350,9 +371,9 @@ class Simulation:
             raise SchedulerError(f"{self._name}: cannot queue job '{job.id}' on node "
                                  f"{node}: local queues take single-node jobs on valid nodes")
         a = self.platform.arrays
-        if allocation_problem(job, [node], [job.ntasks], a.slots, a.memory_mb):
+        if allocation_problem(job, [node], [job.ntasks], a.slots, a.memory_mb, a.disk_mb):
             raise SchedulerError(f"{self._name}: job '{job.id}' queued on node "
-                                 f"{node}, which can never hold it (cores or memory)")
+                                 f"{node}, which can never hold it (cores, memory or disk)")
         self._take_pending(job, "queue")
         self.job_state[job.index] = _QUEUED
         self.state.queue(node).append(job)
@@ -377,8 +398,9 @@ class Simulation:
         self.pending.update(items)
 
     def _wake_at(self, at: float, now: float) -> None:
-        """Wake-ups not in the future, or already asked for, are ignored."""
-        if at > now and at not in self.wakeups:
+        """Wake-ups in the past, or already asked for, are ignored. One at ``now`` comes after
+        every event still due now (its kind is handled last)."""
+        if at >= now and at not in self.wakeups:
             self.wakeups.add(at)
             self.events.push(at, WAKE)
 
@@ -409,23 +431,50 @@ class Simulation:
             pairs = tuple([(int(n), int(c)) for n, c in allocation])
             nodes = [n for n, _ in pairs]
             cores = [c for _, c in pairs]
-        problem = allocation_problem(job, nodes, cores, self.state.free_cores,
-                                     self.state.free_mem, any_nodes)
+        state = self.state
+        problem = allocation_problem(job, nodes, cores, state.free_cores, state.free_mem,
+                                     state.free_disk, any_nodes)
         if problem:
             raise SchedulerError(f"{self._name}: start of job '{job.id}' {problem}")
+        wait = self._boot_wait(nodes, now) if self._on_demand else -1
+        at = now if wait < 0 else state.up_since[wait]
         speed = self._speed[nodes[0]] if len(nodes) == 1 else min(map(self._speed.__getitem__,
                                                                        nodes))
-        run = RunningJob(job, pairs, now, now + self.view.speed.estimate_at_speed(job, speed),
-                         self._shares(job, pairs, now), now + job.req_ops / (job.ipc * speed))
-        self.state.occupy(run, now)
+        run = RunningJob(job, pairs, at, at + self.view.speed.estimate_at_speed(job, speed),
+                         self._shares(job, pairs, at) if wait < 0 else (),
+                         at + job.req_ops / (job.ipc * speed))
         self.job_state[job.index] = _RUNNING
-        self.start_t[job.index] = now
+        self.start_t[job.index] = at
         self.alloc[job.index] = pairs
+        if wait < 0:
+            self._run(run, now)
+        else:
+            state.hold(run, wait)
+
+    def _run(self, run: RunningJob, now: float) -> None:
+        """``run``'s threads start now: they take their cores and its end is scheduled."""
+        self.state.occupy(run, now)
         if self.contention is None:
-            self.events.push(run.end, FINISH, job.index, 0)
+            nodes = run.allocation
+            self.events.push_finish(run.end, nodes[0][0] if len(nodes) == 1 else
+                                    min(node for node, _ in nodes), run.job.index, 0)
         else:  # its finish event is pushed once the instant's rates are known
             self.dirty.update(share.processor for share in run.shares)
-            self.fresh.add(job.index)
+            self.fresh.add(run.job.index)
+
+    def _boot_wait(self, nodes: list[int], now: float) -> int:
+        """Boot the switched-off nodes among ``nodes``; the node whose boot a job started on
+        them waits for (the last one up), or -1 when every node is up."""
+        state = self.state
+        wait = -1
+        for node in nodes:
+            if state.is_off(node):
+                up = now + self.platform.nodes[node].type.boot_time
+                state.boot(node, up)
+                self.events.push(up, BOOT, node)
+            if node in state.booting and (wait < 0 or state.up_since[node] > state.up_since[wait]):
+                wait = node
+        return wait
 
     def _shares(self, job: Job, pairs: tuple[tuple[int, int], ...],
                 now: float) -> tuple[Share, ...]:
@@ -501,12 +550,17 @@ class Simulation:
             if index in rates:
                 run = rerated(run, rates[index], now)
                 self.state.store(run)
-            self.events.push(run.end, FINISH, index, run.version)
+            self.events.push_finish(run.end, min(node for node, _ in run.allocation), index,
+                                    run.version)
 
     # ---- the end --------------------------------------------------------------------------
     def _close(self, t_end: float) -> None:
         """Close the energy window and give every job still alive its end state, with why."""
         self.state.close(t_end)
+        for runs in self.state.held.values():  # started on a node still booting: never began
+            for run in runs:
+                self.job_state[run.job.index] = _QUEUED
+                self.start_t[run.job.index] = math.nan
         jobs = self.workload.jobs
         for index in np.flatnonzero(np.isin(self.job_state, [int(s) for s in ALIVE])).tolist():
             was = JobState(self.job_state[index])
@@ -545,6 +599,9 @@ class Simulation:
             node_busy_core_seconds=self.state.busy_core_seconds,
             node_busy_seconds=self.state.busy_seconds, t0=self.t0, t_end=t_end,
             timeseries=self.series, wall_seconds=self.wall, horizon=self.horizon,
+            node_charged_seconds=charged_seconds(self.platform, self.state.up_since, self.alloc,
+                                                 self.end_t, self.t0, t_end)
+            if self._on_demand else None,
             contention=self.contention_name)
 
 
@@ -562,19 +619,7 @@ def _contention_model(platform: Platform, workload: Workload, chosen: str | Cont
     return (None if models.inert(model, platform, workload) else model), model.name
 
 
-def simulate(platform: Platform, workload: Workload, scheduler: Scheduler | OwnDriver,
+def simulate(platform: Platform, workload: Workload, scheduler: Scheduler,
              **options: object) -> SimResult:
-    """Run one simulation (see :class:`Simulation` for the options). A policy that brings its
-    own driver (:class:`OwnDriver`) runs there; it accepts the options it documents."""
-    if isinstance(scheduler, OwnDriver):
-        if options.get("contention") not in (None, "none"):
-            raise ConfigError(f"{scheduler.name} runs on its own driver, which has no "
-                              "contention model; use --contention none")
-        driven = {k: v for k, v in options.items() if k in _OWN_DRIVER_OPTIONS}
-        reject_dependencies(workload)
-        check_run(workload, driven.get("seed", 0), driven.get("horizon"))
-        return scheduler.simulate(platform, workload, **driven)  # type: ignore[arg-type]
+    """Run one simulation (see :class:`Simulation` for the options)."""
     return Simulation(platform, workload, scheduler, **options).run()  # type: ignore[arg-type]
-
-
-_OWN_DRIVER_OPTIONS = ("seed", "horizon", "strict", "progress")

@@ -1,10 +1,15 @@
 """The engine's events: one heap of typed events, in a documented deterministic order.
 
 An entry is ``(time, kind, seq, job, version)``. Simultaneous events are handled by kind, in
-this order: finishes, node availability changes, releases (jobs whose last parent just
-finished), submissions, wake-ups; events of one kind in the order they were scheduled
-(``seq``), so submissions keep the workload's order. ``version`` lets the engine discard a
-finish event made stale by a rate change.
+this order: boot completions (an on-demand node comes up and the jobs held for it start, so
+that everything else at that instant sees it up), finishes, node availability changes,
+releases (jobs whose last parent just finished), submissions, wake-ups (so one asked for the
+current instant comes after everything else due then). Simultaneous finishes go by node (the
+lowest node of each job), then in the order they were scheduled: a finish's ``seq`` carries
+its node above the scheduling sequence (:meth:`EventQueue.push_finish`). Events of the other
+kinds keep the order in which they were scheduled (``seq``), so submissions keep the
+workload's order. ``version`` lets the engine discard a finish event made stale by a rate
+change.
 """
 
 from __future__ import annotations
@@ -18,18 +23,22 @@ __all__ = ["Availability", "EventQueue", "Kind"]
 
 
 class Kind(IntEnum):
-    FINISH = 0
-    AVAILABILITY = 1
-    RELEASE = 2
-    SUBMIT = 3
-    WAKE = 4
+    BOOT = 0
+    FINISH = 1
+    AVAILABILITY = 2
+    RELEASE = 3
+    SUBMIT = 4
+    WAKE = 5
 
 
 # plain ints in the heap: tuples of ints compare faster than tuples of enum members
-FINISH, AVAILABILITY, RELEASE, SUBMIT, WAKE = (int(k) for k in Kind)
+BOOT, FINISH, AVAILABILITY, RELEASE, SUBMIT, WAKE = (int(k) for k in Kind)
 
 
 Entry = tuple[float, int, int, int, int]
+
+#: A finish's ``seq`` is ``node << _NODE_SHIFT | seq``: node first, then scheduling order.
+_NODE_SHIFT = 40
 
 
 class EventQueue:
@@ -44,6 +53,11 @@ class EventQueue:
     def push(self, time: float, kind: int, job: int = -1, version: int = 0) -> None:
         self.seq += 1
         heapq.heappush(self.heap, (time, kind, self.seq, job, version))
+
+    def push_finish(self, time: float, node: int, job: int, version: int) -> None:
+        """``job``'s end, ordered among simultaneous ends by ``node`` then scheduling order."""
+        self.seq += 1
+        heapq.heappush(self.heap, (time, FINISH, node << _NODE_SHIFT | self.seq, job, version))
 
     def next_time(self) -> float:
         return self.heap[0][0] if self.heap else float("inf")

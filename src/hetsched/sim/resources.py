@@ -2,31 +2,74 @@
 over a node's processors, and how threads share cores. The engine, the view, the feasibility
 check and the schedulers all use these functions.
 
-A node offers *slots*: ``cores * oversubscription`` threads (one task is one thread). A task
-needs a slot and ``mem_mb`` of memory. Within a node, a job's threads go to the processors in
-order, each taking the free cores it has; threads beyond the free cores (oversubscription) go
-one by one to the processor with the fewest threads per core (the lowest index on ties).
+A node offers *slots* (``cores * oversubscription`` threads; one task is one thread), memory
+and disk. A job asks for one slot per task and for ``memory_mb`` and ``disk_mb`` in all: a
+node running ``c`` of its ``n`` tasks gives it :func:`share` of them, ``c / n`` of each, and
+exactly the job's amounts when it runs them all (a one-node job). Within a node, a job's
+threads go to the processors in order, each taking the free cores it has; threads beyond the
+free cores (oversubscription) go one by one to the processor with the fewest threads per core
+(the lowest index on ties).
 """
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
-from hetsched.platform.model import Platform
+from hetsched.platform.model import NodeType, Platform
 from hetsched.workload.model import SPREAD, Job
 
 
-def capacity(job: Job, free_slots: np.ndarray, free_mem: np.ndarray) -> np.ndarray:
-    """Tasks of ``job`` each node can take given free slots and memory."""
-    if job.mem_mb <= 0:
-        return free_slots
+def share(total: float, tasks: int, ntasks: int) -> float:
+    """The part of a whole-job amount (memory, disk) that ``tasks`` of its ``ntasks`` tasks
+    take on one node: all of it for all the tasks (exactly: no per-task rounding), else
+    ``total * tasks / ntasks``."""
+    return total if tasks == ntasks else total * tasks / ntasks
+
+
+def capacity(job: Job, free_slots: np.ndarray, free_mem: np.ndarray,
+             free_disk: np.ndarray | None = None) -> np.ndarray:
+    """Tasks of ``job`` each node can take given free slots, memory and disk (``None``: disk
+    is not looked at)."""
+    room = free_slots
+    if job.memory_mb > 0 and free_mem.min() < job.memory_mb:  # memory binds somewhere
+        room = np.minimum(room, _tasks_within(job.memory_mb, job.ntasks, free_mem))
+    if job.disk_mb > 0 and free_disk is not None and free_disk.min() < job.disk_mb:
+        room = np.minimum(room, _tasks_within(job.disk_mb, job.ntasks, free_disk))
+    return room
+
+
+def room(job: Job, slots: int, free_mem: float) -> int:
+    """The scalar form of :func:`capacity` for one node's free slots and memory (no disk;
+    like it, exact up to the job's task count)."""
+    total = job.memory_mb
+    if total <= 0 or free_mem >= total:
+        return slots
+    tasks = math.floor(free_mem * job.ntasks / total)  # as _tasks_within, for one node
+    return min(slots, tasks - (total * tasks / job.ntasks > free_mem))
+
+
+def _tasks_within(total: float, ntasks: int, free: np.ndarray) -> np.ndarray:
+    """Per node, the most tasks whose :func:`share` of ``total`` fits in ``free``."""
     # in float first: unlimited memory (inf) must not overflow the integer conversion
-    return np.minimum(free_slots, np.floor(free_mem / job.mem_mb)).astype(np.int64)
+    tasks = np.floor(np.minimum(free, total) * ntasks / total)
+    tasks -= total * tasks / ntasks > free  # a rounding up must not admit more than share()
+    return np.where(free >= total, ntasks, tasks).astype(np.int64)
 
 
-def fits(job: Job, tasks: int, free_slots: int, free_mem: float) -> bool:
-    """Whether ``tasks`` tasks of ``job`` fit in one node's free slots and memory."""
-    return free_slots >= tasks and free_mem >= tasks * job.mem_mb
+def fits(job: Job, tasks: int, node: int, free_slots: np.ndarray, free_mem: np.ndarray,
+         free_disk: np.ndarray) -> bool:
+    """Whether ``tasks`` tasks of ``job`` fit in node ``node``'s free slots, memory and disk
+    (per-node arrays; only what the job asks for is read: this is on every start's path)."""
+    return int(free_slots[node]) >= tasks and \
+        (job.memory_mb <= 0 or float(free_mem[node]) >= share(job.memory_mb, tasks, job.ntasks)) \
+        and (job.disk_mb <= 0 or float(free_disk[node]) >= share(job.disk_mb, tasks, job.ntasks))
+
+
+def fits_type(job: Job, node_type: NodeType) -> bool:
+    """Whether a node of ``node_type`` has the memory and disk for all of ``job``'s tasks."""
+    return node_type.memory_mb >= job.memory_mb and node_type.disk_mb >= job.disk_mb
 
 
 def even_split(job: Job) -> tuple[int, int]:
@@ -36,16 +79,17 @@ def even_split(job: Job) -> tuple[int, int]:
 
 
 def allocation_problem(job: Job, nodes: list[int], cores: list[int], free_slots: np.ndarray,
-                       free_mem: np.ndarray, any_nodes: bool = False) -> str | None:
+                       free_mem: np.ndarray, free_disk: np.ndarray,
+                       any_nodes: bool = False) -> str | None:
     """Why ``job`` cannot start now on ``(nodes[i], cores[i])`` pairs, or ``None``.
 
     The pairs must give ``job.ntasks`` tasks, name valid nodes once each, match the job's node
     count (1, exactly k with an even split, or any for ``SPREAD``; any when ``any_nodes``) and
-    fit each node's free slots and memory."""
+    fit each node's free slots, memory and disk."""
     if len(nodes) == 1 and (job.nodes in (1, SPREAD) or any_nodes):  # the common case
         node = nodes[0]
         if cores[0] == job.ntasks and 0 <= node < free_slots.size and \
-                fits(job, job.ntasks, int(free_slots[node]), float(free_mem[node])):
+                fits(job, job.ntasks, node, free_slots, free_mem, free_disk):
             return None
     total = sum(cores)
     if total != job.ntasks:
@@ -61,8 +105,9 @@ def allocation_problem(job: Job, nodes: list[int], cores: list[int], free_slots:
         if job.nodes > 1 and any(c not in (base, base + 1) for c in cores):
             return f"splits its tasks unevenly: each node must get {base} or {base + 1}"
     for node, count in zip(nodes, cores):
-        if not fits(job, count, int(free_slots[node]), float(free_mem[node])):
-            room = int(capacity(job, free_slots[node:node + 1], free_mem[node:node + 1])[0])
+        if not fits(job, count, node, free_slots, free_mem, free_disk):
+            span = slice(node, node + 1)
+            room = int(capacity(job, free_slots[span], free_mem[span], free_disk[span])[0])
             return f"needs {count} cores on node {node}, which has room for {max(room, 0)}"
     return None
 
@@ -71,14 +116,16 @@ def infeasibility(job: Job, platform: Platform) -> str | None:
     """A reason ``job`` can never start on any set of nodes of ``platform``, or ``None``."""
     a = platform.arrays
     if job.nodes == 1:
-        if job.mem_mb <= 0 and job.ntasks <= platform.max_node_slots:
+        if job.memory_mb <= 0 and job.disk_mb <= 0 and job.ntasks <= platform.max_node_slots:
             return None  # the common case, without numpy
         if job.ntasks > platform.max_node_slots:
             return (f"needs {job.ntasks} cores on one node; the largest node "
                     f"{_holds(platform, platform.max_node_slots)}")
-        if np.any(_usable(job, platform, job.ntasks) >= job.ntasks):
-            return None
-        return f"needs {job.ntasks * job.mem_mb:g} MB of memory on one node; no node has that much"
+        if any(t.slots >= job.ntasks and fits_type(job, t) for t in platform.node_types):
+            return None  # all its tasks on one node: it needs exactly its memory and disk
+        needs = f"{job.memory_mb:g} MB of memory" if job.disk_mb <= 0 else \
+            f"{job.memory_mb:g} MB of memory and {job.disk_mb:g} MB of disk"
+        return f"needs {needs} on one node; no node has that much"
     if job.nodes == SPREAD:
         if _usable(job, platform, job.ntasks).sum() >= job.ntasks:
             return None
@@ -104,7 +151,7 @@ def _holds(platform: Platform, slots: int) -> str:
 def _usable(job: Job, platform: Platform, per_node: int) -> np.ndarray:
     """Tasks each node could ever give ``job`` if it asks ``per_node`` there."""
     a = platform.arrays
-    return capacity(job, np.minimum(a.slots, per_node), a.memory_mb)
+    return capacity(job, np.minimum(a.slots, per_node), a.memory_mb, a.disk_mb)
 
 
 def split_over_processors(threads: int, free: list[int], load: list[int],

@@ -22,9 +22,10 @@ class JobState(IntEnum):
 
 
 class TimeSeries:
-    """One row per instant at which something happened (after the scheduler answered):
-    ``time, queued, running, busy_cores, power_w``, also as columns (lists). ``power_w`` means
-    nothing for a result without energy (``SimResult.has_energy``).
+    """One row per time at which something happened (after the scheduler answered; when it
+    is called several times at one time, per event or woken at the same instant, the state
+    after the last call): ``time, queued, running, busy_cores, power_w``, also as columns
+    (lists). ``power_w`` means nothing for a result without energy (``SimResult.has_energy``).
 
     Rows are kept in frozen blocks plus a short tail, so that a copy (a fork's) shares the
     blocks and costs the same at any length."""
@@ -37,10 +38,17 @@ class TimeSeries:
         self._tail: list[tuple[float, int, int, int, float]] = []
 
     def append(self, time: float, queued: int, running: int, busy: int, power: float) -> None:
-        self._tail.append((time, queued, running, busy, power))
-        if len(self._tail) == self.BLOCK:
-            self._blocks.append(tuple(self._tail))
-            self._tail = []
+        """A row for ``time``; it replaces the last row if that one has the same time. The
+        last row always stays in the tail (blocks are frozen when the next time comes)."""
+        row = (time, queued, running, busy, power)
+        tail = self._tail
+        if tail and tail[-1][0] == time:
+            tail[-1] = row
+            return
+        if len(tail) == self.BLOCK:
+            self._blocks.append(tuple(tail))
+            self._tail = tail = []
+        tail.append(row)
 
     def copy(self) -> "TimeSeries":
         other = TimeSeries()

@@ -1,5 +1,6 @@
 """Mutable cluster state owned by the engine: free resources, threads per processor, running
-jobs, local queues, and the exact per-node energy / busy-time integrals.
+jobs, local queues, the boot state of on-demand nodes, and the exact per-node energy /
+busy-time integrals.
 
 :class:`RunningJob` objects are never changed once stored (a rate change stores a new one),
 so a fork of the state shares them and copies only the containers (:meth:`ClusterState.copy`).
@@ -7,6 +8,7 @@ so a fork of the state shares them and copies only the containers (:meth:`Cluste
 
 from __future__ import annotations
 
+import math
 from collections import deque
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -15,7 +17,7 @@ import numpy as np
 
 from hetsched.platform.model import Platform
 from hetsched.sim.contention import Group
-from hetsched.sim.resources import fits, split_over_processors
+from hetsched.sim.resources import fits, share, split_over_processors
 from hetsched.workload.model import Job
 
 
@@ -84,6 +86,7 @@ class ClusterState:
         self.layout = layout
         self.free_cores = a.slots.copy()
         self.free_mem = a.memory_mb.copy()
+        self.free_disk = a.disk_mb.copy()
         self.used_mem = np.zeros(n)
         self.used_mem_bw = np.zeros(n)
         self.busy_cores = np.zeros(n, dtype=np.int64)
@@ -93,6 +96,13 @@ class ClusterState:
         self._owned: set[int] = set()
         self.local_queues: dict[int, deque[Job]] = {}
         self.running: dict[int, RunningJob] = {}
+        # on-demand nodes: when each is (or will be) up, NaN while off (nodes not on demand
+        # are up from the start); those booting; the runs waiting for a node's boot, which
+        # hold their resources but run no thread yet (also in ``running``)
+        self.up_since = [math.nan if n.type.on_demand else float(t0) for n in platform.nodes]
+        self.booting: set[int] = set()
+        self.held: dict[int, list[RunningJob]] = {}
+        self.held_count = 0
         self.total_busy_cores = 0
         self.total_free = int(a.slots.sum())
         self.threads = [0] * len(layout.cores)
@@ -117,6 +127,8 @@ class ClusterState:
         self._owned = set()
         other._owned = set()
         other.local_queues = {node: queue.copy() for node, queue in self.local_queues.items()}
+        other.booting = set(self.booting)
+        other.held = {node: runs.copy() for node, runs in self.held.items()}
         return other
 
     # ---- placement ------------------------------------------------------------------------
@@ -132,7 +144,7 @@ class ClusterState:
         return [(first + i, t) for i, t in enumerate(taken) if t]
 
     def fits(self, node: int, tasks: int, job: Job) -> bool:
-        return fits(job, tasks, int(self.free_cores[node]), float(self.free_mem[node]))
+        return fits(job, tasks, node, self.free_cores, self.free_mem, self.free_disk)
 
     # ---- changes --------------------------------------------------------------------------
     def _integrate(self, node: int, now: float) -> None:
@@ -185,11 +197,28 @@ class ClusterState:
         self.total_busy_cores += busy_moved
         self.total_power += watts
         job = run.job
-        if job.mem_mb or job.mem_bw_gbs:
+        if job.memory_mb or job.disk_mb:
+            self._take(run, sign)
+        if job.mem_bw_gbs:
             for node, cores in run.allocation:
-                self.free_mem[node] -= sign * cores * job.mem_mb
-                self.used_mem[node] += sign * cores * job.mem_mb
                 self.used_mem_bw[node] += sign * cores * job.mem_bw_gbs
+
+    def _take(self, run: RunningJob, sign: int) -> None:
+        """Take (``sign`` 1) or give back (-1) ``run``'s memory and disk."""
+        job = run.job
+        for node, cores in run.allocation:
+            memory = share(job.memory_mb, cores, job.ntasks)
+            self.free_mem[node] -= sign * memory
+            self.used_mem[node] += sign * memory
+            self.free_disk[node] -= sign * share(job.disk_mb, cores, job.ntasks)
+
+    def _reserve(self, run: RunningJob, sign: int) -> None:
+        """Take or give back ``run``'s slots, memory and disk, without running its threads."""
+        for node, cores in run.allocation:
+            self.free_cores[node] -= sign * cores
+        self.total_free -= sign * run.job.ntasks
+        if run.job.memory_mb or run.job.disk_mb:
+            self._take(run, sign)
 
     def _writable(self, node: int) -> dict[int, RunningJob]:
         """``node``'s dict of running jobs, this state's own (copied if shared with a fork)."""
@@ -230,6 +259,33 @@ class ClusterState:
             else:
                 self._writable(node)[index] = run
         self.running[index] = run
+
+    # ---- on-demand nodes ---------------------------------------------------------------------
+    def is_off(self, node: int) -> bool:
+        return math.isnan(self.up_since[node])
+
+    def boot(self, node: int, up: float) -> None:
+        """``node`` starts booting; it is up at ``up``."""
+        self.up_since[node] = up
+        self.booting.add(node)
+
+    def hold(self, run: RunningJob, node: int) -> None:
+        """``run`` waits for ``node``'s boot: it holds its resources (and is listed as
+        running) but runs no thread until :meth:`booted`."""
+        self._reserve(run, 1)
+        self.store(run)
+        self.held.setdefault(node, []).append(run)
+        self.held_count += 1
+
+    def booted(self, node: int) -> list[RunningJob]:
+        """``node`` is up: the runs that waited for it, their resources given back so that
+        the engine starts them (:meth:`occupy`), in the order they were held."""
+        self.booting.discard(node)
+        runs = self.held.pop(node, [])
+        for run in runs:
+            self._reserve(run, -1)
+        self.held_count -= len(runs)
+        return runs
 
     def set_available(self, node: int, cores: int) -> None:
         """Make ``cores`` of ``node``'s cores available, taking the others from its last

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
 import numpy as np
 
 from hetsched.models.speed import SpeedModel
 from hetsched.platform.model import Platform
+from hetsched.sim.ondemand import ACTIVE, BOOTING, IDLE, INACTIVE
 from hetsched.sim.resources import capacity, fits
 from hetsched.sim.state import ClusterState, RunningJob
 from hetsched.workload.model import Job
@@ -28,15 +29,17 @@ class ClusterView:
     running at least one thread."""
 
     def __init__(self, platform: Platform, state: ClusterState, pending: dict[int, Job],
-                 clock: list[float]) -> None:
+                 clock: list[float], all_submitted: Callable[[], bool]) -> None:
         self.platform = platform
         self.speed = SpeedModel(platform)
         self._state = state
         self._clock = clock
+        self._all_submitted = all_submitted
         self.pending: Mapping[int, Job] = MappingProxyType(pending)
         """Submitted jobs not yet started nor placed in a local queue, in submission order."""
         self.free_cores = _readonly(state.free_cores)
         self.free_mem = _readonly(state.free_mem)
+        self.free_disk = _readonly(state.free_disk)
         self.used_mem = _readonly(state.used_mem)
         self.used_mem_bw = _readonly(state.used_mem_bw)
         self.busy_cores = _readonly(state.busy_cores)
@@ -45,6 +48,13 @@ class ClusterView:
     @property
     def now(self) -> float:
         return self._clock[0]
+
+    @property
+    def all_submitted(self) -> bool:
+        """Whether every job of the workload has been submitted (none is still to come). A
+        policy that reads it knows a little of the future; a model of a server that knows its
+        job list may need it (ds-sim examines its global queue only then)."""
+        return self._all_submitted()
 
     @property
     def total_free_cores(self) -> int:
@@ -57,6 +67,22 @@ class ClusterView:
 
     def running_on(self, node: int) -> Mapping[int, RunningJob]:
         return MappingProxyType(self._state.jobs_on(node))
+
+    def node_state(self, node: int) -> str:
+        """``inactive`` (an on-demand node not started yet), ``booting``, ``idle`` or
+        ``active`` (some job holds it)."""
+        state = self._state
+        if node in state.booting:
+            return BOOTING
+        if state.is_off(node):
+            return INACTIVE
+        return ACTIVE if state.jobs_on(node) else IDLE
+
+    def up_since(self, node: int) -> float:
+        """When ``node`` came (or, booting, will come) up: its boot completion for an
+        on-demand node (NaN while inactive), the run's start for the others. Jobs started on
+        a booting node hold their resources and start at this time (their ``start``)."""
+        return self._state.up_since[node]
 
     def local_queue(self, node: int) -> tuple[Job, ...]:
         return tuple(self._state.local_queues.get(node, ()))
@@ -82,10 +108,11 @@ class ClusterView:
     def fits(self, job: Job, node: int, cores: int | None = None) -> bool:
         """Whether ``cores`` (default: all tasks of ``job``) fit on ``node`` right now."""
         state = self._state
-        return fits(job, job.ntasks if cores is None else cores, int(state.free_cores[node]),
-                    float(state.free_mem[node]))
+        return fits(job, job.ntasks if cores is None else cores, node, state.free_cores,
+                    state.free_mem, state.free_disk)
 
     def fit_mask(self, job: Job, cores: int | None = None) -> np.ndarray:
         """Boolean mask of nodes where ``cores`` (default: all tasks) of ``job`` fit now."""
         k = job.ntasks if cores is None else cores
-        return capacity(job, self._state.free_cores, self._state.free_mem) >= k
+        state = self._state
+        return capacity(job, state.free_cores, state.free_mem, state.free_disk) >= k

@@ -17,11 +17,15 @@ class Job:
     ``req_ops / (ipc * s)`` seconds. ``req_time`` is the user's run-time estimate in seconds on
     the **slowest** node type of the platform. ``nodes`` says how tasks may be placed: 1 = all
     on one node (shared memory), k > 1 = spread evenly over exactly k nodes, ``SPREAD`` (0) =
-    over any nodes. Memory is MB per task, memory bandwidth GB/s per task. ``mem_vol`` is the
-    memory traffic of each task in IRMaSim's units (its contention model divides it by the
-    task's uncontended run time). ``cpu_util`` is the share of its time a task's thread is busy
-    on the CPU (DESiDE's U; 1 = always). ``parents`` are the ids of jobs that must finish
-    before this one is released.
+    over any nodes. ``memory_mb`` and ``disk_mb`` are what the **whole job** holds while it
+    runs (MB); a node running ``c`` of its tasks gives it ``c / ntasks`` of them
+    (:func:`hetsched.sim.resources.share`), so a one-node job needs exactly these amounts:
+    whole-job sizes are kept as given (ds-sim's integers), not rebuilt from a per-task float
+    (29 / 7 × 7 is not 29 in floating point). ``mem_mb`` is the memory per task. Memory
+    bandwidth is GB/s per task. ``mem_vol`` is the memory traffic of each task in IRMaSim's
+    units (its contention model divides it by the task's uncontended run time). ``cpu_util``
+    is the share of its time a task's thread is busy on the CPU (DESiDE's U; 1 = always).
+    ``parents`` are the ids of jobs that must finish before this one is released.
     """
 
     id: str
@@ -31,7 +35,8 @@ class Job:
     req_time: float
     ipc: float = 1.0
     nodes: int = 1
-    mem_mb: float = 0.0
+    memory_mb: float = 0.0
+    disk_mb: float = 0.0
     mem_bw_gbs: float = 0.0
     mem_vol: float = 0.0
     cpu_util: float = 1.0
@@ -42,6 +47,11 @@ class Job:
     @property
     def single_node(self) -> bool:
         return self.nodes == 1
+
+    @property
+    def mem_mb(self) -> float:
+        """Memory per task (MB)."""
+        return self.memory_mb / self.ntasks
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +99,7 @@ class Workload:
 
 
 def _check_finite(job: Job) -> None:
-    for name in ("submit", "req_ops", "req_time", "ipc", "mem_mb", "mem_bw_gbs", "mem_vol",
-                 "cpu_util"):
+    for name in ("submit", "req_ops", "req_time", "ipc", "memory_mb", "disk_mb", "mem_bw_gbs",
+                 "mem_vol", "cpu_util"):
         if not math.isfinite(getattr(job, name)):
             raise ValueError(f"job '{job.id}': {name} is not finite ({getattr(job, name)})")

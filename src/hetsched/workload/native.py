@@ -79,7 +79,8 @@ def _job(spec: JobSpec, path: Path, slowest: float) -> Job:
     req_ops = spec.req_ops if spec.req_ops is not None else spec.run_time * spec.ipc * slowest
     req_time = spec.req_time if spec.req_time is not None else req_ops / (spec.ipc * slowest)
     return Job(id=spec.id, submit=spec.submit, ntasks=spec.ntasks, req_ops=req_ops,
-               req_time=req_time, ipc=spec.ipc, nodes=spec.nodes, mem_mb=spec.mem_mb,
+               req_time=req_time, ipc=spec.ipc, nodes=spec.nodes,
+               memory_mb=spec.mem_mb * spec.ntasks,
                mem_bw_gbs=spec.mem_bw_gbs, mem_vol=spec.mem_vol, cpu_util=spec.cpu_util,
                profile=spec.profile, parents=tuple(spec.parents))
 

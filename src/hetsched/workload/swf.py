@@ -217,8 +217,8 @@ def _to_workload(path: Path, platform: Platform, options: SwfOptions,
     nodes = _placement(procs, platform, options.placement)
     submit = t[:, COL["submit_time"]]
 
-    jobs = [Job(id=str(i), submit=s, ntasks=n, req_ops=o, req_time=r, nodes=k, mem_mb=m,
-                profile="swf")
+    jobs = [Job(id=str(i), submit=s, ntasks=n, req_ops=o, req_time=r, nodes=k,
+                memory_mb=n * m, profile="swf")
             for i, s, n, o, r, k, m in zip(ids[ok].tolist(), submit[ok].tolist(),
                                            procs[ok].tolist(), req_ops[ok].tolist(),
                                            req_time[ok].tolist(), nodes[ok].tolist(),

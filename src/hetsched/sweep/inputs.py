@@ -1,0 +1,65 @@
+"""The platforms and workload parts of a sweep, loaded in the sweep's process: to count the
+parts when the grid is expanded, then to hand each task its inputs, pickled (cached, so each
+file is read and each input pickled about once)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from hetsched.errors import InputError
+from hetsched.sweep.packing import Packed
+from hetsched.platform.model import Platform
+from hetsched.sweep.spec import Input, WorkloadInput
+from hetsched.sweep.splits import Part, Split, split_workload
+from hetsched.workload.model import Workload
+from hetsched.workload.swf import SwfOptions
+
+
+def _check_unchanged(file: Input) -> None:
+    """A run is identified by its inputs' contents: refuse a file edited during the sweep."""
+    from hetsched.output.summary_json import file_sha256
+
+    if file_sha256(file.path) != file.sha256:
+        raise InputError(file.path, "changed since the sweep started (its SHA-256 differs)")
+
+
+@lru_cache(maxsize=8)
+def platform_of(file: Input) -> Platform:
+    from hetsched.platform.load import load_platform
+
+    _check_unchanged(file)
+    return load_platform(file.path)
+
+
+@lru_cache(maxsize=8)
+def workload_of(platform: Input, file: Input, swf: SwfOptions) -> Workload:
+    """The whole workload file, converted for ``platform``."""
+    from hetsched.workload.load import load_workload
+
+    _check_unchanged(file)
+    return load_workload(file.path, platform_of(platform), swf)
+
+
+@lru_cache(maxsize=8)
+def parts_of(platform: Input, workload: WorkloadInput, swf: SwfOptions) -> dict[int | None, Part]:
+    """The parts of ``workload`` by number: its split (at most ``max_parts``), or the whole
+    workload as part ``None``."""
+    whole = workload_of(platform, workload.file, swf)
+    if workload.split is None:
+        return {None: Part(None, 0.0, whole)}
+    parts = split_workload(whole, Split.parse(workload.split))[:workload.max_parts]
+    return {part.index: part for part in parts}
+
+
+@lru_cache(maxsize=4)
+def packed_platform(platform: Input) -> Packed:
+    """The platform as tasks carry it (pickled once)."""
+    return Packed.of(f"platform {platform.sha256}", platform_of(platform))
+
+
+@lru_cache(maxsize=4)
+def packed_part(platform: Input, workload: WorkloadInput, swf: SwfOptions,
+                index: int | None) -> Packed:
+    """The workload of part ``index`` (``None``: the whole workload) as tasks carry it."""
+    key = repr((platform.sha256, workload, swf, index))
+    return Packed.of(key, parts_of(platform, workload, swf)[index].workload)

@@ -1,0 +1,253 @@
+"""The sweep file (YAML or JSON): what to run, checked before anything runs.
+
+```yaml
+platforms: [../shared/data/platforms/irmasim_kit_80node.json]   # default: the bundled example
+workloads:                                                      # default: the bundled example
+  - ../shared/data/traces/lublin_256.swf
+  - {file: ../shared/data/traces/kit_fh2_2016_first25k.swf, name: kit, split: week}
+schedulers: [fcfs, easy, "easy:node=high_gflops"]
+seeds: [0, 1, 2]                 # or {first: 0, count: 8}; default [0]
+options: {contention: [none, irmasim], horizon: 604800}   # a value, or a list to sweep over
+job_records: false               # also store one record per job
+```
+
+Paths are relative to the sweep file. Every problem is one :class:`~hetsched.errors.InputError`
+naming the sweep file and the field, e.g. ``sweep.yaml, field 'schedulers[1]': unknown
+scheduler 'eazy'; did you mean easy?``.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, BeforeValidator, Field
+
+from hetsched.documents import file_stem, read_structured, require_mapping
+from hetsched.errors import ConfigError, InputError
+from hetsched.fileio import StrictModel, validate
+from hetsched.limits import MAX_SPEED
+from hetsched.options import check_contention
+from hetsched.quantities import Seconds
+from hetsched.sweep.splits import Split
+from hetsched.workload.swf import MAX_ESTIMATE_FACTOR, SwfOptions
+
+#: Most runs one sweep file may describe (a typo such as 1e7 seeds fails at once).
+MAX_RUNS = 10_000_000
+#: Seeds are stored as SQLite integers (64-bit).
+MAX_SEED = 2**63 - 1
+
+
+def _listed(value: Any) -> Any:
+    """A single value where a list is allowed: the list of that value."""
+    return value if isinstance(value, list) else [value]
+
+
+def _file_entry(value: Any) -> Any:
+    """``- path`` is short for ``- {file: path}``."""
+    return {"file": value} if isinstance(value, str) else value
+
+
+def _seed_range(value: Any) -> Any:
+    """``{first: a, count: n}`` is short for ``[a, a + 1, …, a + n − 1]``."""
+    if not isinstance(value, Mapping):
+        return value
+    first, count = value.get("first", 0), value.get("count")
+    whole = all(isinstance(v, int) and not isinstance(v, bool) for v in (first, count))
+    if set(value) - {"first", "count"} or not whole or first < 0 or not 1 <= count <= MAX_RUNS:
+        raise ValueError(f"a seed range is {{first: N, count: M}}, whole numbers, first >= 0 "
+                         f"and 1 <= count <= {MAX_RUNS:,}, got {dict(value)}")
+    return list(range(first, first + count))
+
+
+def _split(text: str) -> str:
+    try:
+        return Split.parse(text).label
+    except ConfigError as err:
+        raise ValueError(str(err)) from None
+
+
+def _contention(name: str | None) -> str | None:
+    try:
+        return check_contention(name)
+    except ConfigError as err:
+        raise ValueError(str(err)) from None
+
+
+Listed = BeforeValidator(_listed)
+Seed = Annotated[int, Field(ge=0, le=MAX_SEED)]
+Placement = Literal["auto", "single", "spread"]
+Speed = Annotated[float, Field(gt=0, le=MAX_SPEED)]
+Factor = Annotated[float, Field(gt=0, le=MAX_ESTIMATE_FACTOR)]
+Contention = Annotated[str | None, AfterValidator(_contention)]
+
+
+class PlatformEntry(StrictModel):
+    file: str = Field(min_length=1)
+    name: str | None = Field(None, min_length=1)
+
+
+class WorkloadEntry(StrictModel):
+    file: str = Field(min_length=1)
+    name: str | None = Field(None, min_length=1)
+    split: Annotated[str, AfterValidator(_split)] | None = None
+    max_parts: Annotated[int, Field(ge=1)] | None = None
+
+
+class OptionsEntry(StrictModel):
+    """The options of ``hetsched run``; each a value or a list of values to sweep over."""
+
+    horizon: Annotated[list[Seconds | None], Listed] = [None]
+    strict: Annotated[list[bool], Listed] = [False]
+    swf_placement: Annotated[list[Placement], Listed] = ["auto"]
+    reference_speed: Annotated[list[Speed | None], Listed] = [None]
+    estimate_factor: Annotated[list[Factor], Listed] = [1.0]
+    contention: Annotated[list[Contention], Listed] = [None]
+
+
+class SweepFile(StrictModel):
+    platforms: list[Annotated[PlatformEntry, BeforeValidator(_file_entry)]] = []
+    workloads: list[Annotated[WorkloadEntry, BeforeValidator(_file_entry)]] = []
+    schedulers: list[str] = Field(min_length=1)
+    seeds: Annotated[list[Seed], BeforeValidator(_seed_range), Field(min_length=1)] = [0]
+    options: OptionsEntry = OptionsEntry()
+    job_records: bool = False
+
+
+@dataclass(frozen=True)
+class Input:
+    """An input file of the sweep: its label (the ``name``, else the file's stem), absolute
+    path and SHA-256 (of the contents: what identifies a run, wherever the file lives)."""
+
+    label: str
+    path: str
+    sha256: str
+
+
+@dataclass(frozen=True)
+class WorkloadInput:
+    file: Input
+    split: str | None = None
+    max_parts: int | None = None
+
+
+@dataclass(frozen=True)
+class SchedulerInput:
+    """``label`` as written in the sweep file; ``spec`` with a scheduler file's path made
+    absolute; ``sha256`` of that file (``None`` for registered schedulers)."""
+
+    label: str
+    spec: str
+    sha256: str | None = None
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """How one run is configured: the options of ``hetsched run``."""
+
+    horizon: float | None = None
+    strict: bool = False
+    swf_placement: str = "auto"
+    reference_speed: float | None = None
+    estimate_factor: float = 1.0
+    contention: str | None = None
+
+    def swf(self) -> SwfOptions:
+        return SwfOptions(self.swf_placement, self.reference_speed, self.estimate_factor,
+                          self.strict)
+
+
+@dataclass(frozen=True)
+class Sweep:
+    """A checked sweep file: each axis of the grid, in the file's order."""
+
+    path: Path
+    platforms: tuple[Input, ...]
+    workloads: tuple[WorkloadInput, ...]
+    schedulers: tuple[SchedulerInput, ...]
+    seeds: tuple[int, ...]
+    options: tuple[RunOptions, ...]
+    job_records: bool
+
+
+def load_sweep(path: str | Path) -> Sweep:
+    """Read and check a sweep file: schema, files, scheduler names, repeated entries."""
+    from hetsched.examples import default_platform_path, default_workload_path
+
+    path = Path(path)
+    data = require_mapping(read_structured(path), path)
+    spec = validate(SweepFile, data, path)
+    base = path.resolve().parent
+    platforms = tuple(_input(path, base, f"platforms[{i}]", e.file, e.name)
+                      for i, e in enumerate(spec.platforms)) \
+        or (_input(path, base, "platforms", str(default_platform_path()), None),)
+    workloads = tuple(WorkloadInput(_input(path, base, f"workloads[{i}]", e.file, e.name),
+                                    e.split, e.max_parts) for i, e in enumerate(spec.workloads)) \
+        or (WorkloadInput(_input(path, base, "workloads", str(default_workload_path()), None)),)
+    schedulers = tuple(_scheduler(path, base, f"schedulers[{i}]", text)
+                       for i, text in enumerate(spec.schedulers))
+    _unique(path, "platforms", [p.label for p in platforms], "name")
+    _unique(path, "workloads", [w.file.label for w in workloads], "name")
+    _unique(path, "schedulers", [s.label for s in schedulers])
+    _unique(path, "seeds", spec.seeds)
+    options = tuple(RunOptions(*values) for values in itertools.product(
+        *(getattr(spec.options, name) for name in OptionsEntry.model_fields)))
+    for name in OptionsEntry.model_fields:
+        _unique(path, f"options.{name}", getattr(spec.options, name))
+    sweep = Sweep(path, platforms, workloads, schedulers, tuple(spec.seeds), options,
+                  spec.job_records)
+    _check_size(sweep)
+    return sweep
+
+
+def _input(path: Path, base: Path, field: str, file: str, name: str | None) -> Input:
+    from hetsched.output.summary_json import file_sha256
+
+    resolved = (base / Path(file).expanduser()).resolve()
+    if not resolved.is_file():
+        problem = "is a directory, not a file" if resolved.is_dir() else "no such file"
+        raise InputError(path, f"{problem}: {file}", field=f"{field}.file")
+    return Input(name or file_stem(resolved), str(resolved), file_sha256(resolved))
+
+
+def _scheduler(path: Path, base: Path, field: str, text: str) -> SchedulerInput:
+    """The scheduler spec, built once to check it (unknown names, bad options, bad files)."""
+    from hetsched.output.summary_json import file_sha256
+    from hetsched.schedulers.registry import create
+    from hetsched.schedulers.userfile import file_spec_parts
+
+    spec, sha = text, None
+    if (parts := file_spec_parts(text)) is not None:
+        resolved = (base / Path(parts[0]).expanduser()).resolve()
+        spec = f"{resolved}{parts[1]}"
+        sha = file_sha256(resolved) if resolved.is_file() else None
+    try:
+        create(spec)
+    except ConfigError as err:
+        raise InputError(path, str(err), field=field) from None
+    return SchedulerInput(text, spec, sha)
+
+
+def _unique(path: Path, field: str, values: list[Any], key: str | None = None) -> None:
+    seen: set[Any] = set()
+    for i, value in enumerate(values):
+        if value in seen:
+            hint = f"; give one another '{key}'" if key else ""
+            raise InputError(path, f"{value!r} is listed twice{hint}",
+                             field=f"{field}[{i}]" + (f".{key}" if key else ""))
+        seen.add(value)
+
+
+def _check_size(sweep: Sweep) -> None:
+    axes: list[tuple[Any, ...]] = [sweep.platforms, sweep.workloads, sweep.schedulers,
+                                   sweep.seeds, sweep.options]
+    size = 1
+    for axis in axes:
+        size *= len(axis)
+    if size > MAX_RUNS:
+        raise InputError(sweep.path, f"the grid has {size:,} runs before splits, more than "
+                                     f"{MAX_RUNS:,}")
+

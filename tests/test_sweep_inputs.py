@@ -1,0 +1,128 @@
+"""Bad sweep files and stores: one line naming the file and the field, exit code 2, nothing
+run and no store created."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from hetsched.cli.main import app
+from hetsched.examples import default_workload_path
+from support import assert_one_line_error
+
+runner = CliRunner()
+WORKLOAD = default_workload_path()
+
+
+def _sweep(tmp_path: Path, text: str, *options: str):
+    spec = tmp_path / "sweep.yaml"
+    spec.write_text(text)
+    store = tmp_path / "results.sqlite"
+    result = runner.invoke(app, ["sweep", str(spec), "--store", str(store), "-j", "1",
+                                 *options])
+    return result, spec, store
+
+
+@pytest.mark.parametrize("text, fragments", [
+    ("schedulrs: [fcfs]\n", ["field 'schedulrs'", "did you mean 'schedulers'"]),
+    ("schedulers: [fcfs]\nseed: [1]\n", ["field 'seed'", "did you mean 'seeds'"]),
+    ("seeds: [1]\n", ["field 'schedulers'", "required field is missing"]),
+    ("schedulers: []\n", ["field 'schedulers'", "at least 1 item"]),
+    ("schedulers: [fcfs, eazy]\n", ["field 'schedulers[1]'", "unknown scheduler 'eazy'",
+                                    "did you mean easy"]),
+    ("schedulers: ['easy:nod=random']\n", ["field 'schedulers[0]'", "has no option 'nod'"]),
+    ("schedulers: [fcfs, fcfs]\n", ["field 'schedulers[1]'", "'fcfs' is listed twice"]),
+    ("schedulers: [fcfs]\nseeds: [-1]\n", ["field 'seeds[0]'", "greater than or equal to 0"]),
+    ("schedulers: [fcfs]\nseeds: [1, x]\n", ["field 'seeds[1]'", "valid integer"]),
+    ("schedulers: [fcfs]\nseeds: [true]\n", ["field 'seeds[0]'", "valid integer"]),
+    ("schedulers: [fcfs]\nseeds: [1.5]\n", ["field 'seeds[0]'", "valid integer"]),
+    ("schedulers: [fcfs]\nseeds: [3, 3]\n", ["field 'seeds[1]'", "3 is listed twice"]),
+    ("schedulers: [fcfs]\nseeds: {count: 0}\n", ["field 'seeds'", "1 <= count"]),
+    ("schedulers: [fcfs]\nseeds: {start: 2, count: 3}\n", ["field 'seeds'", "{first: N"]),
+    ("schedulers: [fcfs]\nworkloads: [nope.swf]\n", ["field 'workloads[0].file'",
+                                                     "no such file: nope.swf"]),
+    ("schedulers: [fcfs]\nplatforms: [{file: nope.json, name: p}]\n",
+     ["field 'platforms[0].file'", "no such file"]),
+    (f"schedulers: [fcfs]\nworkloads: [{{file: {WORKLOAD}, split: weak}}]\n",
+     ["field 'workloads[0].split'", "week, day or '<N> jobs'"]),
+    (f"schedulers: [fcfs]\nworkloads: [{{file: {WORKLOAD}, max_parts: 0}}]\n",
+     ["field 'workloads[0].max_parts'", "greater than or equal to 1"]),
+    (f"schedulers: [fcfs]\nworkloads: [{WORKLOAD}, {WORKLOAD}]\n",
+     ["field 'workloads[1].name'", "'default_workload' is listed twice; give one another"]),
+    ("schedulers: [fcfs]\noptions: {contention: [none, nope]}\n",
+     ["field 'options.contention[1]'", "unknown contention model 'nope'"]),
+    ("schedulers: [fcfs]\noptions: {horizon: -5}\n", ["field 'options.horizon[0]'"]),
+    ("schedulers: [fcfs]\noptions: {swf_placement: any}\n", ["field 'options.swf_placement[0]'",
+                                                            "'auto', 'single' or 'spread'"]),
+    ("schedulers: [fcfs]\noptions: {horizn: 5}\n", ["field 'options.horizn'",
+                                                    "did you mean 'horizon'"]),
+    ("schedulers: [fcfs]\njob_records: 1\n", ["field 'job_records'", "valid boolean"]),
+    ("- fcfs\n", ["expected an object"]),
+    ("schedulers: [fcfs\n", ["malformed YAML"]),
+])
+def test_a_bad_sweep_file_is_one_line_naming_the_field(tmp_path: Path, text: str,
+                                                       fragments: list[str]) -> None:
+    result, spec, store = _sweep(tmp_path, text)
+    assert_one_line_error(result, str(spec), *fragments)
+    assert not store.exists()
+
+
+def test_a_missing_sweep_file(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["sweep", str(tmp_path / "none.yaml")])
+    assert_one_line_error(result, "none.yaml: no such file")
+
+
+def test_a_bad_trace_names_its_line(tmp_path: Path) -> None:
+    trace = tmp_path / "bad.swf"
+    trace.write_text("1 0 -1 ten 1 -1 -1 1 60 -1 1 -1 -1 -1 -1 -1 -1 -1\n")
+    result, _, store = _sweep(tmp_path, "schedulers: [fcfs]\nworkloads: [bad.swf]\n")
+    assert_one_line_error(result, "bad.swf, line 1", "run_time")
+    assert not store.exists()
+
+
+def test_a_dependency_across_parts_names_the_split(tmp_path: Path) -> None:
+    (tmp_path / "dag.yaml").write_text(
+        "jobs:\n  - {id: a, submit: 0, ntasks: 1, run_time: 10}\n"
+        "  - {id: b, submit: 90000, ntasks: 1, run_time: 10, parents: [a]}\n")
+    result, spec, _ = _sweep(tmp_path, "schedulers: [fcfs]\n"
+                                       "workloads: [{file: dag.yaml, split: day}]\n")
+    assert_one_line_error(result, str(spec), "field 'workloads[0].split'",
+                          "job 'b' depends on 'a', which is in another part")
+
+
+@pytest.mark.parametrize("content, fragment", [
+    (b"not a database at all, just text" * 10, "cannot use the file as a results store"),
+    (None, "not a hetsched results store (no 'runs' table)"),
+])
+def test_a_file_that_is_not_a_store_is_refused(tmp_path: Path, content: bytes | None,
+                                               fragment: str) -> None:
+    store = tmp_path / "results.sqlite"
+    if content is None:
+        with sqlite3.connect(store) as conn:
+            conn.execute("CREATE TABLE other (x)")
+    else:
+        store.write_bytes(content)
+    before = store.read_bytes()
+    result, _, _ = _sweep(tmp_path, "schedulers: [fcfs]\n")
+    assert_one_line_error(result, str(store), fragment)
+    assert_one_line_error(runner.invoke(app, ["results", str(store)]), str(store), fragment)
+    assert store.read_bytes() == before
+
+
+def test_results_of_a_missing_store_creates_nothing(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["results", str(tmp_path / "none.sqlite")])
+    assert_one_line_error(result, "none.sqlite: no such file")
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("options, fragment", [
+    (["-j", "0"], "workers must be at least 1, got 0"),
+    (["-j", "x"], "Invalid value for '--workers' / '-j'"),
+    (["--dask", " "], "--dask needs 'local' or a scheduler's address"),
+])
+def test_bad_sweep_options(tmp_path: Path, options: list[str], fragment: str) -> None:
+    result, _, _ = _sweep(tmp_path, "schedulers: [fcfs]\n", *options)
+    assert_one_line_error(result, fragment)
