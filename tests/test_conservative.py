@@ -21,6 +21,7 @@ from hetsched.platform.load import load_platform
 from hetsched.platform.model import NodeType, Platform
 from hetsched.schedulers import create
 from hetsched.sim.engine import Simulation, simulate
+from hetsched.sim.events import Availability
 from hetsched.sim.result import SimResult
 from hetsched.workload.load import load_workload
 from hetsched.workload.model import Workload
@@ -101,6 +102,19 @@ def test_same_schedule_when_the_queue_is_long(seed: int, node: str) -> None:
     expected = simulate(platform, workload, ReferenceConservative(node), seed=seed)
     assert_same_schedule(result, expected)
     assert np.nanmax(result.start - [j.submit for j in workload.jobs]) > 1000  # it queued
+
+
+def test_same_schedule_when_nodes_go_down_and_come_back() -> None:
+    # What a node can run changes outside the plan: the next early end re-plans it all.
+    # (Every job still fits somewhere: the plan does not foresee availability changes.)
+    platform, workload = _busy_case(5)
+    changes = [Availability(300.0, 2, 10), Availability(900.0, 0, 4),
+               Availability(1500.0, 2, 16), Availability(2400.0, 0, 8)]
+    result = simulate(platform, workload, create("conservative"), availability=changes)
+    expected = simulate(platform, workload, ReferenceConservative(), availability=changes)
+    assert_same_schedule(result, expected)
+    undisturbed = simulate(platform, workload, create("conservative"))
+    assert result.start.tolist() != undisturbed.start.tolist()
 
 
 def test_same_schedule_on_a_fork_with_jobs_running() -> None:

@@ -14,7 +14,8 @@ worth searching (the windows that overlap the freed time); the others' searches 
 again, so compression skips them. The order, the searches and their results are those of
 compressing every reservation, which is still done when the plan may not be what re-projecting
 from the running jobs gives (a job past its estimate, one started before this scheduler's
-reset, a reservation that could not start on time).
+reset, a reservation that could not start on time, a change of a node's availability, nodes
+that boot).
 """
 
 from __future__ import annotations
@@ -54,7 +55,9 @@ class ConservativeBackfill(Backfilling):
         self.started: dict[int, Booking] = {}  # running job -> its real start and estimate
         self.stale: dict[int, tuple[float, float]] = {}  # reserved job -> starts to search
         self.waiting: set[int] = set()  # due but could not start
-        self.exact = True  # the profile is what re-projecting from the running jobs gives
+        # the profile is what re-projecting from the running jobs gives (never sure on nodes
+        # that boot: a job started on one runs from its boot)
+        self.exact = not view.platform.has_on_demand
         self.cursor: tuple[float, int] | None = None  # the reservation being compressed
         self.queue: list[tuple[float, int]] = []  # stale ones after it, by start
 
@@ -63,6 +66,8 @@ class ConservativeBackfill(Backfilling):
             self.profile = Profile.of_running(self.view)
             arrived = tuple(self.view.pending.values())
         else:
+            if events.available or events.booted:  # only re-projecting sees what changed
+                self.exact = False
             early = self._ended_early(now, events)
             if early is None:
                 self._replan(now)
@@ -118,7 +123,7 @@ class ConservativeBackfill(Backfilling):
             self._reserve(job)
         self.stale = dict.fromkeys(self.reserved.booked, (-math.inf, math.inf))
         self.waiting.clear()
-        self.exact = True
+        self.exact = not view.platform.has_on_demand
         self._compress(now)
 
     def _compress(self, now: float) -> None:
