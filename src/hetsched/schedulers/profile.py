@@ -10,14 +10,14 @@ change (a start between two such times is never the earliest: the one before off
 from __future__ import annotations
 
 import math
-from itertools import groupby
+from itertools import chain, groupby
 from operator import attrgetter, itemgetter
 
 import numpy as np
 
 from hetsched.schedulers.placement import Allocation, choose_node, place
 from hetsched.schedulers.skyline import Skyline
-from hetsched.sim.resources import even_split, room, share
+from hetsched.sim.resources import capacity, even_split, room, share
 from hetsched.sim.view import ClusterView
 from hetsched.workload.model import SPREAD, Job
 
@@ -151,23 +151,16 @@ class Profile:
         first = total.first_fit(tasks, 0.0, duration, lo, hi, now)
         if first is None:
             return None
-        starts = set()
-        for skyline in self.nodes:
-            times = skyline.times
-            i = skyline.step_at(first)
-            starts.add(max(times[i], now))
-            starts.update(times[i + 1:])
-        for t in sorted(starts):
+        steps = _Steps(self.nodes, job.memory_mb > 0)
+        for t in steps.starts(first, now).tolist():
             if t >= hi:
                 break
-            if t < first or total.lowest(t, t + duration)[0] < tasks:
+            if total.lowest(t, t + duration)[0] < tasks:
                 continue
-            lows = [skyline.lowest(t, t + duration) for skyline in self.nodes]
-            if not _may_fit(job, [room(job, c, m) for c, m in lows]):
+            cores, mem = steps.lowest(t, t + duration)
+            if not _may_fit(job, capacity(job, cores, mem)):
                 continue
-            cores = np.array([c for c, _ in lows], dtype=np.int64)
-            allocation = place(job, cores, np.array([m for _, m in lows]), key, rng,
-                               order=order)
+            allocation = place(job, cores, mem, key, rng, order=order)
             if allocation is not None:
                 return t, allocation
         return None
@@ -202,12 +195,57 @@ def _skyline(now: float, cores: int, mem: float,
     return Skyline(times, free, free_mem)
 
 
-def _may_fit(job: Job, rooms: list[int]) -> bool:
+class _Steps:
+    """Every node's skyline as flat numpy arrays (node after node), to find what all nodes
+    keep free over a window at once: a multi-node search looks at every node at each time it
+    tries, and a Python loop over the nodes there costs more than the rest of the search.
+    Memory is read only when the job needs some (otherwise placement ignores it)."""
+
+    def __init__(self, skylines: list[Skyline], with_mem: bool) -> None:
+        lengths = [len(s.times) for s in skylines]
+        count = sum(lengths)
+        self.times = np.fromiter(chain.from_iterable(s.times for s in skylines), np.float64,
+                                 count)
+        self.cores = np.fromiter(chain.from_iterable(s.cores for s in skylines), np.int64,
+                                 count)
+        self.mem = np.fromiter(chain.from_iterable(s.mem for s in skylines), np.float64,
+                               count) if with_mem else np.zeros(len(skylines))
+        self.with_mem = with_mem
+        ends = np.cumsum(lengths)
+        self.offsets = ends - lengths
+        self.following = np.empty(count)  # when each step ends
+        self.following[:-1] = self.times[1:]
+        self.following[ends - 1] = math.inf
+
+    def starts(self, first: float, now: float) -> np.ndarray:
+        """The times from ``first`` on at which some node's step begins (its step holding
+        ``first`` counts as beginning at ``max(its start, now)``), in order."""
+        times = self.times
+        later = np.unique(times[times > first])
+        if now == first or bool((times == first).any()):
+            return np.concatenate(([first], later))
+        return later
+
+    def lowest(self, start: float, end: float) -> tuple[np.ndarray, np.ndarray]:
+        """Per node, the least free cores and memory over ``[start, end)`` (the steps that
+        end after ``start`` and begin before ``end``, or hold ``start``)."""
+        times = self.times
+        inside = (self.following > start) & ((times < end) | (times <= start))
+        cores = np.minimum.reduceat(np.where(inside, self.cores, _MOST), self.offsets)
+        if not self.with_mem:
+            return cores, self.mem
+        return cores, np.minimum.reduceat(np.where(inside, self.mem, math.inf), self.offsets)
+
+
+_MOST = np.iinfo(np.int64).max
+
+
+def _may_fit(job: Job, rooms: np.ndarray) -> bool:
     """A quick necessary test, from the tasks each node can take, that a multi-node job fits."""
     if job.nodes == SPREAD:
-        return sum(rooms) >= job.ntasks
+        return int(rooms.sum()) >= job.ntasks
     base = even_split(job)[0]
-    return sum(r >= base for r in rooms) >= job.nodes
+    return int(np.count_nonzero(rooms >= base)) >= job.nodes
 
 
 def first_fit_time(view: ClusterView, job: Job, key: np.ndarray | None, rng: np.random.Generator,
