@@ -202,14 +202,12 @@ class _Steps:
     Memory is read only when the job needs some (otherwise placement ignores it)."""
 
     def __init__(self, skylines: list[Skyline], with_mem: bool) -> None:
-        lengths = [len(s.times) for s in skylines]
+        lengths = list(map(len, map(_TIMES, skylines)))
         count = sum(lengths)
-        self.times = np.fromiter(chain.from_iterable(s.times for s in skylines), np.float64,
-                                 count)
-        self.cores = np.fromiter(chain.from_iterable(s.cores for s in skylines), np.int64,
-                                 count)
-        self.mem = np.fromiter(chain.from_iterable(s.mem for s in skylines), np.float64,
-                               count) if with_mem else np.zeros(len(skylines))
+        self.times = _flat(skylines, _TIMES, np.float64, count)
+        self.cores = _flat(skylines, _CORES, np.int64, count)
+        self.mem = _flat(skylines, _MEM, np.float64, count) if with_mem else \
+            np.zeros(len(skylines))
         self.with_mem = with_mem
         ends = np.cumsum(lengths)
         self.offsets = ends - lengths
@@ -238,6 +236,11 @@ class _Steps:
 
 
 _MOST = np.iinfo(np.int64).max
+_TIMES, _CORES, _MEM = attrgetter("times"), attrgetter("cores"), attrgetter("mem")
+
+
+def _flat(skylines: list[Skyline], column: attrgetter, dtype: type, count: int) -> np.ndarray:
+    return np.fromiter(chain.from_iterable(map(column, skylines)), dtype, count)
 
 
 def _may_fit(job: Job, rooms: np.ndarray) -> bool:
