@@ -161,3 +161,41 @@ def _comparison_table(comparison: Any) -> Any:
                       f"{row.baseline_median:.4g}", f"{row.change_pct:+.1f} %",
                       f"{row.paper_pct:+.1f} %", "yes" if row.same_direction else "[red]no[/]")
     return table
+
+
+@study_app.command("realistic")
+def realistic(
+        out: Annotated[Path, typer.Option(help="Output directory: the sweep's store (resumed "
+                                          "when run again) and results.csv.")],
+        workers: Annotated[Optional[int], WorkersOpt] = None,
+        dask: Annotated[Optional[str], DaskOpt] = None,
+        trace: Annotated[Path, TraceOpt] = Path("../shared/data/traces/"
+                                                "kit_fh2_2016_first25k.swf"),
+) -> None:
+    """The batch-mapping thesis' realistic study: 5 × 500 KIT jobs, submit times rounded to
+    1e5 s, 32 single-core nodes at low and high heterogeneity, its nine schedulers."""
+    from hetsched.experiments.realistic import STUDY
+    from hetsched.experiments.trace_studies import plan, results
+    from hetsched.sweep.runner import check_executor
+
+    with user_errors():
+        check_executor(workers, dask)
+        planned = plan(STUDY, out, trace)
+        _run(planned, workers, dask)
+        frame = results(STUDY, out)
+    screen = console()
+    means = frame.groupby(["platform", "scheduler"], sort=False).mean(numeric_only=True)
+    for level in frame["platform"].unique():
+        screen.print(_means_table(level, means.loc[level], frame["part"].nunique()))
+    screen.print(f"wrote {out}/: results.csv ({len(frame):,} runs), results.sqlite")
+
+
+def _means_table(level: str, means: Any, parts: int) -> Any:
+    from hetsched.cli.tables import new_table
+
+    metrics = ("makespan", "mean_wait", "slowdown", "bounded_slowdown")
+    table = new_table("scheduler", [m.replace("_", " ") for m in metrics],
+                      title=f"{level} heterogeneity · mean over {parts} parts")
+    for scheduler, row in means.iterrows():
+        table.add_row(str(scheduler), *(f"{row[m]:,.1f}" for m in metrics))
+    return table

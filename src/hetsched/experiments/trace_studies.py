@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 DATA = Path(__file__).parent / "data"
 #: The trace the studies read by default, relative to the project root (the current directory).
 KIT_TRACE = Path("../shared/data/traces/kit_fh2_2016_first25k.swf")
-#: results.csv's metric columns, as the store's (and summary.json's) metric keys.
+#: results.csv's default metric columns, as the store's (and summary.json's) metric keys.
 METRIC_COLUMNS: dict[str, str] = {"makespan": "makespan", "mean_wait": "mean_wait",
                                   "het_slowdown": "mean_het_slowdown", "energy": "energy_j",
                                   "edp": "edp_js"}
@@ -41,18 +41,20 @@ STORE, RESULTS, SPEC = "results.sqlite", "results.csv", "sweep.yaml"
 class TraceStudy:
     """``spec``: the shipped sweep file; ``trace``: the derived trace's file name, which the
     sweep file reads (relative to it); ``ids``: results.csv's columns that identify a run, as
-    store columns (``{"week": "part"}``), before ``scheduler`` and the metrics."""
+    store columns (``{"week": "part"}``), before ``scheduler``; ``metrics``: its metric
+    columns, as store columns."""
 
     name: str
     spec: str
     trace: str
     settings: TraceSettings
     ids: Mapping[str, str] = field(default_factory=lambda: {"part": "part"})
+    metrics: Mapping[str, str] = field(default_factory=lambda: dict(METRIC_COLUMNS))
 
     @property
     def columns(self) -> list[str]:
         """results.csv's columns, in order."""
-        return [*self.ids, "scheduler", *METRIC_COLUMNS]
+        return [*self.ids, "scheduler", *self.metrics]
 
 
 def prepare(study: TraceStudy, out: Path, source: Path = KIT_TRACE,
@@ -105,7 +107,7 @@ def results(study: TraceStudy, out: Path) -> pandas.DataFrame:
 
     runs = load_results(out / STORE)
     frame = runs.rename(columns={**{store: name for name, store in study.ids.items()},
-                                 **{store: name for name, store in METRIC_COLUMNS.items()}})
+                                 **{store: name for name, store in study.metrics.items()}})
     frame = frame.sort_values([*study.ids, "scheduler"], kind="stable")[study.columns]
     frame.to_csv(out / RESULTS, index=False)
     return frame.reset_index(drop=True)
