@@ -192,3 +192,23 @@ def test_representative_week_is_the_week_of_median_work() -> None:
     assert node_centric.representative_week(parts).index == 3
     assert node_centric.representative_week(parts[:3]).index == 3
     assert math.isclose(node_centric._work(parts[1]), 40.0)
+
+
+def test_realistic_end_to_end_on_a_small_trace(tmp_path) -> None:
+    lines = [f"{i + 1} {i * 40000} -1 {300 + 50 * i} {1 + 10 * i} -1 -1 {1 + 10 * i} "
+             f"{600 + 100 * i} -1 1 -1 -1 -1 -1 -1 -1 -1" for i in range(12)]
+    trace = tmp_path / "small.swf"
+    trace.write_text("\n".join(lines) + "\n")
+    out = tmp_path / "re"
+    result = CliRunner().invoke(app, ["study", "realistic", "--out", str(out), "-j", "1",
+                                      "--trace", str(trace)])
+    assert result.exit_code == 0, result.output
+    frame = pd.read_csv(out / "results.csv")
+    assert list(frame.columns) == realistic.STUDY.columns
+    assert len(frame) == 2 * 9 and set(frame["platform"]) == {"low", "high"}
+    assert set(frame["part"]) == {0}  # 12 jobs: one part of at most 500
+    derived = (out / "kit_serial_1e5.swf").read_text().splitlines()[1:]
+    submits = sorted({int(line.split()[1]) for line in derived})
+    assert submits == [0, 100000, 200000, 300000, 400000]  # 0 … 440,000 s rounded down
+    assert {line.split()[4] for line in derived} == {"1"}
+    assert "low heterogeneity" in result.stdout and "astar" in result.stdout
