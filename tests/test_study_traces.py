@@ -159,6 +159,13 @@ def test_study_with_a_missing_trace_is_a_one_line_error(tmp_path) -> None:
     assert_one_line_error(result, "nope.swf")
 
 
+def test_node_centric_refuses_zero_weeks_before_writing_anything(tmp_path) -> None:
+    result = CliRunner().invoke(app, ["study", "node-centric", "--out", str(tmp_path / "o"),
+                                      "--weeks", "0"])
+    assert_one_line_error(result, "--weeks", "got 0")
+    assert not (tmp_path / "o").exists()
+
+
 # ---- the comparison with the paper and the representative week --------------------------
 
 def test_compare_with_paper_uses_the_pooled_median_of_the_baselines() -> None:

@@ -10,6 +10,7 @@ import typer
 from hetsched.cli.console import console
 from hetsched.cli.errors import user_errors
 from hetsched.errors import ConfigError
+from hetsched.experiments.trace_studies import KIT_TRACE
 
 study_app = typer.Typer(add_completion=False, no_args_is_help=True,
                         help="Reproducible studies from the literature.")
@@ -107,8 +108,7 @@ def node_centric(
                                           "the paper and one representative week's runs.")],
         workers: Annotated[Optional[int], WorkersOpt] = None,
         dask: Annotated[Optional[str], DaskOpt] = None,
-        trace: Annotated[Path, TraceOpt] = Path("../shared/data/traces/"
-                                                "kit_fh2_2016_first25k.swf"),
+        trace: Annotated[Path, TraceOpt] = KIT_TRACE,
         weeks: Annotated[Optional[int], typer.Option(
             help="Only the first N weeks (default: all 41).")] = None,
 ) -> None:
@@ -120,6 +120,8 @@ def node_centric(
 
     with user_errors():
         check_executor(workers, dask)
+        if weeks is not None and weeks < 1:
+            raise ConfigError(f"--weeks must be at least 1, got {weeks}")
         planned = plan(study.STUDY, out, trace, weeks)
         _run(planned, workers, dask)
         frame = results(study.STUDY, out)
@@ -137,14 +139,14 @@ def _run(planned: Any, workers: int | None, dask: str | None) -> None:
     all needed)."""
     from hetsched.cli.errors import warn
     from hetsched.cli.sweep_cmd import progress_bar
-    from hetsched.experiments.trace_studies import run
+    from hetsched.sweep.runner import run_plan
 
     for message in planned.warnings:
         warn(message)
     done = len(planned.runs) - len(planned.pending)
     typer.echo(f"{len(planned.runs):,} runs, {done:,} already in {planned.store}", err=True)
     with progress_bar(True) as progress:
-        tally = run(planned, workers, dask, progress)
+        tally = run_plan(planned, workers, dask, progress)
     if tally.failed:
         raise ConfigError(f"{tally.failed:,} runs failed; see `hetsched results "
                           f"{planned.store} --where status=error`")
@@ -169,8 +171,7 @@ def realistic(
                                           "when run again) and results.csv.")],
         workers: Annotated[Optional[int], WorkersOpt] = None,
         dask: Annotated[Optional[str], DaskOpt] = None,
-        trace: Annotated[Path, TraceOpt] = Path("../shared/data/traces/"
-                                                "kit_fh2_2016_first25k.swf"),
+        trace: Annotated[Path, TraceOpt] = KIT_TRACE,
 ) -> None:
     """The batch-mapping thesis' realistic study: 5 × 500 KIT jobs, submit times rounded to
     1e5 s, 32 single-core nodes at low and high heterogeneity, its nine schedulers."""

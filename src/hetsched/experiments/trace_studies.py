@@ -24,7 +24,7 @@ from hetsched.experiments.traces import TraceSettings, derive_trace
 if TYPE_CHECKING:
     import pandas
 
-    from hetsched.sweep.runner import Plan, Progress, Tally
+    from hetsched.sweep.runner import Plan
 
 #: Where the shipped sweep files and platforms are.
 DATA = Path(__file__).parent / "data"
@@ -90,14 +90,6 @@ def plan(study: TraceStudy, out: Path, source: Path = KIT_TRACE,
     from hetsched.sweep.runner import plan_sweep
 
     return plan_sweep(prepare(study, out, source, max_parts), out / STORE)
-
-
-def run(plan: Plan, workers: int | None = None, dask: str | None = None,
-        progress: Progress | None = None) -> Tally:
-    """Run the plan's pending runs (see :func:`hetsched.sweep.runner.run_plan`)."""
-    from hetsched.sweep.runner import run_plan
-
-    return run_plan(plan, workers, dask, progress)
 
 
 def results(study: TraceStudy, out: Path) -> pandas.DataFrame:
