@@ -151,6 +151,10 @@ def test_node_centric_end_to_end_two_weeks(tmp_path, shared_data) -> None:
         assert summary["metrics"]["makespan"] == pytest.approx(float(stored["makespan"]))
     again = CliRunner().invoke(app, args)
     assert again.exit_code == 0 and "10 runs, 10 already in" in again.stderr
+    fewer = CliRunner().invoke(app, [*args[:5], "1", *args[6:]])  # --weeks 1: a smaller grid
+    assert fewer.exit_code == 0 and "5 runs, 5 already in" in fewer.stderr
+    with (out / "results.csv").open() as f:
+        assert {r["week"] for r in csv.DictReader(f)} == {"0"}  # the store still holds week 1
 
 
 def test_study_with_a_missing_trace_is_a_one_line_error(tmp_path) -> None:

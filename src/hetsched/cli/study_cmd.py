@@ -124,7 +124,7 @@ def node_centric(
             raise ConfigError(f"--weeks must be at least 1, got {weeks}")
         planned = plan(study.STUDY, out, trace, weeks)
         _run(planned, workers, dask)
-        frame = results(study.STUDY, out)
+        frame = results(study.STUDY, out, planned)
         comparison = study.compare_with_paper(frame)
         comparison.to_csv(out / study.COMPARISON, index=False)
         week, dirs = study.write_representative(planned, out)
@@ -183,7 +183,7 @@ def realistic(
         check_executor(workers, dask)
         planned = plan(STUDY, out, trace)
         _run(planned, workers, dask)
-        frame = results(STUDY, out)
+        frame = results(STUDY, out, planned)
     screen = console()
     means = frame.groupby(["platform", "scheduler"], sort=False).mean(numeric_only=True)
     for level in frame["platform"].unique():

@@ -92,12 +92,14 @@ def plan(study: TraceStudy, out: Path, source: Path = KIT_TRACE,
     return plan_sweep(prepare(study, out, source, max_parts), out / STORE)
 
 
-def results(study: TraceStudy, out: Path) -> pandas.DataFrame:
-    """The store's runs as results.csv's columns (ordered by the ids, then scheduler), written
-    to ``out/results.csv``."""
+def results(study: TraceStudy, out: Path, planned: Plan) -> pandas.DataFrame:
+    """The runs of ``planned`` from the store as results.csv's columns (ordered by the ids,
+    then scheduler), written to ``out/results.csv``. Runs of other grids the store may hold
+    (an earlier platform or trace, more weeks) are left out."""
     from hetsched.sweep.results import load_results
 
     runs = load_results(out / STORE)
+    runs = runs[runs["key"].isin({run.key for run in planned.runs})]
     frame = runs.rename(columns={**{store: name for name, store in study.ids.items()},
                                  **{store: name for name, store in study.metrics.items()}})
     frame = frame.sort_values([*study.ids, "scheduler"], kind="stable")[study.columns]
