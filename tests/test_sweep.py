@@ -255,6 +255,20 @@ def test_where_values_are_parameters_never_sql() -> None:
         where_clause(["seeds=1"], columns)
 
 
+def test_where_alternatives(swept: tuple[Path, Path]) -> None:
+    """``a|b`` with ``=`` selects either, with ``!=`` neither; each alternative is checked."""
+    _, store = swept
+    every = load_results(store)
+    either = load_results(store, "scheduler=fcfs|easy", "seed = 0 | 1")
+    assert len(either) == len(every[every["scheduler"].isin(["fcfs", "easy"])]) > 0
+    neither = load_results(store, "scheduler!=fcfs|easy")
+    assert set(neither["scheduler"]) == {"random-random"}
+    sql, params = where_clause(["seed!=1|2"], {"seed": "INTEGER"})
+    assert (sql, params) == (' WHERE runs."seed" NOT IN (?, ?)', [1.0, 2.0])
+    with pytest.raises(ConfigError, match="seed holds numbers, got 'x'"):
+        where_clause(["seed=1|x"], {"seed": "INTEGER"})
+
+
 def test_dask_local_gives_the_same_results(swept: tuple[Path, Path], tmp_path: Path) -> None:
     spec, store = swept
     dask_store = tmp_path / "dask.sqlite"

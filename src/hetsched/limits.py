@@ -24,6 +24,8 @@ from __future__ import annotations
 MAX_NODES = 1_000_000
 #: Cores of one node (all its processors together).
 MAX_CORES_PER_NODE = 1_000_000
+#: Jobs a workload generator may be asked for.
+MAX_GENERATED_JOBS = 10_000_000
 #: Tasks (cores) of one job.
 MAX_TASKS = 100_000_000
 #: Any time or duration, in seconds: submit times, run times, estimates, boot times (317 years).

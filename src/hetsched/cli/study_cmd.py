@@ -10,6 +10,7 @@ import typer
 from hetsched.cli.console import console
 from hetsched.cli.errors import user_errors
 from hetsched.errors import ConfigError
+from hetsched.experiments.trace_studies import KIT_TRACE
 
 study_app = typer.Typer(add_completion=False, no_args_is_help=True,
                         help="Reproducible studies from the literature.")
@@ -91,3 +92,111 @@ def _write(out: Path, rows: list[dict[str, Any]], summary: list[dict[str, Any]])
     write_rows_csv(rows, out / "runs.csv")
     write_rows_csv(summary, out / "summary.csv")
     metric_bars(summary, list(CLOCK_BANDS), METRICS, LABELS, out / "bars.png")
+
+
+WorkersOpt = typer.Option("--workers", "-j", help="Worker processes (default: one per CPU); "
+                          "with --dask local, the local cluster's workers.")
+DaskOpt = typer.Option(help="Run on Dask: 'local' or a scheduler's address (tcp://host:8786).")
+TraceOpt = typer.Option(help="The KIT ForHLR II SWF trace (default: the project's shared "
+                        "data, relative to the current directory).")
+
+
+@study_app.command("node-centric")
+def node_centric(
+        out: Annotated[Path, typer.Option(help="Output directory: the sweep's store (resumed "
+                                          "when run again), results.csv, the comparison with "
+                                          "the paper and one representative week's runs.")],
+        workers: Annotated[Optional[int], WorkersOpt] = None,
+        dask: Annotated[Optional[str], DaskOpt] = None,
+        trace: Annotated[Path, TraceOpt] = KIT_TRACE,
+        weeks: Annotated[Optional[int], typer.Option(
+            help="Only the first N weeks (default: all 41).")] = None,
+) -> None:
+    """HighGFlops and LowPower against Min-min, Max-min and Duplex on the KIT trace's weeks,
+    16 heterogeneous nodes (Stafford & Bosque, J. Supercomputing 2024)."""
+    from hetsched.experiments import node_centric as study
+    from hetsched.experiments.trace_studies import plan, results
+    from hetsched.sweep.runner import check_executor
+
+    with user_errors():
+        check_executor(workers, dask)
+        if weeks is not None and weeks < 1:
+            raise ConfigError(f"--weeks must be at least 1, got {weeks}")
+        planned = plan(study.STUDY, out, trace, weeks)
+        _run(planned, workers, dask)
+        frame = results(study.STUDY, out, planned)
+        comparison = study.compare_with_paper(frame)
+        comparison.to_csv(out / study.COMPARISON, index=False)
+        week, dirs = study.write_representative(planned, out)
+    screen = console()
+    screen.print(_comparison_table(comparison))
+    screen.print(f"wrote {out}/: results.csv ({len(frame):,} runs), {study.COMPARISON}, "
+                 f"results.sqlite, and week {week}'s runs in {dirs[0].parent}/")
+
+
+def _run(planned: Any, workers: int | None, dask: str | None) -> None:
+    """Run the pending runs with a progress bar; a failed run is an error (a study's runs are
+    all needed)."""
+    from hetsched.cli.errors import warn
+    from hetsched.cli.sweep_cmd import progress_bar
+    from hetsched.sweep.runner import run_plan
+
+    for message in planned.warnings:
+        warn(message)
+    done = len(planned.runs) - len(planned.pending)
+    typer.echo(f"{len(planned.runs):,} runs, {done:,} already in {planned.store}", err=True)
+    with progress_bar(True) as progress:
+        tally = run_plan(planned, workers, dask, progress)
+    if tally.failed:
+        raise ConfigError(f"{tally.failed:,} runs failed; see `hetsched results "
+                          f"{planned.store} --where status=error`")
+
+
+def _comparison_table(comparison: Any) -> Any:
+    from hetsched.cli.tables import new_table
+
+    table = new_table("scheduler", ["metric", "median", "baselines' median", "change",
+                                    "paper", "same direction"],
+                      title="median over weeks vs the baselines' pooled median")
+    for row in comparison.itertuples():
+        table.add_row(row.scheduler, row.metric, f"{row.median:.4g}",
+                      f"{row.baseline_median:.4g}", f"{row.change_pct:+.1f} %",
+                      f"{row.paper_pct:+.1f} %", "yes" if row.same_direction else "[red]no[/]")
+    return table
+
+
+@study_app.command("realistic")
+def realistic(
+        out: Annotated[Path, typer.Option(help="Output directory: the sweep's store (resumed "
+                                          "when run again) and results.csv.")],
+        workers: Annotated[Optional[int], WorkersOpt] = None,
+        dask: Annotated[Optional[str], DaskOpt] = None,
+        trace: Annotated[Path, TraceOpt] = KIT_TRACE,
+) -> None:
+    """The batch-mapping thesis' realistic study: 5 × 500 KIT jobs, submit times rounded to
+    1e5 s, 32 single-core nodes at low and high heterogeneity, its nine schedulers."""
+    from hetsched.experiments.realistic import STUDY
+    from hetsched.experiments.trace_studies import plan, results
+    from hetsched.sweep.runner import check_executor
+
+    with user_errors():
+        check_executor(workers, dask)
+        planned = plan(STUDY, out, trace)
+        _run(planned, workers, dask)
+        frame = results(STUDY, out, planned)
+    screen = console()
+    means = frame.groupby(["platform", "scheduler"], sort=False).mean(numeric_only=True)
+    for level in frame["platform"].unique():
+        screen.print(_means_table(level, means.loc[level], frame["part"].nunique()))
+    screen.print(f"wrote {out}/: results.csv ({len(frame):,} runs), results.sqlite")
+
+
+def _means_table(level: str, means: Any, parts: int) -> Any:
+    from hetsched.cli.tables import new_table
+
+    metrics = ("makespan", "mean_wait", "slowdown", "bounded_slowdown")
+    table = new_table("scheduler", [m.replace("_", " ") for m in metrics],
+                      title=f"{level} heterogeneity · mean over {parts} parts")
+    for scheduler, row in means.iterrows():
+        table.add_row(str(scheduler), *(f"{row[m]:,.1f}" for m in metrics))
+    return table

@@ -54,7 +54,7 @@ def sweep_command(
         plan = plan_sweep(spec, store, retry_failed)
         for message in [] if quiet else plan.warnings:
             warn(message)
-        with _progress(not quiet) as progress:
+        with progress_bar(not quiet) as progress:
             tally = run_plan(plan, workers, dask, progress)
     if not quiet:
         _report(spec, plan, tally)
@@ -76,7 +76,7 @@ def _report(spec: Path, plan: Plan, tally: Tally) -> None:
 
 
 @contextmanager
-def _progress(enabled: bool) -> Iterator[Progress | None]:
+def progress_bar(enabled: bool) -> Iterator[Progress | None]:
     """A Rich progress bar on stderr (on a terminal) fed ``(done, total, failed)``."""
     if not (enabled and sys.stderr.isatty()):
         yield None

@@ -17,7 +17,7 @@ from typing import Any
 
 from hetsched import __version__
 from hetsched.errors import ConfigError, InputError
-from hetsched.sweep.inputs import parts_of, platform_of, workload_of
+from hetsched.sweep.inputs import parts_of, platform_of, whole_workloads
 from hetsched.sweep.spec import Input, RunOptions, SchedulerInput, Sweep, WorkloadInput
 from hetsched.sweep.splits import Part
 from hetsched.workload.swf import SwfOptions
@@ -74,8 +74,8 @@ def expand(sweep: Sweep) -> tuple[list[RunSpec], list[str]]:
         for i, workload in enumerate(sweep.workloads):
             for options in sweep.options:
                 swf = options.swf()
-                whole = workload_of(platform, workload.file, swf)
-                warnings.update(dict.fromkeys(input_warnings(platform_of(platform), whole)))
+                for whole in whole_workloads(platform, workload, swf):
+                    warnings.update(dict.fromkeys(input_warnings(platform_of(platform), whole)))
                 for part in _parts(sweep, i, platform, swf).values():
                     start = None if part.index is None else part.start
                     runs.extend(RunSpec(platform, workload, part.index, start, scheduler, seed,

@@ -6,8 +6,9 @@ A condition is ``COLUMN OP VALUE``: ``OP`` is one of ``= != < <= > >=`` or ``~``
 pattern on text: ``scheduler~easy*``); the value is the rest of the text, spaces around it
 dropped. ``null`` with ``=``/``!=`` tests for no value (``horizon=null``); ``true``/``false``
 stand for 1/0 in number columns (``strict=true``). Numbers are compared as numbers, text as
-text. Several conditions must all hold. Values always reach SQLite as parameters, and column
-names are checked against the store's own columns.
+text. With ``=`` and ``!=``, alternatives are separated by ``|``: ``scheduler=fcfs|easy``
+holds for either (``!=``: for neither). Several conditions must all hold. Values always reach
+SQLite as parameters, and column names are checked against the store's own columns.
 """
 
 from __future__ import annotations
@@ -63,10 +64,15 @@ def _condition(text: str, columns: Mapping[str, str], table: str) -> tuple[str, 
     if op == "~" and numeric:
         raise ConfigError(f"condition {quote(text)}: '~' matches text, and {column} holds "
                           "numbers")
-    value = _number(raw) if numeric else raw
-    if value is None:
-        raise ConfigError(f"condition {quote(text)}: {column} holds numbers, got {quote(raw)}")
-    return f"{name} {_SQL_OPERATORS[op]} ?", [value]
+    texts = [part.strip() for part in raw.split("|")] if op in ("=", "!=") else [raw]
+    values = [_number(part) if numeric else part for part in texts]
+    bad = next((t for t, v in zip(texts, values) if v is None), None)
+    if bad is not None:
+        raise ConfigError(f"condition {quote(text)}: {column} holds numbers, got {quote(bad)}")
+    if len(values) > 1:
+        marks = ", ".join("?" * len(values))
+        return f"{name} {'NOT ' if op == '!=' else ''}IN ({marks})", values
+    return f"{name} {_SQL_OPERATORS[op]} ?", values
 
 
 def _number(text: str) -> float | None:

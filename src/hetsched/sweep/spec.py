@@ -5,6 +5,8 @@ platforms: [../shared/data/platforms/irmasim_kit_80node.json]   # default: the b
 workloads:                                                      # default: the bundled example
   - ../shared/data/traces/lublin_256.swf
   - {file: ../shared/data/traces/kit_fh2_2016_first25k.swf, name: kit, split: week}
+  - {generator: poisson, params: {jobs: 500, mean_interarrival: 60, runtime: [10, 3600]},
+     instances: 5, seed: 0}                                     # 5 generated workloads
 schedulers: [fcfs, easy, "easy:node=high_gflops"]
 seeds: [0, 1, 2]                 # or {first: 0, count: 8}; default [0]
 options: {contention: [none, irmasim], horizon: 604800}   # a value, or a list to sweep over
@@ -24,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BeforeValidator, Field
+from pydantic import AfterValidator, BeforeValidator, Field, model_validator
 
 from hetsched.documents import file_stem, read_structured, require_mapping
 from hetsched.errors import ConfigError, InputError
@@ -79,6 +81,8 @@ def _contention(name: str | None) -> str | None:
 
 Listed = BeforeValidator(_listed)
 Seed = Annotated[int, Field(ge=0, le=MAX_SEED)]
+#: Most workloads one generator entry may draw.
+MAX_INSTANCES = 100_000
 Placement = Literal["auto", "single", "spread"]
 Speed = Annotated[float, Field(gt=0, le=MAX_SPEED)]
 Factor = Annotated[float, Field(gt=0, le=MAX_ESTIMATE_FACTOR)]
@@ -91,10 +95,28 @@ class PlatformEntry(StrictModel):
 
 
 class WorkloadEntry(StrictModel):
-    file: str = Field(min_length=1)
+    """A workload file (``file``, maybe ``split``), or ``instances`` workloads drawn by a
+    ``generator`` with ``params`` and the seeds ``seed``, ``seed + 1``, …"""
+
+    file: str | None = Field(None, min_length=1)
+    generator: str | None = Field(None, min_length=1)
+    params: dict[str, Any] = {}
+    instances: Annotated[int, Field(ge=1, le=MAX_INSTANCES)] = 1
+    seed: Seed = 0
     name: str | None = Field(None, min_length=1)
     split: Annotated[str, AfterValidator(_split)] | None = None
     max_parts: Annotated[int, Field(ge=1)] | None = None
+
+    @model_validator(mode="after")
+    def _one_source(self) -> WorkloadEntry:
+        if (self.file is None) == (self.generator is None):
+            raise ValueError("give either 'file' or 'generator'")
+        given = self.model_fields_set
+        if self.generator is None and given & {"params", "instances", "seed"}:
+            raise ValueError("'params', 'instances' and 'seed' go with 'generator'")
+        if self.generator is not None and given & {"split", "max_parts"}:
+            raise ValueError("a generated workload is not split: ask for 'instances'")
+        return self
 
 
 class OptionsEntry(StrictModel):
@@ -128,10 +150,25 @@ class Input:
 
 
 @dataclass(frozen=True)
+class Generated:
+    """How a generated workload is drawn: generator ``name`` with ``params`` (checked, as
+    canonical JSON), instance ``i`` with seed ``seed + i``."""
+
+    name: str
+    params: str
+    seed: int
+    instances: int
+
+
+@dataclass(frozen=True)
 class WorkloadInput:
+    """A workload of the sweep. ``file`` is its input; for a generated one, its label, the
+    path ``generator:<name>`` and the SHA-256 of ``generated`` (what identifies its runs)."""
+
     file: Input
     split: str | None = None
     max_parts: int | None = None
+    generated: Generated | None = None
 
 
 @dataclass(frozen=True)
@@ -184,8 +221,8 @@ def load_sweep(path: str | Path) -> Sweep:
     platforms = tuple(_input(path, base, f"platforms[{i}]", e.file, e.name)
                       for i, e in enumerate(spec.platforms)) \
         or (_input(path, base, "platforms", str(default_platform_path()), None),)
-    workloads = tuple(WorkloadInput(_input(path, base, f"workloads[{i}]", e.file, e.name),
-                                    e.split, e.max_parts) for i, e in enumerate(spec.workloads)) \
+    workloads = tuple(_workload(path, base, f"workloads[{i}]", entry)
+                      for i, entry in enumerate(spec.workloads)) \
         or (WorkloadInput(_input(path, base, "workloads", str(default_workload_path()), None)),)
     schedulers = tuple(_scheduler(path, base, f"schedulers[{i}]", text)
                        for i, text in enumerate(spec.schedulers))
@@ -211,6 +248,35 @@ def _input(path: Path, base: Path, field: str, file: str, name: str | None) -> I
         problem = "is a directory, not a file" if resolved.is_dir() else "no such file"
         raise InputError(path, f"{problem}: {file}", field=f"{field}.file")
     return Input(name or file_stem(resolved), str(resolved), file_sha256(resolved))
+
+
+def _workload(path: Path, base: Path, field: str, entry: WorkloadEntry) -> WorkloadInput:
+    if entry.file is not None:
+        return WorkloadInput(_input(path, base, field, entry.file, entry.name), entry.split,
+                             entry.max_parts)
+    return WorkloadInput(*_generated(path, field, entry))
+
+
+def _generated(path: Path, field: str, entry: WorkloadEntry) -> tuple[Input, None, None,
+                                                                          Generated]:
+    """The generator entry checked (name, parameters), with its identity."""
+    import hashlib
+    import json
+
+    from hetsched.workload.generators import check_params
+
+    name = str(entry.generator)
+    try:
+        params = check_params(name, entry.params, path)
+    except ConfigError as err:
+        raise InputError(path, str(err), field=f"{field}.generator") from None
+    except InputError as err:
+        raise InputError(path, err.problem, field=f"{field}.params.{err.field}"
+                         if err.field else f"{field}.params") from None
+    generated = Generated(name, params.model_dump_json(), entry.seed, entry.instances)
+    identity = json.dumps([generated.name, json.loads(generated.params), generated.seed])
+    sha = hashlib.sha256(identity.encode()).hexdigest()
+    return Input(entry.name or name, f"generator:{name}", sha), None, None, generated
 
 
 def _scheduler(path: Path, base: Path, field: str, text: str) -> SchedulerInput:

@@ -72,7 +72,15 @@ def load_swf(path: str | Path, platform: Platform, options: SwfOptions = SwfOpti
     """Read an SWF trace and convert its records to jobs for ``platform``."""
     path = Path(path)
     metadata, lines, rows = _parse(_read_lines(path), path)
-    return _to_workload(path, platform, options, metadata, lines, rows)
+    return _to_workload(file_stem(path), path, platform, options, metadata, lines, rows)
+
+
+def table_workload(name: str, source: str, platform: Platform, options: SwfOptions,
+                   table: np.ndarray, metadata: dict[str, object]) -> Workload:
+    """Jobs for ``platform`` from an SWF table built in memory (a generator's: one row per
+    job, the columns of :data:`FIELDS`, already valid), by the same rules as a trace file."""
+    lines = np.arange(1, len(table) + 1)
+    return _to_workload(name, Path(source), platform, options, metadata, lines, table)
 
 
 def _read_lines(path: Path) -> list[str]:
@@ -198,7 +206,7 @@ def _show(value: float) -> str:
     return f"{value:g}" if np.isfinite(value) else str(value)
 
 
-def _to_workload(path: Path, platform: Platform, options: SwfOptions,
+def _to_workload(name: str, path: Path, platform: Platform, options: SwfOptions,
                  metadata: dict[str, object], lines: np.ndarray, t: np.ndarray) -> Workload:
     ids = t[:, COL["job_number"]].astype(np.int64)
     run = t[:, COL["run_time"]]
@@ -223,7 +231,7 @@ def _to_workload(path: Path, platform: Platform, options: SwfOptions,
                                            procs[ok].tolist(), req_ops[ok].tolist(),
                                            req_time[ok].tolist(), nodes[ok].tolist(),
                                            (mem_kb[ok] / 1024).tolist())]
-    return Workload(file_stem(path), tuple(jobs), str(path), skipped=tuple(skipped),
+    return Workload(name, tuple(jobs), str(path), skipped=tuple(skipped),
                     metadata=metadata)
 
 

@@ -1,0 +1,74 @@
+"""Derived SWF traces for the trace-driven studies: the original trace with each job's
+processor count capped and, optionally, its submit time rounded down to a multiple of a step.
+
+The derived file is written next to a study's results (never over the shared data). It is a
+deterministic function of the source file and the settings, so a sweep's keys, which hash the
+file's contents, stay the same when a study is run again and its runs are resumed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from hetsched.documents import read_text
+from hetsched.errors import InputError
+from hetsched.parsing import parse_float
+
+#: SWF fields (0-based) this module rewrites.
+SUBMIT, ALLOCATED, REQUESTED = 1, 4, 7
+FIELD_NAMES = {SUBMIT: "submit_time", ALLOCATED: "allocated_processors",
+               REQUESTED: "requested_processors"}
+
+
+@dataclass(frozen=True)
+class TraceSettings:
+    """``max_procs``: processors per job at most (larger counts become it).
+    ``submit_step``: submit times rounded down to multiples of it, s (``None``: kept)."""
+
+    max_procs: int
+    submit_step: float | None = None
+
+    def describe(self) -> str:
+        text = f"processors capped at {self.max_procs}"
+        if self.submit_step is not None:
+            text += f"; submit times rounded down to multiples of {self.submit_step:g} s"
+        return text
+
+
+def derive_trace(source: str | Path, dest: str | Path, settings: TraceSettings) -> Path:
+    """Write ``source`` with ``settings`` applied to ``dest``: header lines kept (with one
+    comment line saying what changed), data lines rewritten field by field."""
+    source, dest = Path(source), Path(dest)
+    lines = read_text(source).splitlines()
+    header = [line for line in lines if line.lstrip().startswith(";")]
+    data = [(n, line) for n, line in enumerate(lines, 1)
+            if line.strip() and not line.lstrip().startswith(";")]
+    out = header + [f"; Derived by hetsched from {source.name}: {settings.describe()}"]
+    out += [_rewrite(line, number, source, settings) for number, line in data]
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    dest.write_text("\n".join(out) + "\n", encoding="utf-8")
+    return dest
+
+
+def _rewrite(line: str, number: int, source: Path, settings: TraceSettings) -> str:
+    fields = line.split()
+    if len(fields) <= REQUESTED:
+        raise InputError(source, f"expected 18 fields, found {len(fields)}",
+                         record=f"line {number}")
+    for index in (ALLOCATED, REQUESTED):
+        procs = _number(fields[index], number, index, source)
+        if procs > settings.max_procs:
+            fields[index] = str(settings.max_procs)
+    if settings.submit_step is not None:
+        submit = _number(fields[SUBMIT], number, SUBMIT, source)
+        fields[SUBMIT] = f"{(submit // settings.submit_step) * settings.submit_step:.0f}"
+    return " ".join(fields)
+
+
+def _number(text: str, line: int, index: int, source: Path) -> float:
+    value = parse_float(text)
+    if value is None:
+        raise InputError(source, f"not a number: {text!r}", record=f"line {line}",
+                         field=FIELD_NAMES[index])
+    return value

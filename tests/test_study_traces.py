@@ -1,0 +1,225 @@
+"""The trace-driven studies: `hetsched study node-centric` (Stafford & Bosque 2024) and
+`hetsched study realistic` (the batch-mapping thesis' realistic study)."""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+from hetsched.cli.main import app
+from hetsched.experiments import node_centric, realistic
+from hetsched.experiments.batch_mapping import CLOCK_BANDS
+from hetsched.experiments.trace_studies import DATA, plan
+from hetsched.experiments.traces import TraceSettings, derive_trace
+from hetsched.platform.load import load_platform
+from hetsched.schedulers.registry import entries
+from hetsched.sweep.splits import Part
+from hetsched.workload.model import Job, Workload
+from support import assert_mentions, assert_one_line_error, error_of
+
+CONTRACT = ["week", "scheduler", "makespan", "mean_wait", "het_slowdown", "energy", "edp"]
+#: node type -> (hdeeprm processor, processors per node)
+CATALOGUE = {"opteron6274x4": ("Opteron 6274", 4), "e78891v2x8": ("Xeon E7-8891 v2", 8),
+             "e78880v2x8": ("Xeon E7-8880 v2", 8), "e54650v2x16": ("Xeon E5-4650 v2", 16)}
+
+
+def kit(shared_data):
+    return shared_data / "traces" / "kit_fh2_2016_first25k.swf"
+
+
+# ---- the platform -------------------------------------------------------------------------
+
+def test_node_centric_platform_has_4_groups_of_4_nodes_that_all_fit_a_64_core_job() -> None:
+    platform = load_platform(DATA / "node_centric_16.yaml")
+    assert len(platform.nodes) == 16 and platform.has_power_model
+    types = [node.type for node in platform.nodes]
+    groups = {t.name: sum(u.name == t.name for u in types) for t in types}
+    assert groups == dict.fromkeys(CATALOGUE, 4)
+    assert min(t.cores for t in types) >= node_centric.STUDY.settings.max_procs
+    distinct = [len({getattr(t, attr) for t in types}) for attr in ("cores", "clock_ghz")]
+    assert distinct == [4, 4]
+    assert len(set(platform.arrays.full_power_w.tolist())) == 4
+    # the fastest cores are not on the nodes of lowest power: the two policies differ
+    assert platform.arrays.speed.argmax() != platform.arrays.full_power_w.argmin()
+
+
+def test_node_centric_platform_matches_the_hdeeprm_catalogue(shared_data) -> None:
+    processors = json.loads((shared_data / "platforms/hdeeprm_processor_types.json").read_text())
+    platform = load_platform(DATA / "node_centric_16.yaml")
+    for node_type in {node.type.name: node.type for node in platform.nodes}.values():
+        cpu_name, count = CATALOGUE[node_type.name]
+        cpu = processors[cpu_name]
+        assert node_type.clock_ghz == cpu["clock_rate"]
+        assert node_type.cores == cpu["cores"] * count
+        assert node_type.ops_per_cycle == cpu["dpflops_per_cycle"]
+        assert len(node_type.processors) == count
+        for proc in node_type.processors:
+            full = proc.static_w + proc.dynamic_w_per_core * proc.cores
+            assert full == pytest.approx(cpu["power"])
+            assert proc.idle_w == pytest.approx(0.3 * cpu["power"])
+
+
+def test_realistic_platforms_have_32_single_core_nodes_in_twice_the_thesis_bands() -> None:
+    for level, bands in CLOCK_BANDS.items():
+        nodes = load_platform(DATA / f"realistic_{level}_32.yaml").nodes
+        assert len(nodes) == 32 and all(node.type.cores == 1 for node in nodes)
+        first = 0
+        for count, low, high in bands:
+            clocks = [node.type.clock_ghz for node in nodes[first:first + 2 * count]]
+            assert all(low - 1e-3 <= c <= high + 1e-3 for c in clocks), (level, clocks)
+            first += 2 * count
+
+
+# ---- the derived trace --------------------------------------------------------------------
+
+SWF = ("; MaxProcs: 200\n"
+       "1 0 -1 100 100 -1 -1 100 200 -1 1 -1 -1 -1 -1 -1 -1 -1\n"
+       "2 150001 -1 50 8 -1 -1 8 60 -1 1 -1 -1 -1 -1 -1 -1 -1\n")
+
+
+def test_derived_trace_caps_processors_and_rounds_submits_down(tmp_path) -> None:
+    source = tmp_path / "t.swf"
+    source.write_text(SWF)
+    derive_trace(source, tmp_path / "d.swf", TraceSettings(max_procs=64, submit_step=1e5))
+    lines = (tmp_path / "d.swf").read_text().splitlines()
+    assert lines[0] == "; MaxProcs: 200" and lines[1].startswith("; Derived by hetsched")
+    rows = [line.split() for line in lines[2:]]
+    assert [(r[1], r[4], r[7]) for r in rows] == [("0", "64", "64"), ("100000", "8", "8")]
+    assert [r[3] for r in rows] == ["100", "50"]  # run times untouched
+
+
+def test_derived_trace_names_file_line_and_field_of_a_bad_number(tmp_path) -> None:
+    source = tmp_path / "bad.swf"
+    source.write_text(SWF.replace(" 8 -1 -1 8 ", " 8 -1 -1 x8 "))
+    message = error_of(derive_trace, source, tmp_path / "d.swf", TraceSettings(64))
+    assert_mentions(message, "bad.swf", "line 3", "requested_processors", "x8")
+
+
+# ---- the sweeps ---------------------------------------------------------------------------
+
+def test_node_centric_spec_expands_to_every_week_under_the_five_schedulers(
+        tmp_path, shared_data) -> None:
+    planned = plan(node_centric.STUDY, tmp_path, kit(shared_data))
+    parts = sorted({run.part for run in planned.runs})
+    assert parts == list(range(41))
+    assert [s.label for s in planned.sweep.schedulers] == [
+        "high_gflops", "low_power", "min_min", "max_min", "duplex"]
+    assert len(planned.runs) == 41 * 5 == len(planned.pending)
+    assert {run.options.swf_placement for run in planned.runs} == {"single"}
+    assert {run.seed for run in planned.runs} == {0}
+    names = {entry.name for entry in entries()}
+    assert {s.label for s in planned.sweep.schedulers} <= names
+
+
+def test_realistic_spec_expands_to_2_platforms_5_parts_9_schedulers(tmp_path,
+                                                                    shared_data) -> None:
+    planned = plan(realistic.STUDY, tmp_path, kit(shared_data))
+    assert {(run.platform.label, run.part) for run in planned.runs} == {
+        (level, part) for level in ("low", "high") for part in range(5)}
+    assert len(planned.runs) == 2 * 5 * 9
+
+
+def test_node_centric_end_to_end_two_weeks(tmp_path, shared_data) -> None:
+    out = tmp_path / "nc"
+    args = ["study", "node-centric", "--out", str(out), "--weeks", "2", "-j", "1",
+            "--trace", str(kit(shared_data))]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    with (out / "results.csv").open() as f:
+        rows = list(csv.DictReader(f))
+    assert list(rows[0]) == CONTRACT
+    assert sorted((r["week"], r["scheduler"]) for r in rows) == sorted(
+        (str(w), s) for w in (0, 1) for s in node_centric.CANDIDATES + node_centric.BASELINES)
+    assert all(float(r["edp"]) == pytest.approx(float(r["energy"]) * float(r["makespan"]))
+               for r in rows)
+    comparison = pd.read_csv(out / node_centric.COMPARISON)
+    assert len(comparison) == 10 and "high_gflops" in result.stdout
+    week_dirs = list(out.glob("week-*"))
+    assert len(week_dirs) == 1
+    for scheduler in node_centric.CANDIDATES + node_centric.BASELINES:
+        run_dir = week_dirs[0] / scheduler
+        assert {"jobs.csv", "summary.json", "timeseries.csv"} <= {
+            p.name for p in run_dir.iterdir()}
+        summary = json.loads((run_dir / "summary.json").read_text())
+        week = week_dirs[0].name.removeprefix("week-")
+        stored = next(r for r in rows if r["week"] == week and r["scheduler"] == scheduler)
+        assert summary["metrics"]["makespan"] == pytest.approx(float(stored["makespan"]))
+    again = CliRunner().invoke(app, args)
+    assert again.exit_code == 0 and "10 runs, 10 already in" in again.stderr
+    fewer = CliRunner().invoke(app, [*args[:5], "1", *args[6:]])  # --weeks 1: a smaller grid
+    assert fewer.exit_code == 0 and "5 runs, 5 already in" in fewer.stderr
+    with (out / "results.csv").open() as f:
+        assert {r["week"] for r in csv.DictReader(f)} == {"0"}  # the store still holds week 1
+
+
+def test_study_with_a_missing_trace_is_a_one_line_error(tmp_path) -> None:
+    result = CliRunner().invoke(app, ["study", "node-centric", "--out", str(tmp_path / "o"),
+                                      "--trace", str(tmp_path / "nope.swf")])
+    assert_one_line_error(result, "nope.swf")
+
+
+def test_node_centric_refuses_zero_weeks_before_writing_anything(tmp_path) -> None:
+    result = CliRunner().invoke(app, ["study", "node-centric", "--out", str(tmp_path / "o"),
+                                      "--weeks", "0"])
+    assert_one_line_error(result, "--weeks", "got 0")
+    assert not (tmp_path / "o").exists()
+
+
+# ---- the comparison with the paper and the representative week --------------------------
+
+def test_compare_with_paper_uses_the_pooled_median_of_the_baselines() -> None:
+    rows = []
+    for week, (a, b, cand) in enumerate([(10.0, 20.0, 9.0), (30.0, 40.0, 12.0),
+                                         (50.0, 60.0, 30.0)]):
+        rows += [{"week": week, "scheduler": "a", "makespan": a},
+                 {"week": week, "scheduler": "b", "makespan": b},
+                 {"week": week, "scheduler": "cand", "makespan": cand}]
+    table = node_centric.compare_with_paper(pd.DataFrame(rows), {"cand": {"makespan": -20.0}},
+                                            baselines=("a", "b"))
+    row = table.iloc[0]
+    # pooled baseline values 10, 20, 30, 40, 50, 60: median 35; the candidate's median is 12
+    assert row["baseline_median"] == 35.0 and row["median"] == 12.0
+    assert row["change_pct"] == pytest.approx(100 * (12 / 35 - 1))
+    assert row["vs_a_pct"] == pytest.approx(100 * (12 / 30 - 1))
+    assert row["vs_b_pct"] == pytest.approx(100 * (12 / 40 - 1))
+    assert row["paper_pct"] == -20.0 and bool(row["same_direction"])
+    flipped = node_centric.compare_with_paper(pd.DataFrame(rows), {"cand": {"makespan": 5.0}},
+                                              baselines=("a", "b"))
+    assert not bool(flipped.iloc[0]["same_direction"])
+
+
+def test_representative_week_is_the_week_of_median_work() -> None:
+    def part(index: int, ops: float, tasks: int) -> Part:
+        job = Job(id=f"j{index}", submit=0.0, ntasks=tasks, req_ops=ops, req_time=1.0)
+        return Part(index, 0.0, Workload(f"w{index}", (job,)))
+
+    parts = [part(0, 100.0, 1), part(3, 10.0, 4), part(5, 1.0, 2), part(7, 1000.0, 1)]
+    # work: 100, 40, 2, 1000 -> sorted 2, 40, 100, 1000; the lower median is week 3's 40
+    assert node_centric.representative_week(parts).index == 3
+    assert node_centric.representative_week(parts[:3]).index == 3
+    assert math.isclose(node_centric._work(parts[1]), 40.0)
+
+
+def test_realistic_end_to_end_on_a_small_trace(tmp_path) -> None:
+    lines = [f"{i + 1} {i * 40000} -1 {300 + 50 * i} {1 + 10 * i} -1 -1 {1 + 10 * i} "
+             f"{600 + 100 * i} -1 1 -1 -1 -1 -1 -1 -1 -1" for i in range(12)]
+    trace = tmp_path / "small.swf"
+    trace.write_text("\n".join(lines) + "\n")
+    out = tmp_path / "re"
+    result = CliRunner().invoke(app, ["study", "realistic", "--out", str(out), "-j", "1",
+                                      "--trace", str(trace)])
+    assert result.exit_code == 0, result.output
+    frame = pd.read_csv(out / "results.csv")
+    assert list(frame.columns) == realistic.STUDY.columns
+    assert len(frame) == 2 * 9 and set(frame["platform"]) == {"low", "high"}
+    assert set(frame["part"]) == {0}  # 12 jobs: one part of at most 500
+    derived = (out / "kit_serial_1e5.swf").read_text().splitlines()[1:]
+    submits = sorted({int(line.split()[1]) for line in derived})
+    assert submits == [0, 100000, 200000, 300000, 400000]  # 0 … 440,000 s rounded down
+    assert {line.split()[4] for line in derived} == {"1"}
+    assert "low heterogeneity" in result.stdout and "astar" in result.stdout
