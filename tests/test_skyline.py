@@ -15,7 +15,7 @@ from hetsched.platform.model import NodeType, Platform
 from hetsched.schedulers.base import Start
 from hetsched.schedulers.placement import place
 from hetsched.schedulers.policies import NODE_SELECTIONS
-from hetsched.schedulers.profile import Profile
+from hetsched.schedulers.profile import Profile, _Steps
 from hetsched.schedulers.skyline import Skyline
 from hetsched.sim.resources import room
 from hetsched.sim.engine import Simulation
@@ -218,3 +218,30 @@ def test_profile_finds_what_the_dense_profile_finds(seed: int, selection: str) -
         later = start + 7.0  # and a search bounded before some time
         assert fast.earliest(job, durations.tolist(), key, fast_rng, order, hi=later) == \
             dense.earliest(job, durations, key, dense_rng, before=later)
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_flat_steps_give_each_skylines_lows_and_change_times(seed: int) -> None:
+    # The numpy form a multi-node search reads (every node's steps in flat arrays) against
+    # each skyline's own lowest(): windows from before, at and between steps, of every length.
+    rng = np.random.default_rng(seed)
+    skylines = []
+    for _ in range(int(rng.integers(1, 12))):
+        base = int(rng.integers(1, 9))
+        sky = Skyline([0.0], [base], [1000.0])
+        for _ in range(int(rng.integers(0, 8))):
+            start = float(rng.integers(0, 30))
+            sky.add(start, start + float(rng.integers(1, 10)), -int(rng.integers(1, base + 1)),
+                    -float(rng.integers(0, 3)) * 100.0)
+        skylines.append(sky)
+    steps = _Steps(skylines, with_mem=True)
+    every = sorted({t for sky in skylines for t in sky.times})
+    for start in [0.0, 2.5, *every, 45.0]:
+        for duration in (0.0, 0.5, 1.0, 4.0, 11.0, INF):
+            cores, mem = steps.lowest(start, start + duration)
+            assert [(int(c), float(m)) for c, m in zip(cores, mem)] == \
+                [sky.lowest(start, start + duration) for sky in skylines]
+    for first in every:
+        expected = sorted({max(sky.times[sky.step_at(first)], 0.0) for sky in skylines} |
+                          {t for sky in skylines for t in sky.times if t > first})
+        assert steps.starts(first, 0.0).tolist() == [t for t in expected if t >= first]
