@@ -10,6 +10,7 @@ change (a start between two such times is never the earliest: the one before off
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from itertools import chain, groupby
 from operator import attrgetter, itemgetter
 
@@ -239,7 +240,8 @@ _MOST = np.iinfo(np.int64).max
 _TIMES, _CORES, _MEM = attrgetter("times"), attrgetter("cores"), attrgetter("mem")
 
 
-def _flat(skylines: list[Skyline], column: attrgetter, dtype: type, count: int) -> np.ndarray:
+def _flat(skylines: list[Skyline], column: Callable[[Skyline], list], dtype: type,
+          count: int) -> np.ndarray:
     return np.fromiter(chain.from_iterable(map(column, skylines)), dtype, count)
 
 
