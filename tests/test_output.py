@@ -155,7 +155,7 @@ def test_write_run_files_and_summary(tmp_path: Path) -> None:
     assert len(summary["inputs"]["workload"]["sha256"]) == 64
     assert summary["metrics"]["finished"] == 200
     node = summary["nodes"][0]
-    assert set(node) == {"name", "type", "energy_j", "busy_seconds", "idle_seconds",
+    assert set(node) == {"name", "type", "cores", "slots", "energy_j", "busy_seconds", "idle_seconds",
                          "busy_core_seconds"}
     window = summary["metrics"]["makespan"]
     assert node["idle_seconds"] == pytest.approx(window - node["busy_seconds"])
