@@ -19,6 +19,7 @@ from hetsched.cli.console import Format, FormatOpt, console, print_csv, print_js
 from hetsched.cli.errors import OneLineErrors, user_errors
 from hetsched.cli.map_cmd import map_command
 from hetsched.cli.plot_cmd import plot_command
+from hetsched.cli.report_cmd import report_command
 from hetsched.cli.study_cmd import study_app
 from hetsched.cli.sweep_cmd import results_command, sweep_command
 from hetsched.dssim.records import JobnOrder
@@ -283,6 +284,7 @@ app.command("sweep")(sweep_command)
 app.command("results")(results_command)
 app.command("map")(map_command)
 app.command("plot")(plot_command)
+app.command("report")(report_command)
 app.add_typer(study_app, name="study")
 
 if __name__ == "__main__":  # pragma: no cover
