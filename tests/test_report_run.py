@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 import hetsched
 from hetsched.cli.main import app
 from hetsched.report.run_data import RunData, from_result, read_run_dir
-from hetsched.report.run_figures import gantt, write_run_figures
+from hetsched.report.run_figures import gantt, power_energy, write_run_figures
 from hetsched.report.series import envelope, integral, time_unit
 from support import assert_mentions, assert_one_line_error, error_of
 
@@ -36,6 +36,7 @@ def test_a_run_directory_reads_as_the_result_it_was_written_from(example, run_di
     read, direct = read_run_dir(run_dir), from_result(example.result, "easy")
     for name in ("slots", "submit", "start", "end", "ranges", "time", "queued", "power_w"):
         assert np.array_equal(getattr(read, name), getattr(direct, name), equal_nan=True), name
+    assert read.window == pytest.approx(direct.window)
     assert read.cores == 72 and read.slots.sum() == 72 and len(read.node_names) == 8
     # every started job holds as many core ids as it has tasks
     held = np.bincount(read.ranges[:, 0], read.ranges[:, 2] - read.ranges[:, 1],
@@ -104,9 +105,9 @@ def large_run(nodes: int = 1000, cores: int = 24, jobs: int = 10_000) -> RunData
                       axis=1)
     time_ = np.sort(np.concatenate([submit, start, end]))
     count = rng.integers(0, 500, len(time_)).astype(float)
-    return RunData("large", tuple(f"n{i}" for i in range(nodes)), np.full(nodes, cores),
-                   nodes * cores, submit, start, end, ranges, time_, count, count, count * 10,
-                   count * 300.0)
+    return RunData("large", (0.0, float(end.max())), tuple(f"n{i}" for i in range(nodes)),
+                   np.full(nodes, cores), nodes * cores, submit, start, end, ranges, time_,
+                   count, count, count * 10, count * 300.0)
 
 
 def test_a_gantt_of_10k_jobs_on_1000_nodes_is_one_collection_and_quick(tmp_path):
@@ -175,3 +176,21 @@ def test_plot_errors_are_one_line_with_exit_code_2(run_dir, tmp_path):
     assert_one_line_error(runner.invoke(app, ["plot", str(run_dir)]),
                           "timeseries.csv, line 2, field 'time': not a number: 'zero'")
     assert_one_line_error(runner.invoke(app, ["plot", str(run_dir), "-f", "jpg"]), "jpg")
+
+
+def test_a_run_stopped_at_its_horizon_draws_running_jobs_up_to_it(tmp_path):
+    hetsched.simulate(None, None, "fcfs", horizon=3000).write(tmp_path / "run")
+    run = read_run_dir(tmp_path / "run")
+    assert run.window[1] - run.window[0] == pytest.approx(3000.0)
+    still_running = np.isnan(run.end) & ~np.isnan(run.start)
+    assert still_running.any()
+    figure = gantt(run)  # minutes: 3000 s is under 3 hours
+    right = max(p.vertices[:, 0].max() for p in figure.axes[0].collections[0].get_paths())
+    assert right == pytest.approx(50.0) and figure.axes[0].get_xlim()[1] == pytest.approx(50.0)
+
+
+def test_a_run_without_power_model_says_so(example):
+    run = from_result(example.result, "no power")
+    run = RunData(**{**run.__dict__, "power_w": np.full(len(run.time), np.nan)})
+    texts = [t.get_text() for t in power_energy(run).axes[0].texts]
+    assert texts == ["no power: power and energy: the platform has no power model"]

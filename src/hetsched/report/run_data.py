@@ -31,10 +31,13 @@ SERIES_FIELDS = ("time", "queued", "running", "busy_cores", "power_w")
 @dataclass(frozen=True)
 class RunData:
     """One run, as its figures draw it. Times in seconds; NaN where a job has none (never
-    started, not finished). ``ranges`` are the core-id ranges ``[lo, hi)`` jobs held, one row
-    ``(job, lo, hi)`` each; node ``n`` owns ids ``[offsets[n], offsets[n] + slots[n])``."""
+    started, not finished). ``window`` is the run's accounting window: first submission to
+    last job end, or to the horizon (its length is the makespan). ``ranges`` are the core-id
+    ranges ``[lo, hi)`` jobs held, one row ``(job, lo, hi)`` each; node ``n`` owns ids
+    ``[offsets[n], offsets[n] + slots[n])``."""
 
     title: str
+    window: tuple[float, float]
     node_names: tuple[str, ...]
     slots: np.ndarray
     cores: int
@@ -56,14 +59,6 @@ class RunData:
     def has_energy(self) -> bool:
         return bool(len(self.power_w)) and not np.isnan(self.power_w).all()
 
-    @property
-    def window(self) -> tuple[float, float]:
-        """First submission (or first recorded instant) to last job end (or last instant)."""
-        times = [self.submit, self.time, self.end]
-        lo = min(float(np.nanmin(t)) for t in times if np.isfinite(t).any())
-        hi = max(float(np.nanmax(t)) for t in times if np.isfinite(t).any())
-        return lo, hi
-
 
 def from_result(result: Any, title: str) -> RunData:
     """The figures' data of a :class:`~hetsched.sim.result.SimResult` (the same columns the
@@ -72,8 +67,8 @@ def from_result(result: Any, title: str) -> RunData:
     from hetsched.output.summary_json import node_totals, timeseries_columns
 
     jobs = job_columns(result)
-    return _assemble(title, node_totals(result), jobs, timeseries_columns(result),
-                     lambda index: f"job {jobs['job_id'][index]}")
+    return _assemble(title, (result.t0, result.t_end), node_totals(result), jobs,
+                     timeseries_columns(result), lambda index: f"job {jobs['job_id'][index]}")
 
 
 def read_run_dir(run_dir: str | Path) -> RunData:
@@ -91,19 +86,22 @@ def read_run_dir(run_dir: str | Path) -> RunData:
     jobs, lines = _read_jobs(run_dir / "jobs.csv")
     series = _read_series(run_dir / "timeseries.csv")
     title = f"{summary.get('scheduler', '?')} · seed {summary.get('seed', '?')} · {run_dir.name}"
-    return _assemble(title, summary["nodes"], jobs, series,
+    start = min(jobs["submission_time"], default=series["time"][0])
+    window = (start, start + summary["metrics"]["makespan"])
+    return _assemble(title, window, summary["nodes"], jobs, series,
                      lambda index: f"line {lines[index]}", run_dir / "jobs.csv")
 
 
-def _assemble(title: str, nodes: Sequence[Mapping[str, Any]], jobs: Mapping[str, Any],
-              series: Mapping[str, Any], record: Any, path: Path | str = "jobs") -> RunData:
+def _assemble(title: str, window: tuple[float, float], nodes: Sequence[Mapping[str, Any]],
+              jobs: Mapping[str, Any], series: Mapping[str, Any], record: Any,
+              path: Path | str = "jobs") -> RunData:
     slots = np.array([node["slots"] for node in nodes], np.int64)
     ranges = _core_ranges(jobs["allocated_resources"], int(slots.sum()), record, path)
     start, end = (np.asarray(jobs[name], float) for name in ("starting_time", "finish_time"))
     for index in np.nonzero(end < start)[0][:1]:
         raise InputError(path, f"finishes at {end[index]!r} before it starts at "
                                f"{start[index]!r}", record(int(index)), "finish_time")
-    return RunData(title, tuple(str(node["name"]) for node in nodes), slots,
+    return RunData(title, window, tuple(str(node["name"]) for node in nodes), slots,
                    int(sum(node["cores"] for node in nodes)),
                    np.asarray(jobs["submission_time"], float), start, end, ranges,
                    *(np.asarray(series[name], float) for name in SERIES_FIELDS))
@@ -129,7 +127,13 @@ def _read_summary(path: Path) -> dict[str, Any]:
         summary = json.loads(path.read_text(encoding="utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as err:
         raise InputError(path, f"not JSON: {err}") from None
-    nodes = summary.get("nodes") if isinstance(summary, dict) else None
+    if not isinstance(summary, dict):
+        raise InputError(path, "not a JSON object")
+    makespan = (summary.get("metrics") or {}).get("makespan")
+    if not isinstance(makespan, (int, float)) or isinstance(makespan, bool) or \
+            not 0 <= makespan < math.inf:
+        raise InputError(path, f"not a duration >= 0: {makespan!r}", "metrics", "makespan")
+    nodes = summary.get("nodes")
     if not isinstance(nodes, list) or not nodes:
         raise InputError(path, "no list of nodes", field="nodes")
     for i, node in enumerate(nodes):
