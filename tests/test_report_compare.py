@@ -8,7 +8,7 @@ import pytest
 
 from hetsched.errors import ConfigError
 from hetsched.report.compare import (better, changes, medians, relative_change, representative,
-                                     wins)
+                                     winners, wins)
 
 
 def frame() -> pd.DataFrame:
@@ -64,6 +64,15 @@ def test_wins_count_ties_for_each_and_skip_missing_values():
     assert table["makespan"].to_dict() == {"a": 1, "b": 2, "c": 2}
     # utilisation, higher is better: (0,0) b, c; (0,1) a; (1,0) a, c; (1,1) a, c
     assert table["utilisation"].to_dict() == {"a": 3, "b": 1, "c": 3}
+
+
+def test_winners_per_case_list_every_tied_scheduler():
+    best = winners(frame(), ["makespan"], ["week", "seed"])
+    assert best["makespan"].to_dict() == {(0, 0): ("b", "c"), (0, 1): ("a",), (1, 0): ("b",),
+                                          (1, 1): ("c",)}
+    weekly = winners(frame()[frame()["seed"] == 0], ["utilisation"], ["week"])
+    assert list(weekly.index) == [0, 1] and weekly.index.name == "week"
+    assert weekly["utilisation"].tolist() == [("b", "c"), ("a", "c")]
 
 
 def test_wins_tolerate_rounding_but_not_real_differences():

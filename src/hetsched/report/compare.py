@@ -5,6 +5,7 @@ identify a case), separate from any drawing.
 - :func:`better`: whether lower or higher values of a metric are better;
 - :func:`medians`: the median of each metric per scheduler;
 - :func:`changes`: those medians relative to a baseline scheduler's (``(m − m_base) / |m_base|``);
+- :func:`winners`: per case and metric, the schedulers with the best value (several on a tie);
 - :func:`wins`: per metric, in how many cases each scheduler has the best value; a tie counts
   as a win for each scheduler in it;
 - :func:`representative`: the run of a scheduler whose value of a metric is its median.
@@ -94,25 +95,48 @@ def changes(table: pandas.DataFrame, baseline: str) -> pandas.DataFrame:
                             columns=table.columns)
 
 
-def wins(frame: pandas.DataFrame, metrics: Sequence[str], cases: Sequence[str],
-         by: str = "scheduler") -> pandas.DataFrame:
-    """One row per scheduler, one column per metric: the number of cases (groups of rows with
-    equal ``cases`` columns) in which it has the best value, by :func:`better`'s direction.
-    Every scheduler tied for the best wins (values within :data:`TIE_TOLERANCE`). A case
-    counts when at least two schedulers have a value in it. Two rows of one scheduler in one
-    case are refused (a column that varies is missing from ``cases``)."""
-    check_columns(frame, [by, *cases, *metrics], "column")
-    _check_one_run_per_case(frame, cases, by)
-    names = schedulers(frame, by)
-    table = {metric: dict.fromkeys(names, 0) for metric in metrics}
-    groups = frame.groupby(list(cases), sort=False, dropna=False) if cases else [((), frame)]
-    for _, case in groups:
-        for metric in metrics:
-            for name in _best(case, metric, by):
-                table[metric][name] += 1
+def winners(frame: pandas.DataFrame, metrics: Sequence[str], cases: Sequence[str],
+            by: str = "scheduler") -> pandas.DataFrame:
+    """One row per case (a group of rows with equal ``cases`` columns, indexed by them), one
+    column per metric: the tuple of schedulers with the best value, by :func:`better`'s
+    direction. Every scheduler tied for the best is in it (values within
+    :data:`TIE_TOLERANCE`); it is empty when fewer than two schedulers have a value. Two rows
+    of one scheduler in one case are refused (a column that varies is missing from
+    ``cases``). E.g. the winner of each week of a study: ``winners(results, ["energy"],
+    ["week"])``."""
     import pandas
 
-    return pandas.DataFrame(table, index=names, columns=list(metrics))
+    check_columns(frame, [by, *cases, *metrics], "column")
+    _check_one_run_per_case(frame, cases, by)
+    groups = frame.groupby(list(cases), sort=False, dropna=False) if cases else [((), frame)]
+    keys, rows = [], []
+    for key, case in groups:
+        keys.append(key)
+        rows.append([tuple(_best(case, metric, by)) for metric in metrics])
+    return pandas.DataFrame(rows, index=_case_index(keys, cases), columns=list(metrics))
+
+
+def _case_index(keys: list[Any], cases: Sequence[str]) -> Any:
+    """The cases' values as an index: one level per case column (none without cases)."""
+    import pandas
+
+    if len(cases) > 1:
+        return pandas.MultiIndex.from_tuples(keys, names=list(cases))
+    if cases:
+        return pandas.Index([k[0] if isinstance(k, tuple) else k for k in keys], name=cases[0])
+    return None
+
+
+def wins(frame: pandas.DataFrame, metrics: Sequence[str], cases: Sequence[str],
+         by: str = "scheduler") -> pandas.DataFrame:
+    """One row per scheduler (in order of appearance), one column per metric: the number of
+    cases it wins (:func:`winners`), a tie counting as a win for each scheduler in it."""
+    import pandas
+
+    best = winners(frame, metrics, cases, by)
+    names = schedulers(frame, by)
+    return pandas.DataFrame({metric: [sum(name in won for won in best[metric]) for name in names]
+                             for metric in metrics}, index=names, columns=list(metrics))
 
 
 def _best(case: pandas.DataFrame, metric: str, by: str) -> list[str]:

@@ -66,11 +66,19 @@ def _node_axis(ax: Any, run: RunData) -> None:
     if len(offsets) <= NAMED_NODES:
         ax.set_yticks(middles, run.node_names, fontsize=7)
         ax.set_ylabel("node (core ids)")
-    else:
-        step = int(np.ceil(len(offsets) / NAMED_NODES))
-        ax.set_yticks(middles[::step], [str(i) for i in range(0, len(offsets), step)],
-                      fontsize=7)
+    else:  # node numbers, at least 1/NAMED_NODES of the axis apart (nodes differ in size)
+        shown = _spread(middles, total / NAMED_NODES)
+        ax.set_yticks(middles[shown], [str(i) for i in shown], fontsize=7)
         ax.set_ylabel(f"node number ({len(offsets):,} nodes, core ids)")
+
+
+def _spread(positions: np.ndarray, gap: float) -> list[int]:
+    """Indices of increasing ``positions``, each at least ``gap`` above the previous one."""
+    kept: list[int] = []
+    for i, position in enumerate(positions.tolist()):
+        if not kept or position - positions[kept[-1]] >= gap:
+            kept.append(i)
+    return kept
 
 
 def jobs_over_time(run: RunData) -> Any:
