@@ -21,6 +21,7 @@ import hetsched
 from hetsched.cli.main import app
 from hetsched.examples import default_platform_path, default_workload_path
 from hetsched.report import compare, html
+from hetsched.sweep.store import open_store
 from support import assert_one_line_error
 
 runner = CliRunner()
@@ -147,10 +148,13 @@ def test_bad_options_are_one_line_errors(store: Path, tmp_path: Path, options: l
     assert_one_line_error(result, message)
 
 
-def test_a_file_that_is_not_a_store_and_a_changed_input(tmp_path: Path) -> None:
+def test_a_file_that_is_not_a_store_an_empty_store_and_a_changed_input(tmp_path: Path) -> None:
     (tmp_path / "notes.txt").write_text("hello")
     assert_one_line_error(runner.invoke(app, ["report", str(tmp_path / "notes.txt")]),
                           "notes.txt")
+    open_store(tmp_path / "empty.sqlite").close()
+    assert_one_line_error(runner.invoke(app, ["report", str(tmp_path / "empty.sqlite")]),
+                          "empty.sqlite: holds no runs")
     shutil.copy(default_platform_path(), tmp_path / "platform.json")
     shutil.copy(default_workload_path(), tmp_path / "workload.json")
     (tmp_path / "sweep.yaml").write_text("platforms: [platform.json]\n"
