@@ -111,8 +111,10 @@ def _metrics(runs: Any, asked: Sequence[str] | None) -> tuple[list[str], list[st
         return list(dict.fromkeys(asked)), []
     kept = [m for m in DEFAULT_METRICS if runs[m].notna().any()]
     dropped = [m for m in DEFAULT_METRICS if m not in kept]
-    note = [f"left out for having no value in any run: {', '.join(dropped)}"] if dropped else []
-    return kept, note
+    if not dropped:
+        return kept, []
+    return kept, [f"default metrics left out for having no value in any run: "
+                  f"{', '.join(dropped)}"]
 
 
 def _groups(runs: Any, group_by: Sequence[str] | None) -> list[tuple[str, Any]]:
