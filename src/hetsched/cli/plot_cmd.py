@@ -33,8 +33,12 @@ def plot_command(
         quiet: Annotated[bool, typer.Option("--quiet", "-q",
                                             help="Print nothing but errors.")] = False,
 ) -> None:
-    """Draw a run's figures: gantt (jobs on the core ids of each node), jobs (queued and
-    running over time), power_energy (power and cumulative energy), utilisation."""
+    """Draw a run directory's figures as PNG or SVG files.
+
+    gantt (jobs on the core ids of each node), jobs (queued and running over
+    time), power_energy (power and cumulative energy), utilisation (busy
+    cores / cores).
+    """
     from hetsched.report.run_data import read_run_dir
     from hetsched.report.run_figures import write_run_figures
 

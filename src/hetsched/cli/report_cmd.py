@@ -47,9 +47,12 @@ def report_command(
         quiet: Annotated[bool, typer.Option("--quiet", "-q",
                                             help="Print nothing but errors.")] = False,
 ) -> None:
-    """Write an HTML report of a results store: per group of comparable runs, box plots per
-    metric, medians with their change against a baseline, wins per metric (ties count for
-    each), and the figures of one run; one file, figures embedded."""
+    """Write an HTML report of a results store: one file, figures embedded.
+
+    Per group of comparable runs: box plots per metric, medians and their
+    change against a baseline, wins per metric (ties count for each); then
+    the figures of one run.
+    """
     from hetsched.report.sweep_report import ReportOptions, write_report
 
     options = ReportOptions(baseline, _names(metric), run, run_figures, where or [],

@@ -22,6 +22,8 @@ from hetsched.report.series import EXACT_LIMIT, envelope, integral, time_unit
 
 #: Node names on the Gantt chart's axis up to this many nodes (then node numbers).
 NAMED_NODES = 40
+#: Room above the highest value of a time series, for the legends.
+HEADROOM = 1.22
 #: Lines between nodes up to this many nodes (more would grey the chart out).
 SEPARATED_NODES = 200
 WIDTH = 10.0
@@ -109,7 +111,7 @@ def power_energy(run: RunData) -> Any:
     right.plot((time - run.window[0]) / scale, energy, color="black", linewidth=1.2,
                label=f"cumulative energy ({energy[-1]:,.1f} kWh)")
     right.set_ylabel("energy (kWh)")
-    right.set_ylim(bottom=0)
+    right.set_ylim(0, max(float(energy[-1]), 1e-9) * HEADROOM)
     right.legend(loc="upper left", fontsize=8)
     fig.tight_layout()
     return fig
@@ -129,11 +131,12 @@ def _series_figure(run: RunData, label: str, lines: list[tuple[str, np.ndarray, 
     for name, values, colour in lines:
         _steps(ax, run, values, scale, name, colour)
     ax.set_xlim(0, (run.window[1] - run.window[0]) / scale or 1)
-    ax.set_ylim(0, top)
+    highest = top or max(float(np.nanmax(values)) for _, values, _ in lines) or 1.0
+    ax.set_ylim(0, highest * HEADROOM)
     ax.set_xlabel(f"time ({unit})")
     ax.set_ylabel(label)
     ax.set_title(f"{run.title}: {title or label}", fontsize=10)
-    ax.legend(loc="upper right", fontsize=8)
+    ax.legend(loc="upper right", fontsize=8, ncol=2)
     ax.grid(alpha=0.3)
     fig.tight_layout()
     return fig
