@@ -105,3 +105,13 @@ def test_representative_run_is_the_median_one():
     assert runs.loc[index, "makespan"] == 120.0
     with pytest.raises(ConfigError, match="scheduler 'z' has no run"):
         representative(runs, "makespan", "z")
+
+
+def test_cases_with_missing_keys_and_no_case_columns():
+    rows = pd.DataFrame({"part": [math.nan, math.nan, 1.0, 1.0], "scheduler": ["x", "y"] * 2,
+                         "makespan": [2.0, 1.0, 1.0, 3.0]})
+    assert wins(rows, ["makespan"], ["part"])["makespan"].to_dict() == {"x": 1, "y": 1}
+    assert winners(rows, ["makespan"], ["part"])["makespan"].tolist() == [("y",), ("x",)]
+    one_case = rows[rows["part"] == 1.0]
+    assert wins(one_case, ["makespan"], [])["makespan"].to_dict() == {"x": 1, "y": 0}
+    assert winners(one_case, ["makespan"], [])["makespan"].tolist() == [("x",)]

@@ -5,6 +5,7 @@ identify a case), separate from any drawing.
 - :func:`better`: whether lower or higher values of a metric are better;
 - :func:`medians`: the median of each metric per scheduler;
 - :func:`changes`: those medians relative to a baseline scheduler's (``(m − m_base) / |m_base|``);
+- :func:`winning`: per run, whether it has the best value of a metric in its case;
 - :func:`winners`: per case and metric, the schedulers with the best value (several on a tie);
 - :func:`wins`: per metric, in how many cases each scheduler has the best value; a tie counts
   as a win for each scheduler in it;
@@ -95,60 +96,55 @@ def changes(table: pandas.DataFrame, baseline: str) -> pandas.DataFrame:
                             columns=table.columns)
 
 
+def winning(frame: pandas.DataFrame, metric: str, cases: Sequence[str],
+            by: str = "scheduler") -> pandas.Series:
+    """Per row, whether it has the best value of ``metric`` in its case (a group of rows with
+    equal ``cases`` columns), by :func:`better`'s direction: every row tied for the best
+    (within :data:`TIE_TOLERANCE`) wins; no row wins a case where fewer than two have a
+    value. Two rows of one scheduler in one case are refused (a column that varies is
+    missing from ``cases``)."""
+    import pandas
+
+    check_columns(frame, [by, *cases, metric], "column")
+    _check_one_run_per_case(frame, cases, by)
+    scores = _numbers(frame[metric]) * (-1.0 if better(metric) == HIGHER else 1.0)
+    keys = [frame[c] for c in cases] or [pandas.Series(0, index=frame.index)]
+    grouped = scores.groupby(keys, sort=False, dropna=False)
+    best, present = grouped.transform("min"), grouped.transform("count")
+    return (scores <= best + TIE_TOLERANCE * best.abs().clip(lower=1e-300)) & (present >= 2)
+
+
 def winners(frame: pandas.DataFrame, metrics: Sequence[str], cases: Sequence[str],
             by: str = "scheduler") -> pandas.DataFrame:
-    """One row per case (a group of rows with equal ``cases`` columns, indexed by them), one
-    column per metric: the tuple of schedulers with the best value, by :func:`better`'s
-    direction. Every scheduler tied for the best is in it (values within
-    :data:`TIE_TOLERANCE`); it is empty when fewer than two schedulers have a value. Two rows
-    of one scheduler in one case are refused (a column that varies is missing from
-    ``cases``). E.g. the winner of each week of a study: ``winners(results, ["energy"],
-    ["week"])``."""
+    """One row per case (indexed by the ``cases`` columns, in order of appearance), one
+    column per metric: the tuple of schedulers that win it (:func:`winning`; several on a
+    tie, none when fewer than two have a value). E.g. each week's winners in a study:
+    ``winners(results, ["energy"], ["week"])``."""
     import pandas
 
-    check_columns(frame, [by, *cases, *metrics], "column")
-    _check_one_run_per_case(frame, cases, by)
-    groups = frame.groupby(list(cases), sort=False, dropna=False) if cases else [((), frame)]
-    keys, rows = [], []
-    for key, case in groups:
-        keys.append(key)
-        rows.append([tuple(_best(case, metric, by)) for metric in metrics])
-    return pandas.DataFrame(rows, index=_case_index(keys, cases), columns=list(metrics))
-
-
-def _case_index(keys: list[Any], cases: Sequence[str]) -> Any:
-    """The cases' values as an index: one level per case column (none without cases)."""
-    import pandas
-
-    if len(cases) > 1:
-        return pandas.MultiIndex.from_tuples(keys, names=list(cases))
-    if cases:
-        return pandas.Index([k[0] if isinstance(k, tuple) else k for k in keys], name=cases[0])
-    return None
+    names = frame[by].astype(str)
+    index = frame[list(cases)].drop_duplicates().set_index(list(cases)).index if cases \
+        else pandas.Index([0])
+    table = {}
+    for metric in metrics:
+        mask = winning(frame, metric, cases, by)
+        keys = [frame[c][mask] for c in cases] or [pandas.Series(0, index=frame.index)[mask]]
+        won = names[mask].groupby(keys, sort=False, dropna=False).agg(tuple)
+        table[metric] = [won.get(key, ()) for key in index]
+    return pandas.DataFrame(table, index=index, columns=list(metrics))
 
 
 def wins(frame: pandas.DataFrame, metrics: Sequence[str], cases: Sequence[str],
          by: str = "scheduler") -> pandas.DataFrame:
     """One row per scheduler (in order of appearance), one column per metric: the number of
-    cases it wins (:func:`winners`), a tie counting as a win for each scheduler in it."""
+    cases it wins (:func:`winning`), a tie counting as a win for each scheduler in it."""
     import pandas
 
-    best = winners(frame, metrics, cases, by)
     names = schedulers(frame, by)
-    return pandas.DataFrame({metric: [sum(name in won for won in best[metric]) for name in names]
-                             for metric in metrics}, index=names, columns=list(metrics))
-
-
-def _best(case: pandas.DataFrame, metric: str, by: str) -> list[str]:
-    values = _numbers(case[metric])
-    present = values.notna()
-    if present.sum() < 2:
-        return []
-    sign = -1.0 if better(metric) == HIGHER else 1.0
-    scores = sign * values[present]
-    best = scores.min()
-    tolerance = TIE_TOLERANCE * max(abs(best), 1e-300)
-    return [str(s) for s in case.loc[scores.index[scores <= best + tolerance], by]]
+    labels = frame[by].astype(str)
+    table = {metric: winning(frame, metric, cases, by).groupby(labels, sort=False).sum()
+             for metric in metrics}
+    return pandas.DataFrame(table, index=names, columns=list(metrics)).fillna(0).astype(int)
 
 
 def _check_one_run_per_case(frame: pandas.DataFrame, cases: Sequence[str], by: str) -> None:
