@@ -171,6 +171,34 @@ def test_a_file_that_is_not_a_store_an_empty_store_and_a_changed_input(tmp_path:
     assert result.exit_code == 0, result.output
 
 
+FAILING = """\
+from hetsched.schedulers import Scheduler
+
+
+class Failing(Scheduler):
+    def decide(self, now, events):
+        raise RuntimeError("no")
+"""
+
+
+def test_failed_runs_are_counted_and_left_out(tmp_path: Path) -> None:
+    shutil.copy(default_workload_path(), tmp_path / "workload.json")
+    (tmp_path / "failing.py").write_text(FAILING)
+    (tmp_path / "sweep.yaml").write_text("workloads: [{file: workload.json, split: 100 jobs}]\n"
+                                         "schedulers: [fcfs, easy, failing.py:Failing]\n")
+    store = tmp_path / "results.sqlite"
+    assert runner.invoke(app, ["sweep", str(tmp_path / "sweep.yaml"), "--store", str(store),
+                               "-j", "1", "-q"]).exit_code == 0
+    result = runner.invoke(app, ["report", str(store), "--out", str(tmp_path / "out"),
+                                 "--no-run-figures"])
+    assert result.exit_code == 0, result.output
+    assert "4 runs in 1 group" in result.stdout
+    text = (tmp_path / "out" / "report.html").read_text()
+    assert "2 failed runs left out" in text and "Failing" not in text
+    assert_one_line_error(runner.invoke(app, ["report", str(store), "-w", "scheduler~*Failing"]),
+                          "all 2 selected runs failed")
+
+
 CHECK_IMAGES = """<script>
 window.addEventListener("load", () => {
   const out = document.createElement("pre");
