@@ -165,6 +165,8 @@ def _group_section(label: str, runs: Any, metrics: list[str], baseline: str, fmt
 
 def _medians_table(medians: Any, baseline: str, runs: Any) -> str:
     """A row per metric, a column per scheduler: the median and its change."""
+    from hetsched.report.box_plots import metric_label
+
     names = [str(n) for n in medians.index]
     counts = runs["scheduler"].astype(str).value_counts()
     header = ["metric", *(f"{n} ({counts[n]} runs)" for n in names)]
@@ -174,7 +176,7 @@ def _medians_table(medians: Any, baseline: str, runs: Any) -> str:
     for metric in medians.columns:
         column = medians[metric]
         best = _best(column, metric)
-        cells = [(html.escape(metric), "")]
+        cells = [(html.escape(metric_label(metric)), "")]
         for name in names:
             text = html.number(column[name])
             if baseline in names and name != baseline:
