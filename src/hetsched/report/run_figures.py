@@ -51,7 +51,7 @@ def gantt(run: RunData) -> Any:
     _node_axis(ax, run)
     ax.set_xlim(0, (run.window[1] - run.window[0]) / scale or 1)
     ax.set_xlabel(f"time ({unit})")
-    ax.set_title(f"{run.title}: jobs on cores ({len(set(job.tolist())):,} jobs started)",
+    ax.set_title(f"{run.title}: jobs on cores ({np.unique(job).size:,} jobs started)",
                  fontsize=10)
     fig.tight_layout()
     return fig
