@@ -11,12 +11,13 @@ hidden.
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from hetsched.errors import ConfigError, HetschedError, InputError
+from hetsched.errors import ConfigError, HetschedError, InputError, InputWarning
 
 #: Metrics a re-simulated run must reproduce (relative tolerance :data:`SAME`).
 CHECKED = ("makespan", "mean_wait", "utilisation", "energy_j")
@@ -47,11 +48,11 @@ def rerun(row: Mapping[str, Any]) -> Rerun:
     """Simulate the stored run ``row`` (a row of :func:`hetsched.load_results`) again."""
     from hetsched.api import simulate
     from hetsched.sweep.inputs import parts_of, platform_of
-    from hetsched.sweep.spec import RunOptions, WorkloadInput
+    from hetsched.sweep.spec import RunOptions
 
     key = str(row["key"])[:12]
     platform = _input(row, "platform", key)
-    workload = WorkloadInput(_input(row, "workload", key), plain(row["split"]))
+    workload = _workload(row, key)
     options = RunOptions(plain(row["horizon"]), bool(row["strict"]), str(row["swf_placement"]),
                          plain(row["reference_speed"]), float(row["estimate_factor"]),
                          plain(row["contention"]))
@@ -59,12 +60,28 @@ def rerun(row: Mapping[str, Any]) -> Rerun:
     workload_part = parts_of(platform, workload, options.swf())[
         None if part is None else int(part)].workload
     try:
-        done = simulate(platform_of(platform), workload_part, str(row["scheduler"]),
-                        seed=int(row["seed"]), horizon=options.horizon, strict=options.strict,
-                        contention=options.contention)
+        with warnings.catch_warnings():  # input warnings: the sweep gave them when it ran
+            warnings.simplefilter("ignore", InputWarning)
+            done = simulate(platform_of(platform), workload_part, str(row["scheduler"]),
+                            seed=int(row["seed"]), horizon=options.horizon,
+                            strict=options.strict, contention=options.contention)
     except HetschedError as err:
         raise ConfigError(f"run {key}: cannot simulate it again: {err}") from None
     return Rerun(done.result, _differences(row, done.summary))
+
+
+def _workload(row: Mapping[str, Any], key: str) -> Any:
+    """The run's workload: its file (checked) or, for a generated one, its generator."""
+    from hetsched.sweep.spec import WorkloadInput, generated_workload
+
+    identity = str(row["workload_path"])
+    if not identity.startswith("{"):
+        return WorkloadInput(_input(row, "workload", key), plain(row["split"]))
+    workload = generated_workload(str(row["workload"]), identity, int(row["part"]) + 1)
+    if workload.file.sha256 != row["workload_sha256"]:
+        raise ConfigError(f"run {key}: its generated workload's identity does not match its "
+                          "SHA-256")
+    return workload
 
 
 def _input(row: Mapping[str, Any], kind: str, key: str) -> Any:
