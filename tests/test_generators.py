@@ -120,3 +120,17 @@ def test_more_instances_reuse_the_runs_already_done(tmp_path: Path) -> None:
     with sqlite3.connect(store) as conn:
         after = dict(conn.execute("SELECT key, finished_at FROM runs"))
     assert len(after) == 6 and all(after[key] == when for key, when in before.items())
+
+
+def test_a_generated_run_is_simulated_again_from_its_stored_identity(tmp_path: Path) -> None:
+    """The store keeps a generated workload's identity (generator, parameters, first seed) in
+    place of a path: the report can draw the run again, and it is the same run."""
+    from hetsched.report.rerun import rerun
+
+    store = _sweep(tmp_path, 3)
+    frame = hetsched.load_results(store)
+    row = frame[(frame["part"] == 2) & (frame["scheduler"] == "easy")].iloc[0].to_dict()
+    assert row["workload_path"].startswith('{"generator":"poisson"')
+    again = rerun(row)
+    assert again.differences == []
+    assert again.result.t_end == pytest.approx(row["makespan"] + again.result.t0)

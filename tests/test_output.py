@@ -155,8 +155,10 @@ def test_write_run_files_and_summary(tmp_path: Path) -> None:
     assert len(summary["inputs"]["workload"]["sha256"]) == 64
     assert summary["metrics"]["finished"] == 200
     node = summary["nodes"][0]
-    assert set(node) == {"name", "type", "energy_j", "busy_seconds", "idle_seconds",
-                         "busy_core_seconds"}
+    assert set(node) == {"name", "type", "cores", "slots", "energy_j", "busy_seconds",
+                         "idle_seconds", "busy_core_seconds"}
+    assert [n["cores"] for n in summary["nodes"]] == [8, 8, 8, 8, 4, 4, 16, 16]
+    assert [n["slots"] for n in summary["nodes"]] == [n["cores"] for n in summary["nodes"]]
     window = summary["metrics"]["makespan"]
     assert node["idle_seconds"] == pytest.approx(window - node["busy_seconds"])
     series = (tmp_path / "out" / "timeseries.csv").read_text().splitlines()

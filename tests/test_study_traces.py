@@ -139,6 +139,14 @@ def test_node_centric_end_to_end_two_weeks(tmp_path, shared_data) -> None:
                for r in rows)
     comparison = pd.read_csv(out / node_centric.COMPARISON)
     assert len(comparison) == 10 and "high_gflops" in result.stdout
+    wins = pd.read_csv(out / node_centric.WINS, index_col="scheduler")
+    assert list(wins.columns) == CONTRACT[2:]
+    for metric in wins.columns:  # each week has at least one winner, ties count for each
+        assert 2 <= wins[metric].sum() <= 2 * 5
+    figures = out / node_centric.FIGURES
+    week_dir = next(out.glob("week-*")).name
+    assert {p.name for p in figures.iterdir()} == {"boxplots.png", f"{week_dir}.png"}
+    assert all(p.stat().st_size > 10_000 for p in figures.iterdir())
     week_dirs = list(out.glob("week-*"))
     assert len(week_dirs) == 1
     for scheduler in node_centric.CANDIDATES + node_centric.BASELINES:

@@ -1,5 +1,5 @@
-"""The ``hetsched`` command: run, compare, sweep, results, schedulers, map, study, dssim-table,
-dsclient.
+"""The ``hetsched`` command: run, compare, sweep, results, plot, report, schedulers, map, study,
+dssim-table, dsclient.
 
 User errors (bad input files, unknown schedulers, bad options, unwritable output) print one
 line ``error: <message>`` on stderr and exit with code 2, never a traceback
@@ -18,6 +18,8 @@ from hetsched import __version__
 from hetsched.cli.console import Format, FormatOpt, console, print_csv, print_json
 from hetsched.cli.errors import OneLineErrors, user_errors
 from hetsched.cli.map_cmd import map_command
+from hetsched.cli.plot_cmd import plot_command
+from hetsched.cli.report_cmd import report_command
 from hetsched.cli.study_cmd import study_app
 from hetsched.cli.sweep_cmd import results_command, sweep_command
 from hetsched.dssim.records import JobnOrder
@@ -281,6 +283,8 @@ def dsclient(algo: Annotated[str, typer.Option(help="ds-sim algorithm (see `hets
 app.command("sweep")(sweep_command)
 app.command("results")(results_command)
 app.command("map")(map_command)
+app.command("plot")(plot_command)
+app.command("report")(report_command)
 app.add_typer(study_app, name="study")
 
 if __name__ == "__main__":  # pragma: no cover

@@ -127,11 +127,40 @@ def node_centric(
         frame = results(study.STUDY, out, planned)
         comparison = study.compare_with_paper(frame)
         comparison.to_csv(out / study.COMPARISON, index=False)
+        wins = study.weekly_wins(frame)
+        wins.to_csv(out / study.WINS, index_label="scheduler")
         week, dirs = study.write_representative(planned, out)
+        figures = _figures(lambda: study.write_figures(frame, week, dirs, out))
     screen = console()
     screen.print(_comparison_table(comparison))
+    screen.print(_wins_table(wins))
     screen.print(f"wrote {out}/: results.csv ({len(frame):,} runs), {study.COMPARISON}, "
-                 f"results.sqlite, and week {week}'s runs in {dirs[0].parent}/")
+                 f"{study.WINS}, results.sqlite, week {week}'s runs in {dirs[0].parent}/"
+                 + (f", {', '.join(str(p.relative_to(out)) for p in figures)}"
+                    if figures else ""))
+
+
+def _figures(draw: Any) -> list[Path]:
+    """The study's figures, or none (with a warning) without matplotlib."""
+    from hetsched.cli.errors import warn
+
+    try:
+        return list(draw())
+    except ConfigError as err:
+        if "matplotlib" not in str(err):
+            raise
+        warn(f"no figures: {err}")
+        return []
+
+
+def _wins_table(wins: Any) -> Any:
+    from hetsched.cli.tables import new_table
+
+    table = new_table("scheduler", [str(c) for c in wins.columns],
+                      title="weeks won (ties count for each)")
+    for name, row in wins.iterrows():
+        table.add_row(str(name), *(str(int(v)) for v in row))
+    return table
 
 
 def _run(planned: Any, workers: int | None, dask: str | None) -> None:

@@ -72,38 +72,49 @@ def fmt_count(x: float) -> str:
 
 @dataclass(frozen=True)
 class Metric:
-    """One table row: the label, the key in the run's values, how to show it, which is best."""
+    """One table row: the label, the key in the run's values, how to show it, whether the
+    best value is highlighted (which one: :func:`hetsched.report.compare.better`)."""
 
     label: str
     key: str
     fmt: Callable[[float], str]
-    better: str | None = None  # "low", "high" or None (no winner)
+    ranked: bool = True  # False: no winner (counts, wall time)
     optional: bool = False  # left out of a table when no run has a value
+
+    @property
+    def better(self) -> str | None:
+        """``"low"``, ``"high"``, or ``None`` for a metric without winner."""
+        from hetsched.report.compare import HIGHER, better
+
+        if not self.ranked:
+            return None
+        return "high" if better(self.key) == HIGHER else "low"
 
 
 METRICS: tuple[Metric, ...] = (
-    Metric("makespan", "makespan", fmt_seconds, "low"),
-    Metric("mean wait", "mean_wait", fmt_seconds, "low"),
-    Metric("median wait", "median_wait", fmt_seconds, "low"),
-    Metric("max wait", "max_wait", fmt_seconds, "low"),
-    Metric("mean turnaround", "mean_turnaround", fmt_seconds, "low"),
-    Metric("mean slowdown", "mean_slowdown", fmt_ratio, "low"),
-    Metric("mean bounded slowdown", "mean_bounded_slowdown", fmt_ratio, "low"),
-    Metric("max bounded slowdown", "max_bounded_slowdown", fmt_ratio, "low"),
-    Metric("mean het. slowdown", "mean_het_slowdown", fmt_ratio, "low"),
-    Metric("utilisation", "utilisation", fmt_percent, "high"),
-    Metric("energy", "energy_j", lambda x: fmt_si(x, "J"), "low"),
-    Metric("EDP (J·s)", "edp_js", fmt_sci, "low"),
-    Metric("rental cost", "rental_cost", fmt_ratio, "low"),
-    Metric("ds-sim turnaround", "dssim_turnaround", fmt_count, "low", optional=True),
-    Metric("ds-sim utilisation", "dssim_utilisation", lambda x: fmt_percent(x, 2), "high",
+    Metric("makespan", "makespan", fmt_seconds),
+    Metric("mean wait", "mean_wait", fmt_seconds),
+    Metric("median wait", "median_wait", fmt_seconds),
+    Metric("max wait", "max_wait", fmt_seconds),
+    Metric("mean turnaround", "mean_turnaround", fmt_seconds),
+    Metric("mean slowdown", "mean_slowdown", fmt_ratio),
+    Metric("mean bounded slowdown", "mean_bounded_slowdown", fmt_ratio),
+    Metric("max bounded slowdown", "max_bounded_slowdown", fmt_ratio),
+    Metric("mean het. slowdown", "mean_het_slowdown", fmt_ratio),
+    Metric("utilisation", "utilisation", fmt_percent),
+    Metric("energy", "energy_j", lambda x: fmt_si(x, "J")),
+    Metric("EDP (J·s)", "edp_js", fmt_sci),
+    Metric("rental cost", "rental_cost", fmt_ratio),
+    Metric("ds-sim turnaround", "dssim_turnaround", fmt_count, optional=True),
+    Metric("ds-sim utilisation", "dssim_utilisation", lambda x: fmt_percent(x, 2),
            optional=True),
-    Metric("jobs finished", "finished", fmt_count, "high"),
-    Metric("jobs rejected", "rejected", fmt_count, "low"),
-    Metric("jobs unfinished", "unfinished", fmt_count, "low"),
-    Metric("records skipped", "skipped_records", fmt_count),
-    Metric("wall time", "wall_seconds", lambda x: "—" if _missing(x) else f"{x:.3f} s"),
-    Metric("jobs/s", "jobs_per_second", fmt_count),
+    Metric("jobs finished", "finished", fmt_count),
+    Metric("jobs rejected", "rejected", fmt_count),
+    Metric("jobs unfinished", "unfinished", fmt_count),
+    Metric("records skipped", "skipped_records", fmt_count, ranked=False),
+    Metric("wall time", "wall_seconds", lambda x: "—" if _missing(x) else f"{x:.3f} s",
+           ranked=False),
+    Metric("jobs/s", "jobs_per_second", fmt_count, ranked=False),
 )
 
 

@@ -3,8 +3,9 @@ LowPower against the Min-min, Max-min and Duplex batch baselines on the KIT ForH
 cut into weeks, on a 16-node heterogeneous platform (docs/experiments.md).
 
 Besides the sweep (:mod:`hetsched.experiments.trace_studies`), the study compares its results
-with the paper's (:func:`compare_with_paper`) and writes ordinary run directories (jobs.csv,
-summary.json, timeseries.csv) of one representative week, one per scheduler, for figures.
+with the paper's (:func:`compare_with_paper`), counts wins per week (:func:`weekly_wins`),
+writes ordinary run directories (jobs.csv, summary.json, timeseries.csv) of one
+representative week, one per scheduler, and draws the figures (:func:`write_figures`).
 """
 
 from __future__ import annotations
@@ -33,7 +34,9 @@ PAPER: dict[str, dict[str, float]] = {
     "low_power": {"makespan": 11.0, "mean_wait": -75.0, "het_slowdown": -75.0,
                   "energy": -17.0, "edp": -10.0},
 }
-COMPARISON = "paper_comparison.csv"
+COMPARISON, WINS, FIGURES = "paper_comparison.csv", "wins.csv", "figures"
+#: results.csv's metric columns, in the paper's order.
+METRICS: tuple[str, ...] = tuple(STUDY.metrics)
 
 
 def compare_with_paper(results: pandas.DataFrame,
@@ -99,3 +102,31 @@ def write_representative(plan: Plan, out: Path) -> tuple[int, list[Path]]:
         done.write(target)
         dirs.append(target)
     return int(part.index or 0), dirs
+
+
+def weekly_wins(results: pandas.DataFrame) -> pandas.DataFrame:
+    """Per scheduler and metric, the weeks it has the best value in (ties count for each)."""
+    from hetsched.report.compare import wins
+
+    return wins(results, METRICS, ["week"])
+
+
+def write_figures(results: pandas.DataFrame, week: int, dirs: Sequence[Path],
+                  out: Path) -> list[Path]:
+    """``out/figures/``: box plots of each metric over the weeks (``boxplots.png``) and the
+    representative week's cumulative energy, running and queued jobs under each scheduler
+    (``week-<k>.png``, from its run directories ``dirs``)."""
+    from hetsched.report.box_plots import box_plots
+    from hetsched.report.mpl import save
+    from hetsched.report.overlay import overlay
+    from hetsched.report.run_data import read_run_dir
+
+    folder = out / FIGURES
+    folder.mkdir(parents=True, exist_ok=True)
+    boxes = box_plots(results, METRICS, baseline=BASELINES[0],
+                      title=f"{len(set(results['week']))} weeks of the KIT ForHLR II trace, "
+                            "16 heterogeneous nodes")
+    runs = {path.name: read_run_dir(path) for path in dirs}
+    lines = overlay(runs, title=f"week {week}: every scheduler on the same jobs")
+    return [save(boxes, folder / "boxplots.png", "png"),
+            save(lines, folder / f"week-{week}.png", "png")]

@@ -52,10 +52,12 @@ def input_entry(source: str) -> dict[str, str | None]:
 
 
 def node_totals(result: SimResult) -> list[dict[str, Any]]:
-    """Per node: energy (``None`` when not measured), busy, idle and busy-core time."""
+    """Per node: its cores and slots (cores × oversubscription: the core ids ``jobs.csv``
+    numbers), energy (``None`` when not measured), busy, idle and busy-core time."""
     window = result.t_end - result.t0
     energy = result.node_energy_j
-    return [{"name": node.name, "type": node.type.name,
+    return [{"name": node.name, "type": node.type.name, "cores": node.type.cores,
+             "slots": node.type.slots,
              "energy_j": float(energy[i]) if energy is not None else None,
              "busy_seconds": float(result.node_busy_seconds[i]),
              "idle_seconds": window - float(result.node_busy_seconds[i]),

@@ -5,17 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from hetsched.errors import ConfigError
-
-
-def _pyplot():
-    try:
-        import matplotlib
-    except ImportError:
-        raise ConfigError("plots need matplotlib: pip install 'hetsched[plot]'") from None
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    return plt
+from hetsched.report.mpl import pyplot
 
 
 def metric_bars(rows: Sequence[dict[str, object]], groups: Sequence[str],
@@ -24,7 +14,7 @@ def metric_bars(rows: Sequence[dict[str, object]], groups: Sequence[str],
 
     ``rows`` carry ``level`` (the group), ``scheduler``, ``<metric>`` and ``<metric>_std``.
     """
-    plt = _pyplot()
+    plt = pyplot()
     fig, axes = plt.subplots(len(groups), len(metrics), squeeze=False,
                              figsize=(4.2 * len(metrics), 3.6 * len(groups)))
     for r, group in enumerate(groups):

@@ -162,8 +162,8 @@ class Generated:
 
 @dataclass(frozen=True)
 class WorkloadInput:
-    """A workload of the sweep. ``file`` is its input; for a generated one, its label, the
-    path ``generator:<name>`` and the SHA-256 of ``generated`` (what identifies its runs)."""
+    """A workload of the sweep. ``file`` is its input; for a generated one, its label, its
+    identity in place of a path (:func:`generated_workload`) and that identity's SHA-256."""
 
     file: Input
     split: str | None = None
@@ -254,13 +254,11 @@ def _workload(path: Path, base: Path, field: str, entry: WorkloadEntry) -> Workl
     if entry.file is not None:
         return WorkloadInput(_input(path, base, field, entry.file, entry.name), entry.split,
                              entry.max_parts)
-    return WorkloadInput(*_generated(path, field, entry))
+    return _generated(path, field, entry)
 
 
-def _generated(path: Path, field: str, entry: WorkloadEntry) -> tuple[Input, None, None,
-                                                                          Generated]:
+def _generated(path: Path, field: str, entry: WorkloadEntry) -> WorkloadInput:
     """The generator entry checked (name, parameters), with its identity."""
-    import hashlib
     import json
 
     from hetsched.workload.generators import check_params
@@ -273,10 +271,22 @@ def _generated(path: Path, field: str, entry: WorkloadEntry) -> tuple[Input, Non
     except InputError as err:
         raise InputError(path, err.problem, field=f"{field}.params.{err.field}"
                          if err.field else f"{field}.params") from None
-    generated = Generated(name, params.model_dump_json(), entry.seed, entry.instances)
-    identity = json.dumps([generated.name, json.loads(generated.params), generated.seed])
+    identity = json.dumps({"generator": name, "params": params.model_dump(mode="json"),
+                           "seed": entry.seed}, sort_keys=True, separators=(",", ":"))
+    return generated_workload(entry.name or name, identity, entry.instances)
+
+
+def generated_workload(label: str, identity: str, instances: int) -> WorkloadInput:
+    """A generated workload from its identity (canonical JSON: generator, checked parameters
+    and first seed), which stands for its path; the SHA-256 is the identity's."""
+    import hashlib
+    import json
+
+    spec = json.loads(identity)
+    generated = Generated(spec["generator"], json.dumps(spec["params"], sort_keys=True),
+                          spec["seed"], instances)
     sha = hashlib.sha256(identity.encode()).hexdigest()
-    return Input(entry.name or name, f"generator:{name}", sha), None, None, generated
+    return WorkloadInput(Input(label, identity, sha), generated=generated)
 
 
 def _scheduler(path: Path, base: Path, field: str, text: str) -> SchedulerInput:

@@ -1,0 +1,79 @@
+"""Box plots of metrics across runs: one panel per metric, one box per scheduler over its runs
+(seeds, parts of a split, weeks of a study), every run drawn as a point on its box.
+
+Callable on any table with a scheduler column and metric columns (``hetsched.load_results``
+or a study's ``results.csv``)::
+
+    fig = box_plots(pandas.read_csv("results.csv"), ["makespan", "energy"], baseline="min_min")
+    fig.savefig("boxes.png")
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from hetsched.report.compare import better, check_columns, schedulers
+from hetsched.report.mpl import pyplot
+
+#: Panels per row.
+COLUMNS = 3
+
+
+def metric_label(metric: str) -> str:
+    """``makespan (s, lower is better)``, with the unit when hetsched knows the metric."""
+    from hetsched.metrics import UNITS
+
+    unit = UNITS.get(metric)
+    return f"{metric} ({unit + ', ' if unit else ''}{better(metric)} is better)"
+
+
+def box_plots(frame: Any, metrics: Sequence[str], by: str = "scheduler",
+              baseline: str | None = None, title: str = "") -> Any:
+    """A figure with a panel per metric: a box per scheduler (median, quartiles, whiskers to
+    1.5 IQR) over its runs' values, missing values left out, and the runs as points; the
+    ``baseline`` scheduler's box is shaded differently."""
+    check_columns(frame, [by, *metrics], "column")
+    names = schedulers(frame, by)
+    rows = -(-len(metrics) // COLUMNS)
+    cols = min(COLUMNS, len(metrics))
+    fig, axes = pyplot().subplots(rows, cols, squeeze=False,
+                                  figsize=(max(3.6, 0.45 * len(names) + 1.6) * cols,
+                                           3.4 * rows + 0.4))
+    for ax, metric in zip(axes.flat, metrics):
+        _panel(ax, frame, metric, by, names, baseline)
+    for ax in axes.flat[len(metrics):]:
+        ax.axis("off")
+    if title:
+        fig.suptitle(title, fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def _panel(ax: Any, frame: Any, metric: str, by: str, names: list[str],
+           baseline: str | None) -> None:
+    import pandas
+
+    values = pandas.to_numeric(frame[metric], errors="coerce")
+    groups = [values[frame[by].astype(str) == name].dropna().to_numpy(float) for name in names]
+    positions = [i for i, g in enumerate(groups) if len(g)]
+    if positions:
+        boxes = ax.boxplot([groups[i] for i in positions], positions=positions, widths=0.6,
+                           patch_artist=True, showfliers=False,
+                           medianprops={"color": "black"})
+        for i, patch in zip(positions, boxes["boxes"]):
+            patch.set_facecolor("tab:orange" if names[i] == baseline else "tab:blue")
+            patch.set_alpha(0.45)
+        rng = np.random.default_rng(0)  # the same jitter every time: figures are reproducible
+        for i in positions:
+            ax.plot(i + rng.uniform(-0.18, 0.18, len(groups[i])), groups[i], ".", ms=3,
+                    color="0.25", alpha=0.6)
+    else:
+        ax.text(0.5, 0.5, "no values", ha="center", va="center", transform=ax.transAxes)
+    ax.set_xticks(range(len(names)), names, rotation=45 if len(names) > 3 else 0,
+                  ha="right" if len(names) > 3 else "center", fontsize=8)
+    ax.set_xlim(-0.6, len(names) - 0.4)
+    ax.set_title(metric_label(metric), fontsize=9)
+    ax.grid(axis="y", alpha=0.3)

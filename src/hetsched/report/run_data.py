@@ -1,0 +1,200 @@
+"""What the figures of one run need, from a run directory (``jobs.csv``, ``summary.json``,
+``timeseries.csv``, as ``hetsched run`` writes them) or from a simulation result: when each
+job waited and ran and on which core ids, the platform's nodes, and the time series.
+
+Reading a run directory checks every value the figures use: a missing file or column, or a
+value that is not a number, is one :class:`~hetsched.errors.InputError` naming the file, the
+line (or JSON record) and the field.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from hetsched.errors import InputError
+from hetsched.parsing import parse_float, parse_int, quote
+
+RUN_FILES = ("jobs.csv", "summary.json", "timeseries.csv")
+JOB_FIELDS = ("job_id", "submission_time", "starting_time", "finish_time",
+              "allocated_resources")
+SERIES_FIELDS = ("time", "queued", "running", "busy_cores", "power_w")
+
+
+@dataclass(frozen=True)
+class RunData:
+    """One run, as its figures draw it. Times in seconds; NaN where a job has none (never
+    started, not finished). ``window`` is the run's accounting window: first submission to
+    last job end, or to the horizon (its length is the makespan). ``ranges`` are the core-id
+    ranges ``[lo, hi)`` jobs held, one row ``(job, lo, hi)`` each; node ``n`` owns ids
+    ``[offsets[n], offsets[n] + slots[n])``."""
+
+    title: str
+    window: tuple[float, float]
+    node_names: tuple[str, ...]
+    slots: np.ndarray
+    cores: int
+    submit: np.ndarray
+    start: np.ndarray
+    end: np.ndarray
+    ranges: np.ndarray
+    time: np.ndarray
+    queued: np.ndarray
+    running: np.ndarray
+    busy_cores: np.ndarray
+    power_w: np.ndarray
+
+    @property
+    def offsets(self) -> np.ndarray:
+        return np.cumsum(self.slots) - self.slots
+
+    @property
+    def has_energy(self) -> bool:
+        return bool(len(self.power_w)) and not np.isnan(self.power_w).all()
+
+
+def from_result(result: Any, title: str) -> RunData:
+    """The figures' data of a :class:`~hetsched.sim.result.SimResult` (the same columns the
+    run's files would hold)."""
+    from hetsched.output.jobs_csv import job_columns
+    from hetsched.output.summary_json import node_totals, timeseries_columns
+
+    jobs = job_columns(result)
+    return _assemble(title, (result.t0, result.t_end), node_totals(result), jobs,
+                     timeseries_columns(result), lambda index: f"job {jobs['job_id'][index]}")
+
+
+def read_run_dir(run_dir: str | Path) -> RunData:
+    """The figures' data of a run directory, every value checked."""
+    run_dir = Path(run_dir)
+    if not run_dir.is_dir():
+        raise InputError(run_dir, "no such directory" if not run_dir.exists()
+                         else "not a directory (a run directory holds " + ", ".join(RUN_FILES)
+                         + ")")
+    for name in RUN_FILES:
+        if not (run_dir / name).is_file():
+            raise InputError(run_dir / name, "no such file (a run directory of `hetsched run` "
+                                             f"holds {', '.join(RUN_FILES)})")
+    summary = _read_summary(run_dir / "summary.json")
+    jobs, lines = _read_jobs(run_dir / "jobs.csv")
+    series = _read_series(run_dir / "timeseries.csv")
+    title = f"{summary.get('scheduler', '?')} · seed {summary.get('seed', '?')} · {run_dir.name}"
+    start = min(jobs["submission_time"], default=series["time"][0])
+    window = (start, start + summary["metrics"]["makespan"])
+    return _assemble(title, window, summary["nodes"], jobs, series,
+                     lambda index: f"line {lines[index]}", run_dir / "jobs.csv")
+
+
+def _assemble(title: str, window: tuple[float, float], nodes: Sequence[Mapping[str, Any]],
+              jobs: Mapping[str, Any], series: Mapping[str, Any], record: Any,
+              path: Path | str = "jobs") -> RunData:
+    slots = np.array([node["slots"] for node in nodes], np.int64)
+    ranges = _core_ranges(jobs["allocated_resources"], int(slots.sum()), record, path)
+    start, end = (np.asarray(jobs[name], float) for name in ("starting_time", "finish_time"))
+    for index in np.nonzero(end < start)[0][:1]:
+        raise InputError(path, f"finishes at {end[index]!r} before it starts at "
+                               f"{start[index]!r}", record(int(index)), "finish_time")
+    return RunData(title, window, tuple(str(node["name"]) for node in nodes), slots,
+                   int(sum(node["cores"] for node in nodes)),
+                   np.asarray(jobs["submission_time"], float), start, end, ranges,
+                   *(np.asarray(series[name], float) for name in SERIES_FIELDS))
+
+
+def _core_ranges(cells: Sequence[str], total: int, record: Any, path: Path | str) -> np.ndarray:
+    """``(job, lo, hi)`` rows from ``allocated_resources`` cells such as ``0-3 8``."""
+    rows = []
+    for index, cell in enumerate(cells):
+        for token in cell.split():
+            lo, _, hi = token.partition("-")
+            first, last = parse_int(lo), parse_int(hi or lo)
+            if first is None or last is None or not 0 <= first <= last < total:
+                raise InputError(path, f"{quote(token)} is not a core id or range a-b within "
+                                       f"the platform's {total} slots (summary.json)",
+                                 record(index), "allocated_resources")
+            rows.append((index, first, last + 1))
+    return np.array(rows, np.int64).reshape(-1, 3)
+
+
+def _read_summary(path: Path) -> dict[str, Any]:
+    try:
+        summary = json.loads(path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise InputError(path, f"not JSON: {err}") from None
+    if not isinstance(summary, dict):
+        raise InputError(path, "not a JSON object")
+    makespan = (summary.get("metrics") or {}).get("makespan")
+    if not isinstance(makespan, (int, float)) or isinstance(makespan, bool) or \
+            not 0 <= makespan < math.inf:
+        raise InputError(path, f"not a duration >= 0: {makespan!r}", "metrics", "makespan")
+    nodes = summary.get("nodes")
+    if not isinstance(nodes, list) or not nodes:
+        raise InputError(path, "no list of nodes", field="nodes")
+    for i, node in enumerate(nodes):
+        for key in ("cores", "slots"):
+            value = node.get(key) if isinstance(node, dict) else None
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                problem = ("missing (written by an older hetsched? run it again)"
+                           if value is None else f"not a whole number >= 1: {value!r}")
+                raise InputError(path, problem, f"nodes[{i}]", key)
+    return summary
+
+
+def _rows(path: Path, fields: Sequence[str]) -> Iterator[tuple[int, dict[str, str]]]:
+    """``(line, row)`` of a CSV file whose header has every one of ``fields``."""
+    with path.open(newline="", encoding="utf-8") as f:
+        reader = csv.DictReader(f)
+        header = reader.fieldnames or []
+        for name in fields:
+            if name not in header:
+                raise InputError(path, f"no column '{name}' (columns: {', '.join(header)})",
+                                 "line 1")
+        for row in reader:
+            if None in row or None in row.values():
+                raise InputError(path, f"{len(header)} cells expected", f"line "
+                                                                        f"{reader.line_num}")
+            yield reader.line_num, row
+
+
+def _number(path: Path, line: int, row: Mapping[str, str], name: str, absent: bool) -> float:
+    """The cell as a float; an empty cell (and Batsim's -1 where ``absent``) as NaN."""
+    text = row[name].strip()
+    value = parse_float(text) if text else math.nan
+    if value is None or math.isinf(value):
+        raise InputError(path, f"not a number: {quote(text)}", f"line {line}", name)
+    return math.nan if absent and value == -1 else value
+
+
+def _read_jobs(path: Path) -> tuple[dict[str, list[Any]], list[int]]:
+    jobs: dict[str, list[Any]] = {name: [] for name in JOB_FIELDS}
+    lines = []
+    for line, row in _rows(path, JOB_FIELDS):
+        lines.append(line)
+        jobs["job_id"].append(row["job_id"])
+        jobs["allocated_resources"].append(row["allocated_resources"])
+        for name in ("submission_time", "starting_time", "finish_time"):
+            jobs[name].append(_number(path, line, row, name, name != "submission_time"))
+        if math.isnan(jobs["submission_time"][-1]):
+            raise InputError(path, "empty", f"line {line}", "submission_time")
+    return jobs, lines
+
+
+def _read_series(path: Path) -> dict[str, list[float]]:
+    series: dict[str, list[float]] = {name: [] for name in SERIES_FIELDS}
+    for line, row in _rows(path, SERIES_FIELDS):
+        for name in SERIES_FIELDS:
+            value = _number(path, line, row, name, False)
+            if math.isnan(value) and name != "power_w":
+                raise InputError(path, "empty", f"line {line}", name)
+            series[name].append(value)
+        if len(series["time"]) > 1 and series["time"][-1] < series["time"][-2]:
+            raise InputError(path, "time goes backwards", f"line {line}", "time")
+    if not series["time"]:
+        raise InputError(path, "no rows")
+    return series

@@ -1,0 +1,186 @@
+"""The figures of one run (:class:`~hetsched.report.run_data.RunData`): a Gantt chart of
+the jobs on the platform's core ids, queued and running jobs over time, power and cumulative
+energy over time, utilisation over time.
+
+Built for large runs: the Gantt chart is one collection of rectangles (one per contiguous
+core range a job held), not one artist per job, rasterised inside an SVG; time series longer
+than :data:`~hetsched.report.series.EXACT_LIMIT` instants are drawn as an envelope per time
+bin (lowest to highest value shaded, the time-weighted mean as a line).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from hetsched.report.mpl import pyplot, save
+from hetsched.report.run_data import RunData
+from hetsched.report.series import EXACT_LIMIT, envelope, integral, time_unit
+
+#: Node names on the Gantt chart's axis up to this many nodes (then node numbers).
+NAMED_NODES = 40
+#: Room above the highest value of a time series, for the legends.
+HEADROOM = 1.22
+#: Lines between nodes up to this many nodes (more would grey the chart out).
+SEPARATED_NODES = 200
+WIDTH = 10.0
+
+
+def gantt(run: RunData) -> Any:
+    """Each job a bar over the core ids it held, from its start to its end (or the end of
+    the window, lighter, for a job still running); nodes separated by lines."""
+    from matplotlib.collections import PolyCollection
+
+    plt = pyplot()
+    scale, unit = _axis(run)
+    height = min(9.0, 3.0 + 0.02 * float(run.slots.sum()) ** 0.5 * 10)
+    fig, ax = plt.subplots(figsize=(WIDTH, height))
+    job, lo, hi = run.ranges.T if len(run.ranges) else (np.zeros(0, int),) * 3
+    start = run.start[job]
+    running = np.isnan(run.end[job])
+    end = np.where(running, run.window[1], run.end[job])
+    x0, x1 = (start - run.window[0]) / scale, (end - run.window[0]) / scale
+    verts = np.stack([np.stack(p, axis=-1) for p in ((x0, lo), (x0, hi), (x1, hi), (x1, lo))],
+                     axis=1).astype(float)
+    colours = plt.get_cmap("tab20")(job % 20)
+    colours[running, 3] = 0.45
+    ax.add_collection(PolyCollection(verts, facecolors=colours, linewidths=0, rasterized=True))
+    _node_axis(ax, run)
+    ax.set_xlim(0, (run.window[1] - run.window[0]) / scale or 1)
+    ax.set_xlabel(f"time ({unit})")
+    ax.set_title(f"{run.title}: jobs on cores ({np.unique(job).size:,} jobs started)",
+                 fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def _node_axis(ax: Any, run: RunData) -> None:
+    """Core ids upwards, a line between nodes, node names (or numbers) at their middle."""
+    offsets, total = run.offsets, int(run.slots.sum())
+    ax.set_ylim(0, total)
+    if 1 < len(offsets) <= SEPARATED_NODES:
+        ax.hlines(offsets[1:], 0, 1, colors="0.6", linewidths=0.4,
+                  transform=ax.get_yaxis_transform())
+    middles = offsets + run.slots / 2
+    if len(offsets) <= NAMED_NODES:
+        ax.set_yticks(middles, run.node_names, fontsize=7)
+        ax.set_ylabel("node (core ids)")
+    else:  # node numbers, at least 1/NAMED_NODES of the axis apart (nodes differ in size)
+        shown = _spread(middles, total / NAMED_NODES)
+        ax.set_yticks(middles[shown], [str(i) for i in shown], fontsize=7)
+        ax.set_ylabel(f"node number ({len(offsets):,} nodes, core ids)")
+
+
+def _spread(positions: np.ndarray, gap: float) -> list[int]:
+    """Indices of increasing ``positions``, each at least ``gap`` above the previous one."""
+    kept: list[int] = []
+    for i, position in enumerate(positions.tolist()):
+        if not kept or position - positions[kept[-1]] >= gap:
+            kept.append(i)
+    return kept
+
+
+def jobs_over_time(run: RunData) -> Any:
+    """Queued (submitted, not started) and running jobs."""
+    return _series_figure(run, "jobs", [("running", run.running, "tab:green"),
+                                        ("queued", run.queued, "tab:orange")],
+                          title="queued and running jobs")
+
+
+def utilisation(run: RunData) -> Any:
+    """Busy cores as a share of the platform's cores."""
+    return _series_figure(run, "utilisation (busy cores / cores)",
+                          [("utilisation", run.busy_cores / run.cores, "tab:blue")],
+                          top=1.0)
+
+
+def power_energy(run: RunData) -> Any:
+    """The platform's power (left axis) and the energy used since the start (right axis)."""
+    if not run.has_energy:
+        return _empty(run, "power and energy: the platform has no power model")
+    fig = _series_figure(run, "power (kW)", [("power", run.power_w / 1000, "tab:red")],
+                         title="power and cumulative energy")
+    ax = fig.axes[0]
+    scale, _ = _axis(run)
+    time, end = _extended(run)
+    energy = integral(time, np.append(run.power_w, 0.0)) / 3.6e6
+    right = ax.twinx()
+    right.plot((time - run.window[0]) / scale, energy, color="black", linewidth=1.2,
+               label=f"cumulative energy ({energy[-1]:,.1f} kWh)")
+    right.set_ylabel("energy (kWh)")
+    right.set_ylim(0, max(float(energy[-1]), 1e-9) * HEADROOM)
+    right.legend(loc="upper left", fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def _extended(run: RunData) -> tuple[np.ndarray, float]:
+    """The instants and the end of the window (the last value holds until then)."""
+    end = max(run.window[1], float(run.time[-1]))
+    return np.append(run.time, end), end
+
+
+def _series_figure(run: RunData, label: str, lines: list[tuple[str, np.ndarray, str]],
+                   top: float | None = None, title: str | None = None) -> Any:
+    plt = pyplot()
+    scale, unit = _axis(run)
+    fig, ax = plt.subplots(figsize=(WIDTH, 3.2))
+    for name, values, colour in lines:
+        _steps(ax, run, values, scale, name, colour)
+    ax.set_xlim(0, (run.window[1] - run.window[0]) / scale or 1)
+    highest = top or max(float(np.nanmax(values)) for _, values, _ in lines) or 1.0
+    ax.set_ylim(0, highest * HEADROOM)
+    ax.set_xlabel(f"time ({unit})")
+    ax.set_ylabel(label)
+    ax.set_title(f"{run.title}: {title or label}", fontsize=10)
+    ax.legend(loc="upper right", fontsize=8, ncol=2)
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    return fig
+
+
+def _steps(ax: Any, run: RunData, values: np.ndarray, scale: float, name: str,
+           colour: str) -> None:
+    """The step series exactly, or its envelope when it is longer than the figure is wide."""
+    time, end = _extended(run)
+    origin = run.window[0]
+    if len(run.time) <= EXACT_LIMIT:
+        ax.step((time - origin) / scale, np.append(values, values[-1]), where="post",
+                color=colour, linewidth=1.0, label=name)
+        return
+    env = envelope(run.time, values, end)
+    x = (env.edges[:-1] + np.diff(env.edges) / 2 - origin) / scale
+    seconds, unit = time_unit(float(env.edges[1] - env.edges[0]))
+    ax.fill_between(x, env.low, env.high, color=colour, alpha=0.25, linewidth=0,
+                    label=f"{name} (lowest to highest per "
+                          f"{(env.edges[1] - env.edges[0]) / seconds:.3g} {unit})")
+    ax.plot(x, env.mean, color=colour, linewidth=1.0, label=f"{name} (mean)")
+
+
+def _empty(run: RunData, text: str) -> Any:
+    fig, ax = pyplot().subplots(figsize=(WIDTH, 1.2))
+    ax.axis("off")
+    ax.text(0.5, 0.5, f"{run.title}: {text}", ha="center", va="center")
+    return fig
+
+
+def _axis(run: RunData) -> tuple[float, str]:
+    lo, hi = run.window
+    return time_unit(hi - lo)
+
+
+#: Every figure of a run, by file stem.
+FIGURES: dict[str, Callable[[RunData], Any]] = {
+    "gantt": gantt, "jobs": jobs_over_time, "power_energy": power_energy,
+    "utilisation": utilisation,
+}
+
+
+def write_run_figures(run: RunData, out_dir: str | Path, fmt: str = "png") -> list[Path]:
+    """Every figure of ``run`` as ``<out_dir>/<name>.<fmt>`` (``png`` or ``svg``)."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    return [save(draw(run), out / f"{name}.{fmt}", fmt) for name, draw in FIGURES.items()]

@@ -1,0 +1,260 @@
+"""The HTML report of a results store (``hetsched report``): one self-contained file with,
+per group of comparable runs, box plots per metric, the medians and their changes against a
+baseline scheduler, and the wins per metric; then the figures of one chosen run.
+
+Runs are comparable when they share the sweep's axes (platform, workload and split, run
+options): by default each combination of the axes that vary in the selection is one group.
+Within a group a *case* is the runs of every scheduler on one part and seed; wins count, per
+case, the schedulers with the best value (:mod:`hetsched.report.compare`). Failed runs are
+counted and left out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from hetsched.errors import ConfigError, InputError, did_you_mean
+from hetsched.report import compare, html
+
+#: The axes of a sweep that make runs incomparable (besides the scheduler).
+AXES = ("platform", "workload", "split", "horizon", "strict", "swf_placement",
+        "reference_speed", "estimate_factor", "contention")
+#: What identifies a case within a group: the axes, the part and the seed.
+CASE = (*AXES, "part", "seed")
+DEFAULT_METRICS = ("makespan", "mean_wait", "mean_bounded_slowdown", "mean_het_slowdown",
+                   "utilisation", "energy_j", "edp_js")
+REPORT_FILE = "report.html"
+
+
+@dataclass(frozen=True)
+class ReportOptions:
+    """What ``hetsched report`` was asked: ``None`` for the defaults (every default metric
+    with a value, the first scheduler as baseline, the groups by varying axes, the median
+    run of the baseline by the first metric)."""
+
+    baseline: str | None = None
+    metrics: Sequence[str] | None = None
+    run: str | None = None
+    run_figures: bool = True
+    where: Sequence[str] = ()
+    group_by: Sequence[str] | None = None
+    fmt: str = "png"
+
+
+@dataclass
+class Report:
+    """What was written: the page, and what it holds."""
+
+    path: Path
+    runs: int
+    failed: int
+    groups: int
+    metrics: list[str]
+    baseline: str
+    run_key: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+
+def write_report(store: str | Path, out_dir: str | Path,
+                 options: ReportOptions = ReportOptions()) -> Report:
+    """Write ``<out_dir>/report.html`` for the runs of ``store`` that meet ``options.where``."""
+    runs, failed = _select(store, options.where)
+    metrics, notes = _metrics(runs, options.metrics)
+    names = compare.schedulers(runs)
+    baseline = options.baseline or names[0]
+    if baseline not in names:
+        raise ConfigError(f"--baseline: no run of scheduler '{baseline}' (the runs have "
+                          f"{', '.join(names)}){did_you_mean(baseline, names)}")
+    groups = _groups(runs, options.group_by)
+    report = Report(Path(out_dir) / REPORT_FILE, len(runs), failed, len(groups), metrics,
+                    baseline, notes=notes)
+    # the run first: a bad --run or a changed input fails before anything is drawn
+    shown = _run_section(runs, groups, report, options) if options.run_figures else ""
+    body = [_header(store, report, options)]
+    body += [_group_section(label, group, metrics, baseline, options.fmt)
+             for label, group in groups]
+    body.append(shown)
+    report.path.parent.mkdir(parents=True, exist_ok=True)
+    report.path.write_text(html.page(f"hetsched report: {Path(store).name}", body),
+                           encoding="utf-8")
+    return report
+
+
+def _select(store: str | Path, where: Sequence[str]) -> tuple[Any, int]:
+    """The successful runs that meet ``where``, and how many failed."""
+    from hetsched.sweep.results import load_results
+
+    frame = load_results(store, *where)
+    if frame.empty:
+        raise InputError(store, "no run meets " + " and ".join(where) if where
+                         else "holds no runs")
+    ok = frame[frame["status"] == "ok"].reset_index(drop=True)
+    if ok.empty:
+        raise InputError(store, f"all {len(frame):,} selected runs failed (see `hetsched "
+                                "results STORE --where status=error`)")
+    return ok, len(frame) - len(ok)
+
+
+def _metrics(runs: Any, asked: Sequence[str] | None) -> tuple[list[str], list[str]]:
+    """The metrics to report, and a note on default ones left out for having no value."""
+    from hetsched.sweep.store import METRICS
+
+    known = [*METRICS, "wall_seconds", "run_seconds"]
+    for name in asked or ():
+        if name not in known:
+            raise ConfigError(f"--metric: no metric '{name}'{did_you_mean(name, known)} "
+                              f"(metrics: {', '.join(known)})")
+    if asked:
+        return list(dict.fromkeys(asked)), []
+    kept = [m for m in DEFAULT_METRICS if runs[m].notna().any()]
+    dropped = [m for m in DEFAULT_METRICS if m not in kept]
+    if not dropped:
+        return kept, []
+    return kept, [f"default metrics left out for having no value in any run: "
+                  f"{', '.join(dropped)}"]
+
+
+def _groups(runs: Any, group_by: Sequence[str] | None) -> list[tuple[str, Any]]:
+    """``(label, runs)`` per group: by ``group_by``, or by the axes that vary."""
+    if group_by is None:
+        group_by = [a for a in AXES if runs[a].nunique(dropna=False) > 1]
+    compare.check_columns(runs, group_by, "--group-by column")
+    if not group_by:
+        return [("all runs", runs)]
+    grouped = runs.groupby(list(group_by), sort=False, dropna=False)
+    return [(" · ".join(f"{c}={_shown(v)}" for c, v in zip(group_by, values)), group)
+            for values, group in grouped]
+
+
+def _shown(value: Any) -> str:
+    return "none" if value is None or value != value else str(value)
+
+
+def _header(store: str | Path, report: Report, options: ReportOptions) -> str:
+    where = " and ".join(f"<code>{html.escape(w)}</code>" for w in options.where) or "all runs"
+    failed = f", {report.failed:,} failed runs left out" if report.failed else ""
+    notes = "".join(f'<p class="note">{html.escape(n)}</p>' for n in report.notes)
+    return (f"<h1>hetsched report: {html.escape(Path(store).name)}</h1>"
+            f"<p>{report.runs:,} runs ({where}{failed}) in {report.groups} group"
+            f"{'s' * (report.groups != 1)}; baseline <b>{html.escape(report.baseline)}</b>. "
+            "Medians over each scheduler's runs; changes are relative to the baseline's "
+            "median; wins count, per part and seed, the schedulers with the best value "
+            "(ties count for each).</p>" + notes)
+
+
+def _group_section(label: str, runs: Any, metrics: list[str], baseline: str, fmt: str) -> str:
+    from hetsched.report.box_plots import box_plots
+    from hetsched.report.mpl import figure_bytes
+
+    medians = compare.medians(runs, metrics)
+    cases = [c for c in CASE if c in runs.columns]
+    wins = compare.wins(runs, metrics, cases)
+    count = runs.groupby(cases, dropna=False, sort=False).ngroups
+    figure = figure_bytes(box_plots(runs, metrics, baseline=baseline, title=label), fmt)
+    return (f"<h2>{html.escape(label)}</h2>"
+            f"<p>{len(runs):,} runs, {count:,} cases (parts × seeds).</p>"
+            + html.image(figure, fmt, f"box plots: {label}")
+            + "<h3>Medians and change against the baseline</h3>"
+            + _medians_table(medians, baseline, runs)
+            + f"<h3>Wins per metric (of {count:,} cases; ties count for each)</h3>"
+            + _wins_table(wins))
+
+
+def _medians_table(medians: Any, baseline: str, runs: Any) -> str:
+    """A row per metric, a column per scheduler: the median and its change."""
+    from hetsched.report.box_plots import metric_label
+
+    names = [str(n) for n in medians.index]
+    counts = runs["scheduler"].astype(str).value_counts()
+    header = ["metric", *(f"{n} ({counts[n]} runs)" for n in names)]
+    if baseline in names:
+        changes = compare.changes(medians, baseline)
+    rows = []
+    for metric in medians.columns:
+        column = medians[metric]
+        best = _best(column, metric)
+        cells = [(html.escape(metric_label(metric)), "")]
+        for name in names:
+            text = html.number(column[name])
+            if baseline in names and name != baseline:
+                change = changes.loc[name, metric]
+                text += f'<br><span class="{_tone(change, metric)}">{html.percent(change)}</span>'
+            cells.append((text, "best" if column[name] == best else ""))
+        rows.append(cells)
+    return html.table(header, rows)
+
+
+def _wins_table(wins: Any) -> str:
+    rows = []
+    for name in wins.index:
+        cells = [(html.escape(name), "")]
+        for metric in wins.columns:
+            top = wins[metric].max()
+            cells.append((str(wins.loc[name, metric]),
+                          "best" if top > 0 and wins.loc[name, metric] == top else ""))
+        rows.append(cells)
+    return html.table(["scheduler", *wins.columns], rows)
+
+
+def _best(column: Any, metric: str) -> float:
+    values = column.dropna()
+    if values.empty:
+        return float("nan")
+    return values.max() if compare.better(metric) == compare.HIGHER else values.min()
+
+
+def _tone(change: float, metric: str) -> str:
+    if change != change or change == 0:
+        return ""
+    improved = (change > 0) == (compare.better(metric) == compare.HIGHER)
+    return "better" if improved else "worse"
+
+
+def _choose_run(runs: Any, groups: list[tuple[str, Any]], report: Report,
+                options: ReportOptions) -> tuple[dict[str, Any], str]:
+    """The run to draw (``--run``, else the baseline's median run of the first group by the
+    first metric) and why it was chosen."""
+    from hetsched.report.rerun import find_run
+
+    if options.run is not None:
+        return dict(find_run(runs, options.run)), "chosen with --run"
+    label, first = groups[0]
+    present = first["scheduler"].astype(str)
+    scheduler = report.baseline if (present == report.baseline).any() else present.iloc[0]
+    metric = report.metrics[0]
+    row = first.loc[compare.representative(first, metric, scheduler)].to_dict()
+    return row, (f"the run of {scheduler} with the median {metric} in {label}; choose "
+                 "another with --run KEY")
+
+
+def _run_section(runs: Any, groups: list[tuple[str, Any]], report: Report,
+                 options: ReportOptions) -> str:
+    """The chosen run, simulated again: what identifies it, then its figures."""
+    from hetsched.report.mpl import figure_bytes
+    from hetsched.report.rerun import plain, rerun
+    from hetsched.report.run_data import from_result
+    from hetsched.report.run_figures import FIGURES
+
+    row, why = _choose_run(runs, groups, report, options)
+    report.run_key = str(row["key"])
+    again = rerun(row)
+    if again.differences:
+        report.notes.append(f"run {report.run_key[:12]}, simulated again, differs from the "
+                            f"stored one: {'; '.join(again.differences)}")
+    part = plain(row.get("part"))
+    title = f"{row['scheduler']} · seed {row['seed']}" + (
+        "" if part is None else f" · part {int(part)}")
+    data = from_result(again.result, title)
+    figures = "".join(html.image(figure_bytes(draw(data), options.fmt), options.fmt, name)
+                      for name, draw in FIGURES.items())
+    identity = [[(html.escape(c), ""), (html.escape(_shown(row[c])), "")]
+                for c in (*CASE, "scheduler", "key") if c in row]
+    check = ("its metrics match the stored ones" if not again.differences
+             else "differences: " + "; ".join(again.differences))
+    return (f"<h2>One run: {html.escape(title)}</h2><p>{html.escape(why)}.</p>"
+            + html.table(["", "value"], identity)
+            + f"<p class='note'>Simulated again from its inputs (the store keeps no time "
+              f"series): {html.escape(check)}.</p>" + figures)
