@@ -39,9 +39,9 @@ class Generator:
 
 
 def _registry() -> dict[str, Generator]:
-    from hetsched.workload.generators import simple
+    from hetsched.workload.generators import lublin, simple
 
-    return {g.name: g for g in simple.GENERATORS}
+    return {g.name: g for module in (simple, lublin) for g in module.GENERATORS}
 
 
 GENERATORS = _registry()
