@@ -17,6 +17,7 @@ import typer
 from hetsched import __version__
 from hetsched.cli.console import Format, FormatOpt, console, print_csv, print_json
 from hetsched.cli.errors import OneLineErrors, user_errors
+from hetsched.cli.generate_cmd import generate_app
 from hetsched.cli.map_cmd import map_command
 from hetsched.cli.plot_cmd import plot_command
 from hetsched.cli.report_cmd import report_command
@@ -283,6 +284,7 @@ def dsclient(algo: Annotated[str, typer.Option(help="ds-sim algorithm (see `hets
 app.command("sweep")(sweep_command)
 app.command("results")(results_command)
 app.command("map")(map_command)
+app.add_typer(generate_app, name="generate")
 app.command("plot")(plot_command)
 app.command("report")(report_command)
 app.add_typer(study_app, name="study")
