@@ -85,7 +85,8 @@ def run(platform: PlatformOpt = None, workload: WorkloadOpt = None,
         estimate_factor: EstimateOpt = 1.0, contention: ContentionOpt = None,
         quiet: QuietOpt = False,
         output_format: Annotated[Format, FormatOpt] = Format.TABLE) -> None:
-    """Simulate one scheduler: print its metrics, write jobs.csv, summary.json, timeseries.csv.
+    """Simulate one scheduler: print its metrics, write jobs.csv, jobs.swf, summary.json,
+    timeseries.csv.
 
     With no options: the bundled example platform and workload, with fcfs.
     """
@@ -118,7 +119,8 @@ def run(platform: PlatformOpt = None, workload: WorkloadOpt = None,
         screen.print(f"{escape(scheduler)} · {escape(running.describe(plat, work))}",
                      highlight=False)
         screen.print(metrics_table(values))
-        screen.print(f"wrote {escape(str(out))}/ (jobs.csv, summary.json, timeseries.csv)")
+        screen.print(f"wrote {escape(str(out))}/ (jobs.csv, jobs.swf, summary.json, "
+                     "timeseries.csv)")
 
 
 @app.command()

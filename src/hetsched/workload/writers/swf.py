@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
+from hetsched.limits import MAX_JOB_NUMBER
 from hetsched.platform.model import Platform
 from hetsched.workload.writers import Writer
 from hetsched.workload.model import Workload
@@ -40,18 +41,26 @@ def write_table(table: np.ndarray, path: Path, header: Mapping[str, object]) -> 
 def workload_table(workload: Workload, reference_speed: float) -> np.ndarray:
     """The SWF table of ``workload``'s jobs; run times on a core of ``reference_speed``."""
     jobs = workload.jobs
+    table = job_table(workload)
+    table[:, COL["run_time"]] = [j.req_ops / (j.ipc * reference_speed) for j in jobs]
+    table[:, COL["allocated_processors"]] = table[:, COL["requested_processors"]]
+    table[:, COL["status"]] = 1
+    return table
+
+
+def job_table(workload: Workload) -> np.ndarray:
+    """An SWF table of what ``workload``'s jobs ask for (number, submit time, processors,
+    requested time and memory per processor); every other field unknown (-1). Job numbers are
+    the ids when every id is a whole number, else positions from 1."""
+    jobs = workload.jobs
     table = np.full((len(jobs), len(FIELDS)), -1.0)
     ids = [j.id for j in jobs]
-    numeric = all(i.isdigit() for i in ids)
+    numeric = all(i.isdigit() and int(i) <= MAX_JOB_NUMBER for i in ids)
     table[:, COL["job_number"]] = [int(i) for i in ids] if numeric else range(1, len(jobs) + 1)
     table[:, COL["submit_time"]] = [j.submit for j in jobs]
-    table[:, COL["run_time"]] = [j.req_ops / (j.ipc * reference_speed) for j in jobs]
-    procs = [j.ntasks for j in jobs]
-    table[:, COL["allocated_processors"]] = procs
-    table[:, COL["requested_processors"]] = procs
+    table[:, COL["requested_processors"]] = [j.ntasks for j in jobs]
     table[:, COL["requested_time"]] = [j.req_time for j in jobs]
     table[:, COL["requested_memory"]] = [j.mem_mb * 1024 if j.memory_mb else -1 for j in jobs]
-    table[:, COL["status"]] = 1
     return table
 
 
