@@ -50,8 +50,8 @@ def _summary(table: Any, out: Path, fmt: str) -> str:
 
 @generate_app.command("workload")
 def workload(
-        model: Annotated[str, typer.Option("--model", "-m", help="Generator: poisson or lublin "
-                                           "(docs/generators.md).")],
+        model: Annotated[str, typer.Option(
+            "--model", "-m", help="Generator: poisson, lublin or irmasim (docs/generators.md).")],
         out: Annotated[Path, typer.Option("--out", "-o", help="File to write.")],
         jobs: Annotated[Optional[int], typer.Option(help="Number of jobs (the jobs "
                                                     "parameter).")] = None,
