@@ -100,3 +100,12 @@ def test_swf_writer_gives_run_times_on_the_slowest_core(tmp_path: Path) -> None:
     seconds = np.array([j.req_ops / (j.ipc * PLATFORM.slowest_speed) for j in workload.jobs])
     ops = np.array([j.req_ops for j in back.jobs]) / PLATFORM.slowest_speed
     assert np.array_equal(ops, np.rint(seconds))
+
+
+def test_swf_job_numbers_are_the_ids_only_when_they_are_plain_distinct_numbers() -> None:
+    from hetsched.workload.writers.swf import job_numbers
+
+    assert job_numbers(["3", "1", "20"]) == [3, 1, 20]
+    assert job_numbers(["7", "007"]) == [1, 2]  # "007" would repeat job 7
+    assert job_numbers(["a", "2"]) == [1, 2]
+    assert job_numbers(["²"]) == [1]

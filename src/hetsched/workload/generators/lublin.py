@@ -31,6 +31,7 @@ The model has no requested times: the table leaves them unknown (-1) and the SWF
 
 from __future__ import annotations
 
+import math
 from typing import Annotated, Any, Literal
 
 import numpy as np
@@ -63,7 +64,7 @@ PUBLISHED: dict[str, dict[str, float]] = {
 
 Probability = Annotated[float, Field(ge=0, le=1)]
 Shape = Annotated[float, Field(gt=0, le=1e6)]
-Log2Size = Annotated[float, Field(ge=0, le=np.log2(MAX_TASKS))]
+Log2Size = Annotated[float, Field(ge=0, le=math.log2(MAX_TASKS))]
 
 
 class TypeParams(StrictModel):
@@ -117,7 +118,7 @@ class LublinParams(StrictModel):
     def sizes(self, kind: str) -> tuple[float, float, float]:
         """``(ulow, umed, uhi)`` of ``kind`` on this machine."""
         p: TypeParams = getattr(self, kind)
-        uhi = p.uhi if p.uhi is not None else np.log2(self.procs) - UHI_BELOW_LOG2_PROCS[kind]
+        uhi = p.uhi if p.uhi is not None else math.log2(self.procs) - UHI_BELOW_LOG2_PROCS[kind]
         uhi = max(uhi, p.ulow)
         umed = p.umed if p.umed is not None else uhi - UMED_BELOW_UHI[kind]
         return p.ulow, min(max(umed, p.ulow), uhi), uhi

@@ -54,14 +54,22 @@ def job_table(workload: Workload) -> np.ndarray:
     the ids when every id is a whole number, else positions from 1."""
     jobs = workload.jobs
     table = np.full((len(jobs), len(FIELDS)), -1.0)
-    ids = [j.id for j in jobs]
-    numeric = all(i.isdigit() and int(i) <= MAX_JOB_NUMBER for i in ids)
-    table[:, COL["job_number"]] = [int(i) for i in ids] if numeric else range(1, len(jobs) + 1)
+    table[:, COL["job_number"]] = job_numbers([j.id for j in jobs])
     table[:, COL["submit_time"]] = [j.submit for j in jobs]
     table[:, COL["requested_processors"]] = [j.ntasks for j in jobs]
     table[:, COL["requested_time"]] = [j.req_time for j in jobs]
     table[:, COL["requested_memory"]] = [j.mem_mb * 1024 if j.memory_mb else -1 for j in jobs]
     return table
+
+
+def job_numbers(ids: list[str]) -> list[int]:
+    """The ids as SWF job numbers if they all are distinct whole numbers written plainly
+    (``"12"``, not ``"012"``), else the positions 1, 2, …"""
+    if all(i.isascii() and i.isdigit() and str(int(i)) == i for i in ids):
+        numbers = [int(i) for i in ids]
+        if len(set(numbers)) == len(numbers) and max(numbers, default=0) <= MAX_JOB_NUMBER:
+            return numbers
+    return list(range(1, len(ids) + 1))
 
 
 def write_swf(workload: Workload, path: Path, platform: Platform,
