@@ -23,7 +23,7 @@ def _table(seed: int = 0, **params: object) -> np.ndarray:
     return GENERATORS["lublin"].draw(checked, np.random.default_rng(seed))
 
 
-@pytest.fixture(scope="module", params=["batch", "interactive"])
+@pytest.fixture(scope="module", params=["batch", "interactive", "typeless"])
 def kind(request: pytest.FixtureRequest) -> str:
     return request.param
 
@@ -35,7 +35,7 @@ def table(kind: str) -> np.ndarray:
 
 def _tsu(kind: str) -> tuple[float, float, float, float]:
     """(ulow, umed, uhi, uprob) as published, for the model's 128 processors."""
-    umed, uhi = {"batch": (5.0, 7.0), "interactive": (3.0, 5.5)}[kind]
+    umed, uhi = {"batch": (5.0, 7.0), "interactive": (3.0, 5.5), "typeless": (4.5, 7.0)}[kind]
     return PUBLISHED[kind]["ulow"], umed, uhi, PUBLISHED[kind]["uprob"]
 
 
@@ -118,6 +118,7 @@ def test_both_types_merge_in_proportion_to_their_rates() -> None:
     rate = {k: 1 / _mean_gap(k) for k in ("batch", "interactive")}
     assert abs(batch.mean() - rate["batch"] / sum(rate.values())) < 0.03
     assert (np.diff(t[:, COL["submit_time"]]) >= 0).all()
+    assert (_table(jobs=100, types="typeless")[:, COL["queue"]] == -1).all()
 
 
 def test_seeded_and_scaled() -> None:

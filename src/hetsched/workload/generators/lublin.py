@@ -25,8 +25,11 @@ Per type (every log below as in the paper: sizes in log2, times in natural log o
 
 The model has no requested times: the table leaves them unknown (-1) and the SWF rule
 ``estimate_factor`` applies. The job type is kept in the SWF ``queue`` field (1 batch,
-0 interactive), as the authors' program writes it. ``arrival_factor`` multiplies every gap
-(below 1: a heavier load). Run times and submit times are not rounded to whole seconds.
+0 interactive), as the authors' program writes it. ``types: typeless`` draws one stream with
+the model's parameters fitted to all jobs regardless of type (the program's
+``INCLUDE_JOBS_TYPE 0`` set; ``queue`` -1; ``umed`` 2.5 below ``uhi`` = log2(procs)).
+``arrival_factor`` multiplies every gap (below 1: a heavier load). Run times and submit times
+are not rounded to whole seconds.
 """
 
 from __future__ import annotations
@@ -48,10 +51,10 @@ BUCKETS, BUCKET_SECONDS = 48, 1800.0
 #: The bucket count (1-based, in half hours) at which the arrival cycle's day starts.
 CYCLE_START = 11
 #: Below log2(procs): how far uhi lies, and how far below uhi umed lies, per job type.
-UHI_BELOW_LOG2_PROCS = {"batch": 0.0, "interactive": 1.5}
-UMED_BELOW_UHI = {"batch": 2.0, "interactive": 2.5}
-TYPES = ("batch", "interactive")
-QUEUE = {"batch": 1, "interactive": 0}
+UHI_BELOW_LOG2_PROCS = {"batch": 0.0, "interactive": 1.5, "typeless": 0.0}
+UMED_BELOW_UHI = {"batch": 2.0, "interactive": 2.5, "typeless": 2.5}
+#: The SWF ``queue`` of each job type (-1: the typeless model's jobs have none).
+QUEUE = {"batch": 1, "interactive": 0, "typeless": -1}
 
 PUBLISHED: dict[str, dict[str, float]] = {
     "batch": dict(serial_prob=0.2927, pow2_prob=0.6686, ulow=1.2, uprob=0.875,
@@ -60,6 +63,9 @@ PUBLISHED: dict[str, dict[str, float]] = {
     "interactive": dict(serial_prob=0.1541, pow2_prob=0.625, ulow=1.0, uprob=0.705,
                         a1=3.8351, b1=0.6605, a2=7.073, b2=0.6856, pa=-0.0118, pb=0.9156,
                         aarr=6.5510, barr=0.6621, anum=8.9186, bnum=3.6680, arar=0.9797),
+    "typeless": dict(serial_prob=0.244, pow2_prob=0.576, ulow=0.8, uprob=0.86,
+                     a1=4.2, b1=0.94, a2=312.0, b2=0.03, pa=-0.0054, pb=0.78,
+                     aarr=10.2303, barr=0.4871, anum=8.1737, bnum=3.9631, arar=1.0225),
 }
 
 Probability = Annotated[float, Field(ge=0, le=1)]
@@ -106,14 +112,15 @@ def _published(kind: str) -> BeforeValidator:
 class LublinParams(StrictModel):
     jobs: Annotated[int, Field(ge=1, le=MAX_GENERATED_JOBS)]
     procs: Annotated[int, Field(ge=1, le=MAX_TASKS)] = 128
-    types: Literal["both", "batch", "interactive"] = "both"
+    types: Literal["both", "batch", "interactive", "typeless"] = "both"
     arrival_factor: Annotated[float, Field(gt=0, le=1e6)] = 1.0
     batch: Annotated[TypeParams, _published("batch")] = TypeParams(**PUBLISHED["batch"])
     interactive: Annotated[TypeParams, _published("interactive")] = \
         TypeParams(**PUBLISHED["interactive"])
+    typeless: Annotated[TypeParams, _published("typeless")] = TypeParams(**PUBLISHED["typeless"])
 
     def kinds(self) -> tuple[str, ...]:
-        return TYPES if self.types == "both" else (self.types,)
+        return ("batch", "interactive") if self.types == "both" else (self.types,)
 
     def sizes(self, kind: str) -> tuple[float, float, float]:
         """``(ulow, umed, uhi)`` of ``kind`` on this machine."""
