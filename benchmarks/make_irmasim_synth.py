@@ -3,7 +3,9 @@
     python benchmarks/make_irmasim_synth.py --jobs 10000 --seed 1 --out /tmp/synth_10k.json
 
 The distributions were read off ../shared/data/irmasim_synth/workload_1000.json (its
-statistics are printed next to the generated ones, so the resemblance can be checked):
+statistics are printed next to the generated ones, so the resemblance can be checked); they are
+hetsched's ``irmasim`` workload generator (``hetsched generate workload --model irmasim``),
+which this script calls and rounds as the shared file is:
 
 - arrivals: Poisson (exponential interarrival times, CV ~ 1), submit times in ms, the first
   one after one interarrival time; the rate is set so that the offered load is ``--load``
@@ -17,7 +19,7 @@ statistics are printed next to the generated ones, so the resemblance can be che
 - memory bandwidth log-uniform on [50, 8000] (mem_vol units per second);
   ``mem_vol = bandwidth * runtime``, to 0.1.
 
-Only numpy (and the standard library). The output uses the same keys as the shared file:
+The output uses the same keys as the shared file:
 ``{"jobs": [{"id", "subtime", "ntasks", "nodes", "req_ops", "ipc", "req_time", "mem",
 "mem_vol"}, ...]}``.
 """
@@ -31,15 +33,9 @@ from pathlib import Path
 
 import numpy as np
 
+from hetsched.workload.generators.irmasim import NTASKS
+
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "irmasim_synth"
-
-NTASKS = np.array([1, 2, 4, 8, 16, 32])
-NTASKS_P = np.array([0.38, 0.20, 0.18, 0.12, 0.07, 0.05])
-RUNTIME = (10.0, 10800.0)  # s on the slowest core, log-uniform
-REQ_FACTOR = (1.0, 3.0)  # req_time / runtime, uniform
-MEM = (100, 4000)  # MB per task, uniform integers
-BANDWIDTH = (50.0, 8000.0)  # log-uniform
-
 
 def platform_speeds(path: Path) -> np.ndarray:
     """Ops/s of every core of an IRMaSim platform file (one platform, types in the file)."""
@@ -57,25 +53,24 @@ def platform_speeds(path: Path) -> np.ndarray:
     return np.array(speeds)
 
 
-def log_uniform(rng: np.random.Generator, low: float, high: float, n: int) -> np.ndarray:
-    return np.exp(rng.uniform(math.log(low), math.log(high), n))
-
-
 def generate(jobs: int, seed: int, load: float, speeds: np.ndarray) -> list[dict]:
-    rng = np.random.default_rng(seed)
+    """The ``irmasim`` generator's jobs for a platform of core ``speeds``, rounded as the
+    shared file is (submit times to ms, whole operations, requested times up to 0.1 s)."""
+    from hetsched.workload.generators import check_params, draw
+    from hetsched.workload.swf import COL
+
     reference = float(speeds.min())
-    low, high = RUNTIME
-    mean_runtime = (high - low) / math.log(high / low)  # of the log-uniform distribution
-    mean_work = float(NTASKS @ NTASKS_P) * mean_runtime * reference  # ops per job
-    interarrival = mean_work / (load * float(speeds.sum()))
-    submit = np.round(np.cumsum(rng.exponential(interarrival, jobs)), 3)
-    ntasks = rng.choice(NTASKS, size=jobs, p=NTASKS_P)
-    runtime = log_uniform(rng, low, high, jobs)
-    req_ops = np.round(runtime * reference)
-    runtime = req_ops / reference
-    req_time = np.ceil(runtime * rng.uniform(*REQ_FACTOR, jobs) * 10) / 10
-    mem = rng.integers(MEM[0], MEM[1], endpoint=True, size=jobs)
-    mem_vol = np.round(log_uniform(rng, *BANDWIDTH, jobs) * runtime, 1)
+    params = check_params("irmasim", {"jobs": jobs, "load": load, "reference_speed": reference,
+                                      "capacity": float(speeds.sum())}, Path("--load"))
+    drawn = draw("irmasim", params, seed)
+    t = drawn.table
+    submit = np.round(t[:, COL["submit_time"]], 3)
+    req_ops = np.round(t[:, COL["run_time"]] * reference)
+    scale = req_ops / reference / t[:, COL["run_time"]]  # the rounded run time's ratio
+    req_time = np.ceil(t[:, COL["requested_time"]] * scale * 10) / 10
+    mem_vol = np.round(drawn.extra["mem_vol"] * scale, 1)
+    mem = t[:, COL["requested_memory"]] / 1024
+    ntasks = t[:, COL["allocated_processors"]]
     return [{"id": f"j{i}", "subtime": float(submit[i]), "ntasks": int(ntasks[i]), "nodes": 1,
              "req_ops": int(req_ops[i]), "ipc": 1.0, "req_time": float(req_time[i]),
              "mem": int(mem[i]), "mem_vol": float(mem_vol[i])} for i in range(jobs)]

@@ -53,7 +53,7 @@ def test_paths_and_objects_give_the_same_run() -> None:
 def test_jobs_and_timeseries_frames_hold_the_files_values(tmp_path: Path) -> None:
     run = hetsched.simulate(scheduler="fcfs", horizon=5000.0)
     paths = run.write(tmp_path)
-    assert sorted(paths) == ["jobs.csv", "summary.json", "timeseries.csv"]
+    assert sorted(paths) == ["jobs.csv", "jobs.swf", "summary.json", "timeseries.csv"]
     jobs = run.jobs
     assert tuple(jobs.columns) == COLUMNS and len(jobs) == 200
     rows = list(csv.DictReader(paths["jobs.csv"].open()))

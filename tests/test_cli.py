@@ -25,8 +25,8 @@ def test_run_without_arguments_runs_the_bundled_example(tmp_path: Path,
     result = runner.invoke(app, ["run"])
     assert result.exit_code == 0, result.output
     out = tmp_path / "runs" / "default_workload-fcfs"
-    assert sorted(p.name for p in out.iterdir()) == ["jobs.csv", "summary.json",
-                                                      "timeseries.csv"]
+    assert sorted(p.name for p in out.iterdir()) == ["jobs.csv", "jobs.swf",
+                                                      "summary.json", "timeseries.csv"]
     assert "makespan" in result.stdout and "mean bounded slowdown" in result.stdout
     assert len((out / "jobs.csv").read_text().splitlines()) == 201
 

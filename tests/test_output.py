@@ -144,7 +144,7 @@ def test_jobs_csv_byte_identical_for_same_seed(tmp_path: Path) -> None:
 def test_write_run_files_and_summary(tmp_path: Path) -> None:
     result = default_run("fcfs", 0)
     written = write_run(result, tmp_path / "out", {"horizon": None})
-    assert sorted(written) == ["jobs.csv", "summary.json", "timeseries.csv"]
+    assert sorted(written) == ["jobs.csv", "jobs.swf", "summary.json", "timeseries.csv"]
     summary = json.loads((tmp_path / "out" / "summary.json").read_text())
     assert set(summary) == {"hetsched_version", "scheduler", "seed", "inputs", "options",
                             "metrics", "units", "nodes", "rejected", "unfinished",

@@ -17,6 +17,7 @@ import typer
 from hetsched import __version__
 from hetsched.cli.console import Format, FormatOpt, console, print_csv, print_json
 from hetsched.cli.errors import OneLineErrors, user_errors
+from hetsched.cli.generate_cmd import generate_app
 from hetsched.cli.map_cmd import map_command
 from hetsched.cli.plot_cmd import plot_command
 from hetsched.cli.report_cmd import report_command
@@ -84,7 +85,8 @@ def run(platform: PlatformOpt = None, workload: WorkloadOpt = None,
         estimate_factor: EstimateOpt = 1.0, contention: ContentionOpt = None,
         quiet: QuietOpt = False,
         output_format: Annotated[Format, FormatOpt] = Format.TABLE) -> None:
-    """Simulate one scheduler: print its metrics, write jobs.csv, summary.json, timeseries.csv.
+    """Simulate one scheduler: print its metrics, write jobs.csv, jobs.swf, summary.json,
+    timeseries.csv.
 
     With no options: the bundled example platform and workload, with fcfs.
     """
@@ -117,7 +119,8 @@ def run(platform: PlatformOpt = None, workload: WorkloadOpt = None,
         screen.print(f"{escape(scheduler)} · {escape(running.describe(plat, work))}",
                      highlight=False)
         screen.print(metrics_table(values))
-        screen.print(f"wrote {escape(str(out))}/ (jobs.csv, summary.json, timeseries.csv)")
+        screen.print(f"wrote {escape(str(out))}/ (jobs.csv, jobs.swf, summary.json, "
+                     "timeseries.csv)")
 
 
 @app.command()
@@ -283,6 +286,7 @@ def dsclient(algo: Annotated[str, typer.Option(help="ds-sim algorithm (see `hets
 app.command("sweep")(sweep_command)
 app.command("results")(results_command)
 app.command("map")(map_command)
+app.add_typer(generate_app, name="generate")
 app.command("plot")(plot_command)
 app.command("report")(report_command)
 app.add_typer(study_app, name="study")

@@ -1,4 +1,5 @@
-"""What a run writes: ``jobs.csv``, ``summary.json`` and ``timeseries.csv`` in one directory."""
+"""What a run writes: ``jobs.csv``, ``jobs.swf``, ``summary.json`` and ``timeseries.csv`` in one
+directory."""
 
 from __future__ import annotations
 
@@ -7,17 +8,18 @@ from pathlib import Path
 from typing import Any
 
 from hetsched.output.jobs_csv import COLUMNS, write_jobs_csv
+from hetsched.output.jobs_swf import write_jobs_swf
 from hetsched.output.summary_json import (summary, write_comparison_csv, write_rows_csv,
                                           write_summary_json, write_timeseries_csv)
 from hetsched.sim.result import SimResult
 
-__all__ = ["COLUMNS", "summary", "write_comparison_csv", "write_jobs_csv", "write_rows_csv",
-           "write_run", "write_summary_json", "write_timeseries_csv"]
+__all__ = ["COLUMNS", "summary", "write_comparison_csv", "write_jobs_csv", "write_jobs_swf",
+           "write_rows_csv", "write_run", "write_summary_json", "write_timeseries_csv"]
 
 
 def write_run(result: SimResult, out_dir: str | Path,
               options: Mapping[str, Any] | None = None) -> dict[str, Path]:
-    """Write the three files of ``result`` into ``out_dir`` (created if needed).
+    """Write the four files of ``result`` into ``out_dir`` (created if needed).
 
     The input files are named (path and SHA-256) from ``result.platform.source`` and
     ``result.workload.source``; ``options`` records how the run was configured (horizon,
@@ -26,5 +28,6 @@ def write_run(result: SimResult, out_dir: str | Path,
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     return {"jobs.csv": write_jobs_csv(result, out / "jobs.csv"),
+            "jobs.swf": write_jobs_swf(result, out / "jobs.swf"),
             "summary.json": write_summary_json(result, out / "summary.json", options),
             "timeseries.csv": write_timeseries_csv(result, out / "timeseries.csv")}

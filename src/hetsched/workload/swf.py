@@ -75,6 +75,13 @@ def load_swf(path: str | Path, platform: Platform, options: SwfOptions = SwfOpti
     return _to_workload(file_stem(path), path, platform, options, metadata, lines, rows)
 
 
+def read_swf_table(path: str | Path) -> tuple[dict[str, object], np.ndarray]:
+    """An SWF file's header metadata and its records as checked numbers (n × 18), unconverted."""
+    path = Path(path)
+    metadata, _, table = _parse(_read_lines(path), path)
+    return metadata, table
+
+
 def table_workload(name: str, source: str, platform: Platform, options: SwfOptions,
                    table: np.ndarray, metadata: dict[str, object]) -> Workload:
     """Jobs for ``platform`` from an SWF table built in memory (a generator's: one row per

@@ -8,13 +8,14 @@ parameters and seed give the same workload on every machine.
 
 Each model is a :class:`Generator` in :data:`GENERATORS`: a schema for its parameters (checked
 before anything is drawn, so a typo such as ``jobs: 1e12`` fails at once) and a function
-``draw(params, rng) -> table``.
+``draw(params, rng)`` that returns the table, or a :class:`Drawn` when the model also draws job
+fields SWF has no column for (``irmasim``: ``mem_vol``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -29,19 +30,28 @@ from hetsched.workload.swf import SwfOptions
 
 
 @dataclass(frozen=True)
+class Drawn:
+    """What a generator drew: the SWF table, and per row the values of job fields SWF cannot
+    hold (``Job`` attribute name -> column)."""
+
+    table: np.ndarray
+    extra: Mapping[str, np.ndarray] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class Generator:
     """A workload model: its parameters' schema, what it draws, and one line about it."""
 
     name: str
     params: type[BaseModel]
-    draw: Callable[[Any, np.random.Generator], np.ndarray]
+    draw: Callable[[Any, np.random.Generator], np.ndarray | Drawn]
     description: str
 
 
 def _registry() -> dict[str, Generator]:
-    from hetsched.workload.generators import simple
+    from hetsched.workload.generators import irmasim, lublin, simple
 
-    return {g.name: g for g in simple.GENERATORS}
+    return {g.name: g for module in (simple, lublin, irmasim) for g in module.GENERATORS}
 
 
 GENERATORS = _registry()
@@ -61,12 +71,30 @@ def check_params(name: str, params: Mapping[str, Any], source: Path) -> BaseMode
     return validate(generator(name).params, dict(params), source)
 
 
+def draw(name: str, params: BaseModel, seed: int) -> Drawn:
+    """What generator ``name`` draws with ``params`` and ``seed``."""
+    drawn = generator(name).draw(params, np.random.default_rng(seed))
+    return drawn if isinstance(drawn, Drawn) else Drawn(drawn)
+
+
 def generate(name: str, params: BaseModel, seed: int, platform: Platform,
              swf: SwfOptions = SwfOptions()) -> Workload:
     """The workload generator ``name`` draws with ``params`` and ``seed``, for ``platform``."""
+    return drawn_workload(name, seed, draw(name, params, seed), platform, swf,
+                          {"Generator": name, "Seed": seed})
+
+
+def drawn_workload(name: str, seed: int, drawn: Drawn, platform: Platform, swf: SwfOptions,
+                   metadata: dict[str, object]) -> Workload:
+    """The jobs of a draw for ``platform``: the table by the SWF rules, then the extra fields
+    (rows are found by job number, which is the row's position from 1)."""
     from hetsched.workload.swf import table_workload
 
-    table = generator(name).draw(params, np.random.default_rng(seed))
-    label = f"{name} seed {seed}"
-    return table_workload(label, f"generator:{name}", platform, swf, table,
-                          {"Generator": name, "Seed": seed})
+    workload = table_workload(f"{name} seed {seed}", f"generator:{name}", platform, swf,
+                              drawn.table, metadata)
+    if not drawn.extra:
+        return workload
+    columns = {key: values.tolist() for key, values in drawn.extra.items()}
+    jobs = tuple(replace(job, **{key: values[int(job.id) - 1] for key, values in columns.items()})
+                 for job in workload.jobs)
+    return replace(workload, jobs=jobs)

@@ -20,7 +20,7 @@ from hetsched.limits import MAX_GENERATED_JOBS, MAX_TASKS, MAX_TIME
 from hetsched.workload.generators import Generator
 from hetsched.workload.swf import COL, FIELDS, MAX_ESTIMATE_FACTOR
 
-def _ordered(low: float, high: float) -> AfterValidator:
+def ordered(low: float, high: float) -> AfterValidator:
     """``[a, b]`` with ``low <= a <= b <= high``."""
     def check(pair: list[float]) -> list[float]:
         if not low <= pair[0] <= pair[1] <= high:
@@ -36,12 +36,12 @@ Pair = Field(min_length=2, max_length=2)
 class PoissonParams(StrictModel):
     jobs: Annotated[int, Field(ge=1, le=MAX_GENERATED_JOBS)]
     mean_interarrival: Annotated[float, Field(ge=0, le=MAX_TIME)]
-    runtime: Annotated[list[float], Pair, _ordered(1e-3, MAX_TIME)]
-    procs: Annotated[list[int], Pair, _ordered(1, MAX_TASKS)] = [1, 1]
-    estimate: Annotated[list[float], Pair, _ordered(1.0, MAX_ESTIMATE_FACTOR)] = [1.0, 1.0]
+    runtime: Annotated[list[float], Pair, ordered(1e-3, MAX_TIME)]
+    procs: Annotated[list[int], Pair, ordered(1, MAX_TASKS)] = [1, 1]
+    estimate: Annotated[list[float], Pair, ordered(1.0, MAX_ESTIMATE_FACTOR)] = [1.0, 1.0]
 
 
-def _log_uniform(rng: np.random.Generator, low: float, high: float, n: int) -> np.ndarray:
+def log_uniform(rng: np.random.Generator, low: float, high: float, n: int) -> np.ndarray:
     return np.exp(rng.uniform(np.log(low), np.log(high), n))
 
 
@@ -50,9 +50,9 @@ def draw_poisson(params: PoissonParams, rng: np.random.Generator) -> np.ndarray:
     n = params.jobs
     gaps = rng.exponential(params.mean_interarrival, n) if params.mean_interarrival else \
         np.zeros(n)
-    run = _log_uniform(rng, *params.runtime, n)
+    run = log_uniform(rng, *params.runtime, n)
     low, high = params.procs
-    procs = np.minimum(np.floor(_log_uniform(rng, low, high + 1, n)), high)
+    procs = np.minimum(np.floor(log_uniform(rng, low, high + 1, n)), high)
     factor = rng.uniform(*params.estimate, n)
     table = np.full((n, len(FIELDS)), -1.0)
     table[:, COL["job_number"]] = np.arange(1, n + 1)

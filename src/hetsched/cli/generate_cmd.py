@@ -1,0 +1,124 @@
+"""``hetsched generate …``: synthetic inputs (``workload``: a seeded workload model's jobs)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+import typer
+
+from hetsched.cli.console import console
+from hetsched.cli.errors import user_errors
+from hetsched.errors import ConfigError
+
+generate_app = typer.Typer(add_completion=False, no_args_is_help=True,
+                           help="Generate synthetic inputs.")
+
+
+def parse_params(items: list[str]) -> dict[str, Any]:
+    """``["jobs=10", "batch.pa=-0.01", "runtime=[1,60]"]`` -> nested parameters: each value
+    read as JSON (numbers, lists, true/false), else kept as text; dots nest keys."""
+    params: dict[str, Any] = {}
+    for item in items:
+        key, sep, text = item.partition("=")
+        if not sep or not key.strip():
+            raise ConfigError(f"--param '{item}' is not key=value")
+        try:
+            value = json.loads(text)
+        except ValueError:
+            value = text
+        *outer, last = key.strip().split(".")
+        target = params
+        for part in outer:
+            target = target.setdefault(part, {})
+            if not isinstance(target, dict):
+                raise ConfigError(f"--param '{item}': '{part}' is not a group of parameters")
+        target[last] = value
+    return params
+
+
+def _summary(table: Any, out: Path, fmt: str) -> str:
+    from hetsched.workload.swf import COL
+
+    submit = table[:, COL["submit_time"]]
+    span = float(submit.max() - submit.min()) if len(submit) else 0.0
+    return (f"{len(table):,} jobs over {span / 86400:,.2f} days; mean size "
+            f"{table[:, COL['allocated_processors']].mean():,.2f} processors, mean run time "
+            f"{table[:, COL['run_time']].mean():,.0f} s → {out} ({fmt})")
+
+
+@generate_app.command("workload")
+def workload(
+        model: Annotated[str, typer.Option(
+            "--model", "-m", help="Generator: poisson, lublin or irmasim (docs/generators.md).")],
+        out: Annotated[Path, typer.Option("--out", "-o", help="File to write.")],
+        jobs: Annotated[Optional[int], typer.Option(help="Number of jobs (the jobs "
+                                                    "parameter).")] = None,
+        seed: Annotated[int, typer.Option(help="Seed (a whole number >= 0).")] = 0,
+        param: Annotated[Optional[list[str]], typer.Option(
+            "--param", help="A model parameter, key=value (JSON values; dots for groups: "
+            "batch.pa=-0.01). Repeatable.")] = None,
+        platform: Annotated[Optional[Path], typer.Option(
+            "--platform", "-p", help="Platform the jobs' work refers to (required for json: "
+            "run times become req_ops on its slowest core).")] = None,
+        fmt: Annotated[str, typer.Option("--format", "-f", help="swf (run times in seconds, "
+                                         "as the model draws them) or json (native).")] = "swf",
+        quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing but "
+                                            "errors.")] = False,
+) -> None:
+    """Draw a seeded synthetic workload and write it (SWF or native JSON)."""
+    with user_errors():
+        text = write_generated(model, out, jobs, seed, param or [], platform, fmt)
+        if not quiet:
+            console().print(text, highlight=False)
+
+
+def write_generated(model: str, out: Path, jobs: int | None, seed: int, items: list[str],
+                    platform_path: Path | None, fmt: str) -> str:
+    """Draw ``model`` and write it to ``out`` in ``fmt``; the summary line. SWF gets the draw
+    as is; the other formats get jobs for the platform (run times on its slowest core)."""
+    from hetsched.options import check_seed
+    from hetsched.workload.generators import check_params, draw, drawn_workload
+    from hetsched.workload.swf import SwfOptions
+    from hetsched.workload.writers import writer
+
+    chosen = writer(fmt)
+    check_seed(seed)
+    raw = parse_params(items) | ({} if jobs is None else {"jobs": jobs})
+    params = check_params(model, raw, Path("--param"))
+    platform = _platform(fmt, platform_path)
+    drawn = draw(model, params, seed)
+    header = {"Generator": model, "Seed": seed, "Parameters": params.model_dump_json()}
+    if platform is None:
+        _write_swf(model, drawn, out, header)
+    else:
+        workload = drawn_workload(model, seed, drawn, platform, SwfOptions(), header)
+        chosen.write(workload, out, platform, header)
+    return _summary(drawn.table, out, fmt)
+
+
+def _platform(fmt: str, path: Path | None) -> Any:
+    """The platform a non-SWF output needs (``None`` for SWF)."""
+    if fmt == "swf":
+        return None
+    if path is None:
+        raise ConfigError(f"--format {fmt} needs --platform: the jobs' work (req_ops) "
+                          "depends on the platform's speed")
+    from hetsched.platform.load import load_platform
+
+    return load_platform(path)
+
+
+def _write_swf(model: str, drawn: Any, out: Path, header: dict[str, object]) -> None:
+    """The draw's table as SWF, unless the model drew fields SWF cannot hold."""
+    from hetsched import __version__
+    from hetsched.workload.writers.swf import write_table
+
+    if drawn.extra:
+        raise ConfigError(f"generator {model} draws {', '.join(drawn.extra)}, which SWF "
+                          "cannot hold: use --format json")
+    table = drawn.table
+    write_table(table, out, {"Note": f"generated by hetsched {__version__}; run times in "
+                                     "seconds on the model's reference machine", **header,
+                             "MaxJobs": len(table), "MaxRecords": len(table)})

@@ -1,0 +1,49 @@
+"""Writing hetsched's native workload JSON (the schema of ``docs/formats.md``).
+
+Jobs are written with their work (``req_ops``) and estimate (``req_time``), so the file
+stands on its own: reading it back gives the same jobs on any platform. Values equal to the
+schema's defaults are left out; one job per line. The native format has no field for a job's
+disk, so a workload whose jobs need disk cannot be written to it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from hetsched.errors import ConfigError
+from hetsched.platform.model import Platform
+from hetsched.workload.model import SPREAD, Job, Workload
+from hetsched.workload.writers import Writer
+
+_DEFAULTS = {"ipc": 1.0, "nodes": 1, "mem_mb": 0.0, "mem_bw_gbs": 0.0, "mem_vol": 0.0,
+             "cpu_util": 1.0, "profile": "", "parents": []}
+
+
+def job_record(job: Job) -> dict[str, Any]:
+    """``job`` as a native job record."""
+    if job.disk_mb:
+        raise ConfigError(f"job '{job.id}' needs disk, which the native workload format "
+                          "cannot hold")
+    record = {"id": job.id, "submit": job.submit, "ntasks": job.ntasks, "req_ops": job.req_ops,
+              "req_time": job.req_time}
+    optional = {"ipc": job.ipc, "nodes": "spread" if job.nodes == SPREAD else job.nodes,
+                "mem_mb": job.mem_mb, "mem_bw_gbs": job.mem_bw_gbs, "mem_vol": job.mem_vol,
+                "cpu_util": job.cpu_util, "profile": job.profile, "parents": list(job.parents)}
+    record.update({k: v for k, v in optional.items() if v != _DEFAULTS[k]})
+    return record
+
+
+def write_native(workload: Workload, path: Path, platform: Platform,
+                 header: Mapping[str, object]) -> Path:
+    """``workload`` as native JSON. The schema has no place for comments, so ``header`` is
+    not written: the workload's ``name`` says where it came from."""
+    jobs = ",\n  ".join(json.dumps(job_record(j)) for j in workload.jobs)
+    path.write_text(f'{{"name": {json.dumps(workload.name)},\n "jobs": [\n  {jobs}\n ]}}\n',
+                    encoding="utf-8")
+    return path
+
+
+WRITER = Writer("json", ".json", write_native, "hetsched's native workload JSON")

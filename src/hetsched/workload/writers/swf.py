@@ -1,0 +1,85 @@
+"""Writing the Standard Workload Format: 18 integer fields per line, ``; Key: value`` header.
+
+SWF's fields are whole numbers (seconds, processors, KB), so every value is rounded to the
+nearest integer (``-1``, unknown, stays ``-1``); the Parallel Workloads Archive's tools read
+the result. A workload written from jobs gives each job's run time on the reference machine,
+``req_ops / reference_speed`` (default: the platform's slowest core, the SWF reader's rule, so
+reading the file back on the same platform gives the same jobs up to the rounding).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+import numpy as np
+
+from hetsched.limits import MAX_JOB_NUMBER
+from hetsched.platform.model import Platform
+from hetsched.workload.writers import Writer
+from hetsched.workload.model import Workload
+from hetsched.workload.swf import COL, FIELDS
+
+
+def header_lines(header: Mapping[str, object]) -> list[str]:
+    """``; Key: value`` lines; a value with line breaks becomes one line per part."""
+    return [f"; {key}: {part}" for key, value in header.items()
+            for part in str(value).splitlines() or [""]]
+
+
+def write_table(table: np.ndarray, path: Path, header: Mapping[str, object]) -> Path:
+    """Write an SWF table (one row per job, the columns of ``FIELDS``) with ``header``."""
+    if table.ndim != 2 or table.shape[1] != len(FIELDS):
+        raise ValueError(f"an SWF table has {len(FIELDS)} columns, got shape {table.shape}")
+    values = np.where(table == -1, -1, np.rint(table)).astype(np.int64)
+    lines = header_lines({"Version": 2.2, **header})
+    lines += [" ".join(map(str, row)) for row in values.tolist()]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def workload_table(workload: Workload, reference_speed: float) -> np.ndarray:
+    """The SWF table of ``workload``'s jobs; run times on a core of ``reference_speed``."""
+    jobs = workload.jobs
+    table = job_table(workload)
+    table[:, COL["run_time"]] = [j.req_ops / (j.ipc * reference_speed) for j in jobs]
+    table[:, COL["allocated_processors"]] = table[:, COL["requested_processors"]]
+    table[:, COL["status"]] = 1
+    return table
+
+
+def job_table(workload: Workload) -> np.ndarray:
+    """An SWF table of what ``workload``'s jobs ask for (number, submit time, processors,
+    requested time and memory per processor); every other field unknown (-1). Job numbers are
+    the ids when every id is a whole number, else positions from 1."""
+    jobs = workload.jobs
+    table = np.full((len(jobs), len(FIELDS)), -1.0)
+    table[:, COL["job_number"]] = job_numbers([j.id for j in jobs])
+    table[:, COL["submit_time"]] = [j.submit for j in jobs]
+    table[:, COL["requested_processors"]] = [j.ntasks for j in jobs]
+    table[:, COL["requested_time"]] = [j.req_time for j in jobs]
+    table[:, COL["requested_memory"]] = [j.mem_mb * 1024 if j.memory_mb else -1 for j in jobs]
+    return table
+
+
+def job_numbers(ids: list[str]) -> list[int]:
+    """The ids as SWF job numbers if they all are distinct whole numbers written plainly
+    (``"12"``, not ``"012"``), else the positions 1, 2, …"""
+    if all(i.isascii() and i.isdigit() and str(int(i)) == i for i in ids):
+        numbers = [int(i) for i in ids]
+        if len(set(numbers)) == len(numbers) and max(numbers, default=0) <= MAX_JOB_NUMBER:
+            return numbers
+    return list(range(1, len(ids) + 1))
+
+
+def write_swf(workload: Workload, path: Path, platform: Platform,
+              header: Mapping[str, object]) -> Path:
+    """``workload`` as an SWF file; run times on the platform's slowest core."""
+    info = {"Note": f"run times in seconds on the slowest core of {platform.name} "
+                    f"({platform.slowest_speed:g} ops/s)",
+            "MaxJobs": len(workload.jobs), "MaxRecords": len(workload.jobs),
+            "MaxProcs": platform.total_cores, **header}
+    return write_table(workload_table(workload, platform.slowest_speed), path, info)
+
+
+WRITER = Writer("swf", ".swf", write_swf, "Standard Workload Format (Parallel Workloads Archive)")
