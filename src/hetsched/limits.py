@@ -37,6 +37,9 @@ MIN_OPS_PER_CYCLE, MAX_OPS_PER_CYCLE = 1e-3, 1e4
 #: Speed of a core, ops/s (``clock_ghz · 1e9 · ops_per_cycle``): also the largest SWF
 #: reference speed.
 MAX_SPEED = MAX_CLOCK_GHZ * 1e9 * MAX_OPS_PER_CYCLE
+#: Slowest core a SimGrid/Batsim platform may give a compute host, in flop/s (Batsim's test
+#: platforms have 50 flop/s hosts, below the clock and ops-per-cycle bounds' product).
+MIN_SPEED = 1.0
 #: A job's instructions per cycle.
 MIN_IPC, MAX_IPC = 1e-3, 1e3
 #: Work of one task, in operations.
