@@ -8,7 +8,7 @@ is a list of pstate speeds with SimGrid's units (``f``, ``kf`` … ``Yf``, ``flo
 pstate (``pstate``, default 0), one core per ``core``. Batsim's roles: the host with
 ``<prop id="role" value="master">`` (or named ``master_host``, Batsim's default master) and
 ``storage`` hosts are not compute nodes (see :func:`_masters`). Links, routes and every
-other element are ignored.
+other element are ignored (links with one note, an :class:`InputWarning`).
 
 Power is SimGrid's host energy plugin, whose ``wattage_per_state`` gives per pstate
 ``Idle:AllCores`` or ``Idle:Epsilon:AllCores`` (Epsilon = Idle when absent): a host with no
@@ -22,11 +22,12 @@ from __future__ import annotations
 
 import math
 import re
+import warnings
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
 
-from hetsched.errors import InputError
+from hetsched.errors import InputError, InputWarning
 from hetsched.limits import MAX_CORES_PER_NODE, MAX_NODES, MAX_POWER_W, MAX_SPEED, MIN_SPEED
 from hetsched.parsing import parse_float, parse_int, quote
 from hetsched.platform.model import Node, NodeType, Platform
@@ -81,6 +82,9 @@ def simgrid_platform(root: ET.Element, path: Path) -> Platform:
     for host in compute:
         node_type = _node_type(host, path, types)
         nodes.append(Node(len(nodes), host.name, node_type, host.cluster or "cluster0"))
+    if any(True for _ in root.iter("link")):
+        warnings.warn(f"{path}: links and routes are ignored (hetsched models no network)",
+                      InputWarning, stacklevel=2)
     return Platform(path.stem, tuple(nodes), str(path))
 
 
