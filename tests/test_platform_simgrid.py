@@ -12,7 +12,7 @@ import pytest
 
 from hetsched.errors import InputWarning
 from hetsched.platform.load import load_platform
-from hetsched.platform.simgrid import SPEED_UNITS, _radical, _speed
+from hetsched.platform.simgrid import SPEED_UNITS, parse_radical, parse_speed
 from hetsched.schedulers.registry import create
 from hetsched.sim.engine import simulate
 from hetsched.workload.model import Job, Workload
@@ -139,7 +139,7 @@ def test_energy_is_the_wattage_tables(tmp_path: Path) -> None:
     ("16.673E9flops", 16.673e9), ("2kf", 2e3), ("3gigaflops", 3e9), (" 1e-9Mf ", 1e-3),
     ("1Pf", 1e15), ("0f", 0.0)])
 def test_speed_units(text: str, flops: float) -> None:
-    assert _speed(text, Path("p.xml"), "r") == pytest.approx(flops)
+    assert parse_speed(text, Path("p.xml"), "r") == pytest.approx(flops)
 
 
 def test_unit_table_is_simgrids() -> None:
@@ -151,7 +151,7 @@ def test_unit_table_is_simgrids() -> None:
     ("0-99,200-250", [(0, 99), (200, 250)]), ("7", [(7, 7)]), ("0-0", [(0, 0)]),
     (" 1 - 3 , 5", [(1, 3), (5, 5)])])
 def test_radical_ranges(text: str, ranges: list) -> None:
-    assert _radical(text, Path("p.xml"), "r") == ranges
+    assert parse_radical(text, Path("p.xml"), "r") == ranges
 
 
 def test_cluster_names_and_cores(tmp_path: Path) -> None:

@@ -22,6 +22,7 @@ from hetsched.platform.model import Platform
 _native = deferred("hetsched.platform.native:native_platform_from_data")
 _irmasim = deferred("hetsched.platform.irmasim:irmasim_platform_from_data")
 _dssim = deferred("hetsched.dssim.xml:config_platform")
+_batsim_json = deferred("hetsched.platform.batsim_json:batsim_json_platform")
 _simgrid = deferred("hetsched.platform.simgrid:simgrid_platform")
 _xml = deferred("hetsched.xmldoc:read_xml")
 
@@ -41,11 +42,19 @@ def is_irmasim_platform(data: Any) -> bool:
     return isinstance(data, dict) and "platform" in data and "node_types" not in data
 
 
+def is_batsim_json_platform(data: Any) -> bool:
+    """Batsim's (or HDeepRM's) heterogeneous description: a top-level ``clusters`` list."""
+    return (isinstance(data, dict) and "clusters" in data
+            and not {"node_types", "platform"} & data.keys())
+
+
 PLATFORM_FORMATS: tuple[PlatformFormat, ...] = (
     PlatformFormat("native", lambda path, data: is_native_platform(data),
                    lambda path, data: _native(data, path)),
     PlatformFormat("irmasim", lambda path, data: is_irmasim_platform(data),
                    lambda path, data: _irmasim(data, path)),
+    PlatformFormat("batsim-json", lambda path, data: is_batsim_json_platform(data),
+                   lambda path, data: _batsim_json(data, path)),
     PlatformFormat("simgrid", lambda path, data: getattr(data, "tag", None) == "platform",
                    lambda path, data: _simgrid(data, path)),
     PlatformFormat("dssim", lambda path, data: getattr(data, "tag", None) in ("config", "system"),
@@ -71,4 +80,5 @@ def load_platform(path: str | Path) -> Platform:
         raise InputError(path, f"unsupported platform file suffix '{path.suffix}' "
                                f"(expected one of {', '.join(STRUCTURED_SUFFIXES)}, .xml)")
     raise InputError(path, "unrecognised platform format: expected a native platform (top-level "
-                           "'node_types') or an IRMaSim platform (top-level 'platform')")
+                           "'node_types'), an IRMaSim platform (top-level 'platform') or "
+                           "Batsim's heterogeneous description (top-level 'clusters')")

@@ -105,7 +105,7 @@ def _hosts(element: ET.Element, path: Path, count: list[int]):
         elif child.tag in ("host", "peer"):
             count[0] += 1
             _check_count(count[0], path, f"<{child.tag} id='{child.get('id', '')}'>", "id")
-            yield _host(child, path, _attribute(child, "id", path, f"<{child.tag}>"),
+            yield host_of(child, path, _attribute(child, "id", path, f"<{child.tag}>"),
                         _props(child, path))
         elif child.tag in HOST_SETS:
             yield from _host_set(child, path, count)
@@ -116,14 +116,14 @@ def _hosts(element: ET.Element, path: Path, count: list[int]):
 
 def _host_set(element: ET.Element, path: Path, count: list[int]):
     record = f"<{element.tag} id='{element.get('id', '')}'>"
-    ranges = _radical(_attribute(element, "radical", path, record), path, record)
+    ranges = parse_radical(_attribute(element, "radical", path, record), path, record)
     count[0] += sum(high - low + 1 for low, high in ranges)
     _check_count(count[0], path, record, "radical")
     prefix, suffix = element.get("prefix", ""), element.get("suffix", "")
     props = _props(element, path)
     for low, high in ranges:
         for number in range(low, high + 1):
-            yield _host(element, path, f"{prefix}{number}{suffix}", props, record,
+            yield host_of(element, path, f"{prefix}{number}{suffix}", props, record,
                         element.get("id"))
 
 
@@ -133,7 +133,7 @@ def _check_count(count: int, path: Path, record: str, field: str) -> None:
                                f"of {MAX_NODES}", record=record, field=field)
 
 
-def _radical(text: str, path: Path, record: str) -> list[tuple[int, int]]:
+def parse_radical(text: str, path: Path, record: str) -> list[tuple[int, int]]:
     """``"0-99,200-250"`` as inclusive ranges."""
     ranges = []
     for part in text.split(","):
@@ -147,17 +147,17 @@ def _radical(text: str, path: Path, record: str) -> list[tuple[int, int]]:
     return ranges
 
 
-def _host(element: ET.Element, path: Path, name: str, props: dict[str, str],
+def host_of(element: ET.Element, path: Path, name: str, props: dict[str, str],
           record: str | None = None, cluster: str | None = None) -> Host:
     record = record or f"<host id='{name}'>"
-    speeds = tuple(_speed(s, path, record) for s in
+    speeds = tuple(parse_speed(s, path, record) for s in
                    _attribute(element, "speed", path, record).split(","))
     cores = _integer(element.get("core", "1"), path, record, "core", 1, MAX_CORES_PER_NODE)
     pstate = _integer(element.get("pstate", "0"), path, record, "pstate", 0, len(speeds) - 1)
     return Host(name, speeds, cores, pstate, props, record, cluster)
 
 
-def _speed(text: str, path: Path, record: str) -> float:
+def parse_speed(text: str, path: Path, record: str) -> float:
     """One speed with its unit, in flop/s."""
     match = _NUMBER_AND_UNIT.fullmatch(text.strip())
     unit = match.group(2).strip() if match else ""
@@ -224,12 +224,8 @@ def _role(host: Host, path: Path) -> str:
 def _node_type(host: Host, path: Path, types: dict[tuple, NodeType]) -> NodeType:
     """The host's node type: one per distinct speed, cores and power, named after the first
     cluster or host that has it."""
-    speed = host.speeds[host.pstate]
-    if speed < MIN_SPEED:
-        raise InputError(path, f"a compute host needs a speed of at least {MIN_SPEED:g} flop/s "
-                               f"in its initial pstate {host.pstate}, got {speed:g}",
-                         record=host.record, field="speed")
-    power = _power(host, path)
+    speed = compute_speed(host, path)
+    power = host_power(host, path)
     key = (speed, host.cores, power)
     if key not in types:
         base = host.props.get("node_type") or host.cluster or host.name
@@ -244,7 +240,17 @@ def _node_type(host: Host, path: Path, types: dict[tuple, NodeType]) -> NodeType
     return types[key]
 
 
-def _power(host: Host, path: Path) -> tuple[float, float, float] | None:
+def compute_speed(host: Host, path: Path) -> float:
+    """The speed of a compute host: that of its initial pstate, at least :data:`MIN_SPEED`."""
+    speed = host.speeds[host.pstate]
+    if speed < MIN_SPEED:
+        raise InputError(path, f"a compute host needs a speed of at least {MIN_SPEED:g} flop/s "
+                               f"in its initial pstate {host.pstate}, got {speed:g}",
+                         record=host.record, field="speed")
+    return speed
+
+
+def host_power(host: Host, path: Path) -> tuple[float, float, float] | None:
     """(Idle, Epsilon, AllCores) of the host's initial pstate, or ``None`` without a table."""
     if "wattage_off" in host.props:
         _watts(host.props["wattage_off"], path, host.record, "wattage_off")
@@ -257,11 +263,11 @@ def _power(host: Host, path: Path) -> tuple[float, float, float] | None:
     if len(states) <= host.pstate:
         raise InputError(path, f"{len(states)} wattage entries: none for the initial pstate "
                                f"{host.pstate}", record=host.record, field="wattage_per_state")
-    tables = [_wattages(s, path, host.record) for s in states]
+    tables = [parse_wattages(s, path, host.record) for s in states]
     return tables[host.pstate]
 
 
-def _wattages(text: str, path: Path, record: str) -> tuple[float, float, float]:
+def parse_wattages(text: str, path: Path, record: str) -> tuple[float, float, float]:
     values = [_watts(v, path, record, "wattage_per_state") for v in text.split(":")]
     if len(values) not in (2, 3):
         raise InputError(path, f"each pstate needs 'Idle:AllCores' or 'Idle:Epsilon:AllCores', "
