@@ -4,16 +4,15 @@ the energy plugin's wattage tables and bad inputs."""
 from __future__ import annotations
 
 import subprocess
-import warnings
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
 
-from hetsched.errors import InputWarning
 from hetsched.platform.load import load_platform
 from hetsched.platform.simgrid import SPEED_UNITS, parse_radical, parse_speed
 from hetsched.schedulers.registry import create
+from hetsched.sim.checks import input_warnings
 from hetsched.sim.engine import simulate
 from hetsched.workload.model import Job, Workload
 from support import assert_mentions, error_of, write
@@ -22,16 +21,10 @@ BATSIM = Path(__file__).parent / "data" / "batsim_platforms"
 MIRROR = Path("/work/.mirror/oar-team+batsim/repo")
 
 
-def load(path: Path):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", InputWarning)
-        return load_platform(path)
-
-
 # ---------------------------------------------------------------- Batsim's own platforms
 
 def test_energy_platform_hosts_and_wattages() -> None:
-    platform = load(BATSIM / "energy_platform.xml")
+    platform = load_platform(BATSIM / "energy_platform.xml")
     # master_host is Batsim's master; Mercury, Venus, Earth and Mars compute
     assert [n.name for n in platform.nodes] == ["Mercury", "Venus", "Earth", "Mars"]
     for node in platform.nodes:
@@ -43,7 +36,7 @@ def test_energy_platform_hosts_and_wattages() -> None:
 
 
 def test_cluster_energy_128() -> None:
-    platform = load(BATSIM / "cluster_energy_128.xml")
+    platform = load_platform(BATSIM / "cluster_energy_128.xml")
     assert len(platform.nodes) == 128  # host0..host127; master_host0 has the master role
     assert platform.nodes[0].name == "host0" and platform.nodes[-1].name == "host127"
     assert {n.cluster for n in platform.nodes} == {"cluster_compute"}
@@ -53,7 +46,7 @@ def test_cluster_energy_128() -> None:
 
 
 def test_multicore_hosts_three_value_wattage() -> None:
-    platform = load(BATSIM / "small_platform_replay_usage.xml")
+    platform = load_platform(BATSIM / "small_platform_replay_usage.xml")
     assert [n.name for n in platform.nodes] == ["a", "b", "c", "d"]
     assert platform.total_cores == 400
     fast, slow = platform.node_types
@@ -64,7 +57,7 @@ def test_multicore_hosts_three_value_wattage() -> None:
 
 
 def test_storage_and_master_roles_and_no_power() -> None:
-    platform = load(BATSIM / "cluster512_pfs.xml")
+    platform = load_platform(BATSIM / "cluster512_pfs.xml")
     names = [n.name for n in platform.nodes]
     assert len(names) == 512 and names[0] == "a0" and names[-1] == "a511"
     assert "pfs0" not in names and "master_host0" not in names
@@ -74,15 +67,20 @@ def test_storage_and_master_roles_and_no_power() -> None:
 
 def test_master_by_name_prefix() -> None:
     # eight cabinets algol10..25 ... plus a cabinet "master_host0" without a role
-    platform = load(BATSIM / "cluster_locality_8x16.xml")
+    platform = load_platform(BATSIM / "cluster_locality_8x16.xml")
     assert len(platform.nodes) == 128
     assert platform.nodes[0].name == "algol10"
     assert all(n.type.speed == 3e9 for n in platform.nodes)
 
 
-def test_links_give_one_note() -> None:
-    with pytest.warns(InputWarning, match="links and routes are ignored"):
-        load_platform(BATSIM / "energy_platform.xml")
+def test_links_give_one_note(tmp_path: Path) -> None:
+    workload = Workload("w", (Job("j", 0.0, 1, 1.0, 1.0),))
+    platform = load_platform(BATSIM / "energy_platform.xml")
+    assert input_warnings(platform, workload) == [
+        f"{BATSIM / 'energy_platform.xml'}: links and routes are ignored (hetsched models no "
+        "network)"]
+    no_links = write(tmp_path / "p.xml", PLATFORM.format('<host id="h" speed="1Gf"/>'))
+    assert input_warnings(load_platform(no_links), workload) == []
 
 
 def _expected_hosts(path: Path) -> list[str]:
@@ -115,7 +113,7 @@ def test_every_batsim_platform_loads(tmp_path: Path) -> None:
         path = tmp_path / Path(name).name
         path.write_bytes(subprocess.run(["git", "-C", str(MIRROR), "show", f"HEAD:{name}"],
                                         capture_output=True, check=True).stdout)
-        platform = load(path)
+        platform = load_platform(path)
         assert sorted(n.name for n in platform.nodes) == sorted(_expected_hosts(path)), name
 
 
@@ -124,7 +122,7 @@ def test_every_batsim_platform_loads(tmp_path: Path) -> None:
 def test_energy_is_the_wattage_tables(tmp_path: Path) -> None:
     """Two jobs on host 'a' (100 cores, 100 flop/s, 50:100:200): 75 busy cores for 10 s, then
     50 for 10 s; b, c and d idle at 50 W for the 20 s."""
-    platform = load(BATSIM / "small_platform_replay_usage.xml")
+    platform = load_platform(BATSIM / "small_platform_replay_usage.xml")
     jobs = (Job("j1", 0.0, 25, 1000.0, 10.0), Job("j2", 0.0, 50, 2000.0, 20.0))
     result = simulate(platform, Workload("w", jobs), create("fcfs"))
     assert list(result.end) == [10.0, 20.0]

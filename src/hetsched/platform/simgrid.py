@@ -8,7 +8,7 @@ is a list of pstate speeds with SimGrid's units (``f``, ``kf`` … ``Yf``, ``flo
 pstate (``pstate``, default 0), one core per ``core``. Batsim's roles: the host with
 ``<prop id="role" value="master">`` (or named ``master_host``, Batsim's default master) and
 ``storage`` hosts are not compute nodes (see :func:`_masters`). Links, routes and every
-other element are ignored (links with one note, an :class:`InputWarning`).
+other element are ignored (links with one note, which runs report as an input warning).
 
 Power is SimGrid's host energy plugin, whose ``wattage_per_state`` gives per pstate
 ``Idle:AllCores`` or ``Idle:Epsilon:AllCores`` (Epsilon = Idle when absent): a host with no
@@ -22,12 +22,11 @@ from __future__ import annotations
 
 import math
 import re
-import warnings
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
 
-from hetsched.errors import InputError, InputWarning
+from hetsched.errors import InputError
 from hetsched.limits import MAX_CORES_PER_NODE, MAX_NODES, MAX_POWER_W, MAX_SPEED, MIN_SPEED
 from hetsched.parsing import parse_float, parse_int, quote
 from hetsched.platform.model import Node, NodeType, Platform
@@ -46,6 +45,9 @@ HOST_SETS = ("cluster", "cabinet")
 #: Batsim's roles of hosts, and its default master host name.
 ROLES = ("compute_node", "master", "storage")
 MASTER_HOST = "master_host"
+
+#: The note of a platform with links (:attr:`Platform.notes`).
+LINKS_IGNORED = "links and routes are ignored (hetsched models no network)"
 
 _NUMBER_AND_UNIT = re.compile(r"([+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)(.*)")
 
@@ -70,7 +72,10 @@ def is_simgrid_platform(root: ET.Element) -> bool:
 def simgrid_platform(root: ET.Element, path: Path) -> Platform:
     """The compute hosts of a SimGrid platform document (``root`` is its ``<platform>``)."""
     _check_version(root, path)
-    hosts = list(_hosts(root, path, [0]))
+    try:
+        hosts = list(_hosts(root, path, [0]))
+    except RecursionError:
+        raise InputError(path, "zones nested too deeply") from None
     _check_unique(hosts, path)
     masters = _masters(hosts, path)
     compute = [h for h in hosts if h.name not in masters and _role(h, path) != "storage"]
@@ -82,10 +87,8 @@ def simgrid_platform(root: ET.Element, path: Path) -> Platform:
     for host in compute:
         node_type = _node_type(host, path, types)
         nodes.append(Node(len(nodes), host.name, node_type, host.cluster or "cluster0"))
-    if any(True for _ in root.iter("link")):
-        warnings.warn(f"{path}: links and routes are ignored (hetsched models no network)",
-                      InputWarning, stacklevel=2)
-    return Platform(path.stem, tuple(nodes), str(path))
+    links = any(True for _ in root.iter("link"))
+    return Platform(path.stem, tuple(nodes), str(path), notes=(LINKS_IGNORED,) if links else ())
 
 
 def _check_version(root: ET.Element, path: Path) -> None:
@@ -214,7 +217,7 @@ def _masters(hosts: list[Host], path: Path) -> set[str]:
 
 
 def _role(host: Host, path: Path) -> str:
-    role = host.props.get("role", "compute_node")
+    role = host.props.get("role") or "compute_node"  # Batsim: an empty role is a compute node
     if role not in ROLES:
         raise InputError(path, f"unknown Batsim role {quote(role)} (known: compute_node, "
                                "master, storage)", record=host.record, field="role")
