@@ -115,6 +115,7 @@ def test_every_batsim_platform_loads(tmp_path: Path) -> None:
                                         capture_output=True, check=True).stdout)
         platform = load_platform(path)
         assert sorted(n.name for n in platform.nodes) == sorted(_expected_hosts(path)), name
+        assert [n.index for n in platform.nodes] == list(range(len(platform.nodes)))
 
 
 # ---------------------------------------------------------------- energy
@@ -158,6 +159,7 @@ def test_cluster_names_and_cores(tmp_path: Path) -> None:
         '<prop id="wattage_per_state" value="10:20:100, 5:6:7"/></cluster>'))
     platform = load_platform(path)
     assert [n.name for n in platform.nodes] == ["n-0.x", "n-1.x", "n-5.x"]
+    assert [n.index for n in platform.nodes] == [0, 1, 2]
     t = platform.node_types[0]
     assert (t.name, t.cores, t.speed, t.idle_w, t.static_w, t.dynamic_w_per_core) == (
         "c", 8, 2e9, 10, 20, 10)

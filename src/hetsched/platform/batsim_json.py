@@ -155,8 +155,8 @@ def _processor(ref: ProcessorRef, processors: tuple[Path, dict[str, Any]], node_
     if core.get("core", "1") != "1":
         raise InputError(file, "each core is a one-core SimGrid host in this format",
                          record=proc_record, field="core_attributes.core")
-    host = host_of(core, file, f"{ref.model} core", {p.id: p.value for p in
-                                                     spec.core_properties}, proc_record)
+    host = host_of(core, file, (f"{ref.model} core",),
+                   {p.id: p.value for p in spec.core_properties}, proc_record)
     power = host_power(host, file)
     idle, _, full = power or (0.0, 0.0, 0.0)
     n = spec.nb_cores

@@ -54,9 +54,9 @@ _NUMBER_AND_UNIT = re.compile(r"([+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0
 
 @dataclass(frozen=True)
 class Host:
-    """A host as the file declares it."""
+    """The hosts one element declares: a ``<host>``, or a cluster's hosts (parsed once)."""
 
-    name: str
+    names: tuple[str, ...]
     speeds: tuple[float, ...]
     cores: int
     pstate: int
@@ -78,15 +78,19 @@ def simgrid_platform(root: ET.Element, path: Path) -> Platform:
         raise InputError(path, "zones nested too deeply") from None
     _check_unique(hosts, path)
     masters = _masters(hosts, path)
-    compute = [h for h in hosts if h.name not in masters and _role(h, path) != "storage"]
-    if not compute:
+    types: dict[tuple, NodeType] = {}
+    nodes: list[Node] = []
+    for host in hosts:
+        names = [n for n in host.names if n not in masters]
+        if names and _role(host, path) != "storage":
+            node_type = _node_type(host, path, types)
+            cluster = host.cluster or "cluster0"
+            first = len(nodes)
+            nodes.extend(Node(first + i, name, node_type, cluster)
+                         for i, name in enumerate(names))
+    if not nodes:
         raise InputError(path, "no compute host (every host is Batsim's master or storage)",
                          record="<platform>")
-    types: dict[tuple, NodeType] = {}
-    nodes = []
-    for host in compute:
-        node_type = _node_type(host, path, types)
-        nodes.append(Node(len(nodes), host.name, node_type, host.cluster or "cluster0"))
     links = any(True for _ in root.iter("link"))
     return Platform(path.stem, tuple(nodes), str(path), notes=(LINKS_IGNORED,) if links else ())
 
@@ -108,8 +112,8 @@ def _hosts(element: ET.Element, path: Path, count: list[int]):
         elif child.tag in ("host", "peer"):
             count[0] += 1
             _check_count(count[0], path, f"<{child.tag} id='{child.get('id', '')}'>", "id")
-            yield host_of(child, path, _attribute(child, "id", path, f"<{child.tag}>"),
-                        _props(child, path))
+            yield host_of(child, path, (_attribute(child, "id", path, f"<{child.tag}>"),),
+                          _props(child, path))
         elif child.tag in HOST_SETS:
             yield from _host_set(child, path, count)
         elif child.tag == "include":
@@ -123,11 +127,9 @@ def _host_set(element: ET.Element, path: Path, count: list[int]):
     count[0] += sum(high - low + 1 for low, high in ranges)
     _check_count(count[0], path, record, "radical")
     prefix, suffix = element.get("prefix", ""), element.get("suffix", "")
-    props = _props(element, path)
-    for low, high in ranges:
-        for number in range(low, high + 1):
-            yield host_of(element, path, f"{prefix}{number}{suffix}", props, record,
-                        element.get("id"))
+    names = tuple(f"{prefix}{number}{suffix}" for low, high in ranges
+                  for number in range(low, high + 1))
+    yield host_of(element, path, names, _props(element, path), record, element.get("id"))
 
 
 def _check_count(count: int, path: Path, record: str, field: str) -> None:
@@ -150,14 +152,14 @@ def parse_radical(text: str, path: Path, record: str) -> list[tuple[int, int]]:
     return ranges
 
 
-def host_of(element: ET.Element, path: Path, name: str, props: dict[str, str],
+def host_of(element: ET.Element, path: Path, names: tuple[str, ...], props: dict[str, str],
           record: str | None = None, cluster: str | None = None) -> Host:
-    record = record or f"<host id='{name}'>"
+    record = record or f"<host id='{names[0]}'>"
     speeds = tuple(parse_speed(s, path, record) for s in
                    _attribute(element, "speed", path, record).split(","))
     cores = _integer(element.get("core", "1"), path, record, "core", 1, MAX_CORES_PER_NODE)
     pstate = _integer(element.get("pstate", "0"), path, record, "pstate", 0, len(speeds) - 1)
-    return Host(name, speeds, cores, pstate, props, record, cluster)
+    return Host(names, speeds, cores, pstate, props, record, cluster)
 
 
 def parse_speed(text: str, path: Path, record: str) -> float:
@@ -201,18 +203,19 @@ def _props(element: ET.Element, path: Path) -> dict[str, str]:
 def _check_unique(hosts: list[Host], path: Path) -> None:
     seen: set[str] = set()
     for host in hosts:
-        if host.name in seen:
-            raise InputError(path, f"host '{host.name}' is defined twice", record=host.record)
-        seen.add(host.name)
+        for name in host.names:
+            if name in seen:
+                raise InputError(path, f"host '{name}' is defined twice", record=host.record)
+            seen.add(name)
 
 
 def _masters(hosts: list[Host], path: Path) -> set[str]:
     """Batsim's master: the hosts with the role, else the host named ``master_host`` (its
     ``--master-host`` default), else the one host whose name starts so (a cluster of one host
     with prefix ``master_host``, as Batsim's ``cluster_locality_*.xml`` have)."""
-    by_role = {h.name for h in hosts if _role(h, path) == "master"}
-    named = {h.name for h in hosts if h.name == MASTER_HOST}
-    prefixed = {h.name for h in hosts if h.name.startswith(MASTER_HOST)}
+    by_role = {n for h in hosts if _role(h, path) == "master" for n in h.names}
+    named = {n for h in hosts for n in h.names if n == MASTER_HOST}
+    prefixed = {n for h in hosts for n in h.names if n.startswith(MASTER_HOST)}
     return by_role or named or (prefixed if len(prefixed) == 1 else set())
 
 
@@ -231,7 +234,7 @@ def _node_type(host: Host, path: Path, types: dict[tuple, NodeType]) -> NodeType
     power = host_power(host, path)
     key = (speed, host.cores, power)
     if key not in types:
-        base = host.props.get("node_type") or host.cluster or host.name
+        base = host.props.get("node_type") or host.cluster or host.names[0]
         taken = {t.name for t in types.values()}
         name, k = base, 2
         while name in taken:
