@@ -65,10 +65,6 @@ class Host:
     cluster: str | None = None
 
 
-def is_simgrid_platform(root: ET.Element) -> bool:
-    return root.tag == "platform"
-
-
 def simgrid_platform(root: ET.Element, path: Path) -> Platform:
     """The compute hosts of a SimGrid platform document (``root`` is its ``<platform>``)."""
     _check_version(root, path)
