@@ -98,6 +98,11 @@ SAMPLES = {
         DSSIM / "configs" / "config12-long-med.xml").read_bytes()),
     "dssim_jobs": Sample("jobs.xml", lambda: _head(
         DSSIM / "jobs" / "config12-long-med-jobs.xml", _first_jobs)),
+    "simgrid_platform": Sample("energy.xml", lambda: (
+        Path(__file__).parent / "data" / "batsim_platforms" / "energy_platform.xml").read_bytes()),
+    "simgrid_cluster": Sample("cluster.xml", lambda: (
+        Path(__file__).parent / "data" / "batsim_platforms" / "cluster_energy_128.xml"
+    ).read_bytes()),
     "etc": Sample("u_c_hihi.txt", lambda: _head(SHARED_DATA / "braun" / "u_c_hihi.0",
                                                 _small_braun)),
 }
@@ -262,7 +267,8 @@ def check(sample: str, path: Path, base: dict[str, object], tmp: Path) -> None:
         etc = outcome(lambda: read_etc(path), path)
         if etc is not None:
             run_heuristic("min_min", etc)
-    elif sample in ("irmasim_platform", "native_platform"):
+    elif sample in ("irmasim_platform", "native_platform", "simgrid_platform",
+                    "simgrid_cluster"):
         workload = tmp / "w.json"
         workload.write_bytes(SAMPLES["native_workload"].content())
         check_platform(path, workload, ("fcfs",))

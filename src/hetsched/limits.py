@@ -4,14 +4,15 @@ Every loader checks its numbers against these bounds **before** it builds anythi
 typo such as a node count of 2e9 fails at once instead of exhausting memory, and every value
 the engine derives stays finite:
 
-- core speed = ``clock_ghz · 1e9 · ops_per_cycle`` lies in [1e3, 1e16] ops/s;
+- core speed = ``clock_ghz · 1e9 · ops_per_cycle`` lies in [1e3, 1e16] ops/s ([1, 1e16] for a
+  SimGrid/Batsim host, :data:`MIN_SPEED`);
 - work derived from a run time (``run_time · ipc · speed``) is at most 1e10 · 1e3 · 1e16 =
   1e29 ops, below :data:`MAX_OPS`;
-- a task's run time ``req_ops / (ipc · speed)`` is at most 1e30 / (1e-3 · 1e3) = 1e30 s;
+- a task's run time ``req_ops / (ipc · speed)`` is at most 1e30 / (1e-3 · 1) = 1e33 s;
 - a node's power is at most 1e9 W · 1e6 cores · 1e9 = 1e24 W (a generous bound: per-core
   dynamic power times cores, plus processors' static power scaled by IRMaSim's min_power), so
-  energy ``power · time`` summed over every node stays below 1e24 W · 1e30 s · 1e6 nodes =
-  1e60 J, far from float64's 1.8e308.
+  energy ``power · time`` summed over every node stays below 1e24 W · 1e33 s · 1e6 nodes =
+  1e63 J, far from float64's 1.8e308.
 
 The bounds are generous for real systems: the largest machines have about 1e5 nodes and 1e7
 cores, and a century is 3.2e9 s. ds-sim stores its integers as 32-bit signed ints, so its
@@ -37,6 +38,9 @@ MIN_OPS_PER_CYCLE, MAX_OPS_PER_CYCLE = 1e-3, 1e4
 #: Speed of a core, ops/s (``clock_ghz · 1e9 · ops_per_cycle``): also the largest SWF
 #: reference speed.
 MAX_SPEED = MAX_CLOCK_GHZ * 1e9 * MAX_OPS_PER_CYCLE
+#: Slowest core a SimGrid/Batsim platform may give a compute host, in flop/s (Batsim's test
+#: platforms have 50 flop/s hosts, below the clock and ops-per-cycle bounds' product).
+MIN_SPEED = 1.0
 #: A job's instructions per cycle.
 MIN_IPC, MAX_IPC = 1e-3, 1e3
 #: Work of one task, in operations.

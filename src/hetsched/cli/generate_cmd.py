@@ -1,4 +1,6 @@
-"""``hetsched generate …``: synthetic inputs (``workload``: a seeded workload model's jobs)."""
+"""``hetsched generate …``: synthetic inputs (``workload``: a seeded workload model's jobs;
+``platform``, registered from :mod:`hetsched.cli.generate_platform_cmd`: a platform from a
+processor catalogue)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The ``hetsched`` command: run, compare, sweep, results, plot, report, schedulers, map, study,
-dssim-table, dsclient.
+generate, dssim-table, dsclient.
 
 User errors (bad input files, unknown schedulers, bad options, unwritable output) print one
 line ``error: <message>`` on stderr and exit with code 2, never a traceback
@@ -18,6 +18,7 @@ from hetsched import __version__
 from hetsched.cli.console import Format, FormatOpt, console, print_csv, print_json
 from hetsched.cli.errors import OneLineErrors, user_errors
 from hetsched.cli.generate_cmd import generate_app
+from hetsched.cli.generate_platform_cmd import generate_platform
 from hetsched.cli.map_cmd import map_command
 from hetsched.cli.plot_cmd import plot_command
 from hetsched.cli.report_cmd import report_command
@@ -290,6 +291,7 @@ app.add_typer(generate_app, name="generate")
 app.command("plot")(plot_command)
 app.command("report")(report_command)
 app.add_typer(study_app, name="study")
+generate_app.command("platform")(generate_platform)
 
 if __name__ == "__main__":  # pragma: no cover
     app()

@@ -10,12 +10,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hetsched.dssim.records import JobRequest, ServerType, covers
-from hetsched.documents import check_exists
 from hetsched.errors import ConfigError, InputError
 from hetsched.limits import MAX_CORES_PER_NODE, MAX_INT32, MAX_NODES, MAX_PRICE, MAX_TASKS
 from hetsched.parsing import parse_float, parse_int, quote
 from hetsched.platform.model import NodeType, Platform
 from hetsched.platform.native import nodes_from_groups
+from hetsched.xmldoc import read_xml
 from hetsched.workload.model import Job, Workload
 
 #: Node speed of ds-sim servers (ops/s): ds-sim has no speeds, so run time = work / 1e9.
@@ -41,25 +41,6 @@ class DsSimConfig:
     types: tuple[ServerType, ...]
     job_file: Path | None
     seed: int | None
-
-
-def root_of(path: Path) -> ET.Element:
-    check_exists(path)
-    try:
-        return ET.parse(path).getroot()
-    except ET.ParseError as err:
-        line = err.position[0] if err.position else None
-        raise InputError(path, f"malformed XML: {err.msg}",
-                         record=f"line {line}" if line else None) from None
-    except LookupError as err:  # the declaration names an encoding Python does not know
-        raise InputError(path, f"malformed XML: {err}", record="line 1",
-                         field="encoding") from None
-    except ValueError as err:  # undecodable bytes
-        raise InputError(path, f"malformed XML: {err}") from None
-    except RecursionError:
-        raise InputError(path, "malformed XML: nested too deeply") from None
-    except OSError as err:
-        raise InputError(path, f"cannot read: {err.strerror or err}") from None
 
 
 def _int(path: Path, element: ET.Element, name: str, record: str,
@@ -105,7 +86,7 @@ def _server_type(path: Path, element: ET.Element, number: int) -> ServerType:
 def read_config(path: str | Path) -> DsSimConfig:
     """A ds-sim configuration (or the ``ds-system.xml`` a ds-sim server writes)."""
     path = Path(path)
-    root = root_of(path)
+    root = read_xml(path)
     if root.tag not in ("config", "system"):
         raise InputError(path, f"not a ds-sim configuration: the root element is <{root.tag}>, "
                                "expected <config>")
@@ -186,7 +167,7 @@ def read_job_list(path: str | Path, platform: Platform) -> Workload:
     """A ds-sim job list (``<jobs><job id submitTime estRunTime [actRunTime] cores memory
     disk/>``). Without ``actRunTime`` a job runs for its estimate, as in ds-sim."""
     path = Path(path)
-    root = root_of(path)
+    root = read_xml(path)
     if root.tag == "config":
         return workload_for_config(path, platform)
     return _job_list(path, root, platform)
@@ -229,4 +210,4 @@ def workload_for_config(path: str | Path, platform: Platform) -> Workload:
     config = read_config(path)
     if config.job_file is None:
         raise InputError(config.path, _generated_message(config.path, config))
-    return _job_list(config.job_file, root_of(config.job_file), platform)  # never a config
+    return _job_list(config.job_file, read_xml(config.job_file), platform)  # never a config

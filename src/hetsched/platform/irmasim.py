@@ -75,6 +75,7 @@ class ProcessorSpec(ForeignModel):
     static_power: Watts = 0.0
     dynamic_power: Watts = 0.0
     min_power: Watts = 0.0
+    power: Watts | None = None
     mem_bw: PositiveBandwidth | None = None
     b: Coefficient | None = None
     c: Coefficient | None = None
@@ -83,16 +84,24 @@ class ProcessorSpec(ForeignModel):
     dc: Coefficient | None = None
     dd: Coefficient | None = None
 
-    def processor(self) -> Processor:
+    def processor(self, hdeeprm: bool = False) -> Processor:
+        """The processor; with ``hdeeprm``, its power from ``power`` as HDeepRM's pstates give
+        it (:mod:`hetsched.platform.batsim_json`)."""
         params = tuple((name, getattr(self, name)) for name in PROCESSOR_PARAMETERS
                        if getattr(self, name) is not None)
-        return Processor(cores=self.cores, idle_w=self.min_power * self.static_power,
-                         static_w=self.static_power, dynamic_w_per_core=self.dynamic_power,
+        tdp = self.power or 0.0
+        idle, static, dynamic = ((0.05 * tdp, 0.15 * tdp, 0.85 * tdp / self.cores) if hdeeprm
+                                 else (self.min_power * self.static_power, self.static_power,
+                                       self.dynamic_power))
+        return Processor(cores=self.cores, idle_w=idle, static_w=static,
+                         dynamic_w_per_core=dynamic,
                          mem_bw_gbs=INF if self.mem_bw is None else self.mem_bw, params=params)
 
-    @property
-    def has_power(self) -> bool:
-        """Whether the file gives this processor's power (IRMaSim's TDP ``power`` is not used)."""
+    def has_power(self, hdeeprm: bool = False) -> bool:
+        """Whether the file gives this processor's power (IRMaSim does not use the TDP
+        ``power``; HDeepRM's form uses only that)."""
+        if hdeeprm:
+            return self.power is not None
         return bool({"static_power", "dynamic_power"} & self.model_fields_set)
 
 
@@ -121,7 +130,10 @@ def load_irmasim_platform(path: str | Path, library: str | Path | Mapping[str, A
 
 def irmasim_platform_from_data(data: Any, path: Path,
                                library: str | Path | Mapping[str, Any] | None = None,
-                               platform_name: str | None = None) -> Platform:
+                               platform_name: str | None = None,
+                               hdeeprm: bool = False) -> Platform:
+    """The platform; ``hdeeprm``: HDeepRM's power from the processors' ``power`` and no
+    contention model (:mod:`hetsched.platform.batsim_json`)."""
     doc = require_mapping(data, path)
     name, raw_platform = _pick_platform(doc, path, platform_name)
     spec = validate(PlatformSpec, raw_platform, path, record=f"platform '{name}'")
@@ -133,10 +145,10 @@ def irmasim_platform_from_data(data: Any, path: Path,
             if group.type not in types:
                 types[group.type] = _node_type(group.type, nodes, processors, path,
                                                f"platform '{name}'",
-                                               f"clusters[{j}].nodes[{i}].type")
+                                               f"clusters[{j}].nodes[{i}].type", hdeeprm)
             groups.append((cluster.id, types[group.type], group.number))
     return Platform(file_stem(path), nodes_from_groups(groups, path, "number"), str(path),
-                    contention="irmasim")
+                    contention="none" if hdeeprm else "irmasim")
 
 
 def _pick_platform(doc: Mapping[str, Any], path: Path,
@@ -177,7 +189,7 @@ def _catalogues(doc: Mapping[str, Any], path: Path,
 
 
 def _node_type(name: str, nodes: Catalogue, processors: Catalogue, path: Path,
-               record: str, where: str) -> NodeType:
+               record: str, where: str, hdeeprm: bool = False) -> NodeType:
     if name not in nodes.entries:
         raise InputError(path, f"unknown node type '{name}' (not in the file's 'node' section "
                                "nor in a platform library)", record=record, field=where)
@@ -192,11 +204,11 @@ def _node_type(name: str, nodes: Catalogue, processors: Catalogue, path: Path,
         proc = validate(ProcessorSpec, processors.entries[group.type],
                         processors.origin[group.type], record=f"processor '{group.type}'")
         procs.append((proc, group.number))
-    return _combine(name, procs, node_path, spec.memory.capacity)
+    return _combine(name, procs, node_path, spec.memory.capacity, hdeeprm)
 
 
 def _combine(name: str, procs: list[tuple[ProcessorSpec, int]], path: Path,
-             capacity_gb: float | None) -> NodeType:
+             capacity_gb: float | None, hdeeprm: bool = False) -> NodeType:
     """One node type from its processors (all must share clock rate and flops per cycle)."""
     first = procs[0][0]
     for proc, _ in procs[1:]:
@@ -211,7 +223,8 @@ def _combine(name: str, procs: list[tuple[ProcessorSpec, int]], path: Path,
                                f"{MAX_CORES_PER_NODE} per node", record=f"node type '{name}'",
                          field="processors")
     return NodeType.of_processors(
-        name, first.clock_rate, tuple(p.processor() for p, n in procs for _ in range(n)),
+        name, first.clock_rate,
+        tuple(p.processor(hdeeprm) for p, n in procs for _ in range(n)),
         ops_per_cycle=first.dpflops_per_cycle,
         memory_mb=INF if capacity_gb is None else capacity_gb * 1024,
-        has_power=all(p.has_power for p, _ in procs))
+        has_power=all(p.has_power(hdeeprm) for p, _ in procs))

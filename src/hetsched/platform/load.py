@@ -2,7 +2,7 @@
 
 A format is a :class:`PlatformFormat` in :data:`PLATFORM_FORMATS`: ``accepts(path, data)`` says
 whether it reads the file (``data`` is the parsed document for ``.json``/``.yaml``/``.yml`` files,
-``None`` for other suffixes, which a format reads itself in ``load``). Formats are tried in
+the root element for ``.xml`` files, ``None`` for other suffixes). Formats are tried in
 order; adding one means appending an entry. A format's reader is imported only when a file of
 that format is read (:func:`hetsched.lazy.deferred`), so start-up pays for one format only.
 """
@@ -22,6 +22,9 @@ from hetsched.platform.model import Platform
 _native = deferred("hetsched.platform.native:native_platform_from_data")
 _irmasim = deferred("hetsched.platform.irmasim:irmasim_platform_from_data")
 _dssim = deferred("hetsched.dssim.xml:config_platform")
+_batsim_json = deferred("hetsched.platform.batsim_json:batsim_json_platform")
+_simgrid = deferred("hetsched.platform.simgrid:simgrid_platform")
+_xml = deferred("hetsched.xmldoc:read_xml")
 
 
 @dataclass(frozen=True)
@@ -39,28 +42,43 @@ def is_irmasim_platform(data: Any) -> bool:
     return isinstance(data, dict) and "platform" in data and "node_types" not in data
 
 
+def is_batsim_json_platform(data: Any) -> bool:
+    """Batsim's (or HDeepRM's) heterogeneous description: a top-level ``clusters`` list."""
+    return (isinstance(data, dict) and "clusters" in data
+            and not {"node_types", "platform"} & data.keys())
+
+
 PLATFORM_FORMATS: tuple[PlatformFormat, ...] = (
     PlatformFormat("native", lambda path, data: is_native_platform(data),
                    lambda path, data: _native(data, path)),
     PlatformFormat("irmasim", lambda path, data: is_irmasim_platform(data),
                    lambda path, data: _irmasim(data, path)),
-    PlatformFormat("dssim", lambda path, data: path.suffix.lower() == ".xml",
+    PlatformFormat("batsim-json", lambda path, data: is_batsim_json_platform(data),
+                   lambda path, data: _batsim_json(data, path)),
+    PlatformFormat("simgrid", lambda path, data: getattr(data, "tag", None) == "platform",
+                   lambda path, data: _simgrid(data, path)),
+    PlatformFormat("dssim", lambda path, data: getattr(data, "tag", None) in ("config", "system"),
                    lambda path, data: _dssim(path)),
 )
 
 
 def load_platform(path: str | Path) -> Platform:
-    """Read a platform file in any supported format (native JSON/YAML, IRMaSim JSON, ds-sim
-    configuration XML)."""
+    """Read a platform file in any supported format (native JSON/YAML, IRMaSim JSON, SimGrid
+    or Batsim platform XML, ds-sim configuration XML: XML formats told apart by their root)."""
     path = Path(path)
     check_exists(path)
     structured = path.suffix.lower() in STRUCTURED_SUFFIXES
-    data = read_structured(path) if structured else None
+    xml = path.suffix.lower() == ".xml"
+    data = read_structured(path) if structured else _xml(path) if xml else None
     for fmt in PLATFORM_FORMATS:
         if fmt.accepts(path, data):
             return fmt.load(path, data)
+    if xml:
+        raise InputError(path, f"unrecognised platform XML: the root element is <{data.tag}>, "
+                               "expected <platform> (SimGrid, Batsim) or <config> (ds-sim)")
     if not structured:
         raise InputError(path, f"unsupported platform file suffix '{path.suffix}' "
                                f"(expected one of {', '.join(STRUCTURED_SUFFIXES)}, .xml)")
     raise InputError(path, "unrecognised platform format: expected a native platform (top-level "
-                           "'node_types') or an IRMaSim platform (top-level 'platform')")
+                           "'node_types'), an IRMaSim platform (top-level 'platform') or "
+                           "Batsim's heterogeneous description (top-level 'clusters')")

@@ -146,6 +146,8 @@ class Platform:
     ``deside``; see :mod:`hetsched.sim.contention`) and ``contention_params`` its
     platform-wide parameters (e.g. DESiDE's ``remote_fraction`` and ``latency_ratio``).
     ``availability`` lists planned changes of node availability (downtimes) every run applies.
+    ``notes`` are what the loader left out of the file (e.g. a SimGrid platform's links), which
+    runs report as input warnings.
     """
 
     name: str
@@ -154,6 +156,7 @@ class Platform:
     contention: str = "none"
     contention_params: tuple[tuple[str, float], ...] = ()
     availability: tuple[Availability, ...] = ()
+    notes: tuple[str, ...] = ()
     arrays: "PlatformArrays" = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:

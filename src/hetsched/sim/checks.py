@@ -25,8 +25,11 @@ def check_run(workload: Workload, seed: object, horizon: object) -> tuple[int, f
 
 
 def input_warnings(platform: Platform, workload: Workload) -> list[str]:
-    """One line per inconsistency between ``platform`` and ``workload`` (empty if none)."""
-    found = [_empty(workload), _size(platform, workload), _power(platform)]
+    """One line per inconsistency between ``platform`` and ``workload``, and per note of the
+    platform's loader (empty if none)."""
+    found = [_empty(workload), _size(platform, workload), _power(platform),
+             *(f"{_label(platform.source, platform.name, 'platform')}: {note}"
+               for note in platform.notes)]
     return [message for message in found if message is not None]
 
 
