@@ -46,6 +46,7 @@ _PENDING, _QUEUED, _RUNNING, _FINISHED, _REJECTED, _HELD = (
 
 
 _new = tuple.__new__
+_new_run = object.__new__
 
 
 class Step(NamedTuple):
@@ -100,18 +101,20 @@ class Simulation:
         self.clock = [self.t0]
         self.view = ClusterView(platform, self.state, self.pending, self.clock,
                                 self._all_submitted)
+        self._estimate = self.view.speed.estimate_at_speed
         self.events = EventQueue()
         self.cursor = 0
         self.known = 0
         self.wakeups: set[float] = set()
-        self.job_state = np.full(n, JobState.PENDING, dtype=np.int8)
-        self.start_t = np.full(n, np.nan)
-        self.end_t = np.full(n, np.nan)
+        # per-job lists (plain Python: item access is the hot path), arrays in the result
+        self.job_state = [_PENDING] * n
+        self.start_t = [math.nan] * n
+        self.end_t = [math.nan] * n
         self.alloc: list[tuple[tuple[int, int], ...] | None] = [None] * n
         self.reason: dict[int, str] = {}
-        self.job_energy = np.zeros(n)
+        self.job_energy = [0.0] * n
         self.series = TimeSeries()
-        self.unmet = self.deps.parent_count.copy()
+        self.unmet = self.deps.parent_count.tolist()
         self.done = 0
         self.queued_locally = 0
         self.queued_on: dict[int, int] = {}
@@ -223,9 +226,8 @@ class Simulation:
         other.per_event = self.asked_per_event or (scheduler is not None and scheduler.per_event)
         other.forked = True
         other.wakeups = set(self.wakeups)
-        for name in ("job_state", "start_t", "end_t", "job_energy", "unmet"):
+        for name in ("job_state", "start_t", "end_t", "job_energy", "unmet", "alloc"):
             setattr(other, name, getattr(self, name).copy())
-        other.alloc = self.alloc.copy()
         other.reason = dict(self.reason)
         other.series = self.series.copy()
         other.queued_on = dict(self.queued_on)
@@ -425,12 +427,15 @@ class Simulation:
                any_nodes: bool = False) -> None:
         if type(allocation) is tuple and len(allocation) == 1:  # the common case, quicker
             (node, count), = allocation
-            pairs = ((int(node), int(count)),)
-            nodes, cores = [pairs[0][0]], [pairs[0][1]]
+            node, count = int(node), int(count)
+            pairs: tuple[tuple[int, int], ...] = ((node, count),)
+            nodes, cores = [node], [count]
+            speed = self._speed[node]
         else:
             pairs = tuple([(int(n), int(c)) for n, c in allocation])
             nodes = [n for n, _ in pairs]
             cores = [c for _, c in pairs]
+            speed = min(map(self._speed.__getitem__, nodes)) if nodes else 0.0
         state = self.state
         problem = allocation_problem(job, nodes, cores, state.free_cores, state.free_mem,
                                      state.free_disk, any_nodes)
@@ -438,17 +443,20 @@ class Simulation:
             raise SchedulerError(f"{self._name}: start of job '{job.id}' {problem}")
         wait = self._boot_wait(nodes, now) if self._on_demand else -1
         at = now if wait < 0 else state.up_since[wait]
-        speed = self._speed[nodes[0]] if len(nodes) == 1 else min(map(self._speed.__getitem__,
-                                                                       nodes))
-        run = RunningJob(job, pairs, at, at + self.view.speed.estimate_at_speed(job, speed),
-                         self._shares(job, pairs, at) if wait < 0 else (),
-                         at + job.req_ops / (job.ipc * speed))
-        self.job_state[job.index] = _RUNNING
-        self.start_t[job.index] = at
-        self.alloc[job.index] = pairs
+        # RunningJob(...) without the dataclass's Python __init__ (once per job)
+        run = _new_run(RunningJob)
+        run.job, run.allocation, run.start, run.version = job, pairs, at, 0
+        run.est_end = at + self._estimate(job, speed)
+        run.end = at + job.req_ops / (job.ipc * speed)
+        index = job.index
+        self.job_state[index] = _RUNNING
+        self.start_t[index] = at
+        self.alloc[index] = pairs
         if wait < 0:
+            run.shares = self._shares(job, pairs, at)
             self._run(run, now)
         else:
+            run.shares = ()
             state.hold(run, wait)
 
     def _run(self, run: RunningJob, now: float) -> None:
@@ -481,9 +489,13 @@ class Simulation:
         """The job's threads per processor of each node, at uncontended rates."""
         layout, speed, ops, ipc = self.state.layout, self._speed, job.req_ops, job.ipc
         if self.contention is None and self._one_processor_each:  # the common case, hot
-            first, new = layout.first, tuple.__new__  # Share(...) without its Python __new__
-            return tuple([new(Share, (node, first[node], count, ops, ipc * speed[node], now,
-                                      None)) for node, count in pairs])
+            first = layout.first  # Share(...) without its Python __new__
+            if len(pairs) == 1:
+                (node, count), = pairs
+                return (_new(Share, (node, first[node], count, ops, ipc * speed[node], now,
+                                     None)),)
+            return tuple([_new(Share, (node, first[node], count, ops, ipc * speed[node], now,
+                                       None)) for node, count in pairs])
         shares = []
         for node, count in pairs:
             rate = ipc * speed[node]
@@ -562,7 +574,8 @@ class Simulation:
                 self.job_state[run.job.index] = _QUEUED
                 self.start_t[run.job.index] = math.nan
         jobs = self.workload.jobs
-        for index in np.flatnonzero(np.isin(self.job_state, [int(s) for s in ALIVE])).tolist():
+        alive = {int(s) for s in ALIVE}
+        for index in [i for i, s in enumerate(self.job_state) if s in alive]:
             was = JobState(self.job_state[index])
             job = jobs[index]
             parent = self._unfinished_parent(job) if was == _HELD else None
@@ -570,7 +583,7 @@ class Simulation:
                 self.job_state[index] = _REJECTED
                 self.reason[index] = f"parent '{parent}' did not finish"
                 continue
-            self.job_state[index] = JobState.UNFINISHED
+            self.job_state[index] = int(JobState.UNFINISHED)
             if index >= self.known and self.forked:
                 self.reason[index] = "submitted after the fork"
             elif not self.stopped:
@@ -592,15 +605,16 @@ class Simulation:
         name = self.scheduler.name if self.scheduler is not None else "caller"
         return SimResult(
             platform=self.platform, workload=self.workload, scheduler=name,
-            seed=self.seed, state=self.job_state, start=self.start_t, end=self.end_t,
+            seed=self.seed, state=np.array(self.job_state, dtype=np.int8),
+            start=np.array(self.start_t), end=np.array(self.end_t),
             allocation=self.alloc, reason=self.reason,
-            job_energy_j=self.job_energy if measured else None,
+            job_energy_j=np.array(self.job_energy) if measured else None,
             node_energy_j=self.state.energy_j if measured else None,
             node_busy_core_seconds=self.state.busy_core_seconds,
             node_busy_seconds=self.state.busy_seconds, t0=self.t0, t_end=t_end,
             timeseries=self.series, wall_seconds=self.wall, horizon=self.horizon,
             node_charged_seconds=charged_seconds(self.platform, self.state.up_since, self.alloc,
-                                                 self.end_t, self.t0, t_end)
+                                                 np.array(self.end_t), self.t0, t_end)
             if self._on_demand else None,
             contention=self.contention_name)
 
