@@ -155,26 +155,28 @@ class Simulation:
     def _advance(self) -> Step | None:
         self._begin()
         self._close_instant()
-        step = None
         heap = self.events.heap
-        while step is None:
-            if not heap:
-                break
+        while heap:
             t = heap[0][0]
             if self.horizon is not None and t > self.horizon:
                 self.stopped = True
                 break
             self.clock[0] = t
-            step = self._pop_instant(t)
-        return step
+            events = self._pop_instant(t)
+            if events is not None:
+                return _new(Step, (t, events))
+        return None
 
     def _apply(self, decisions: Iterable[Decision] | None) -> None:
         now = self.clock[0]
+        pending, start = self.pending, self._start
         for decision in decisions or ():
             kind = type(decision)
             if kind is Start:
-                self._take_pending(decision.job, "start")
-                self._start(decision.job, decision.allocation, now, decision.any_nodes)
+                job = decision.job
+                if pending.pop(job.index, None) is None:
+                    self._not_pending(job, "start")
+                start(job, decision.allocation, now, decision.any_nodes)
             elif kind is Enqueue:
                 self._enqueue(decision, now)
             elif kind is Dequeue:
@@ -204,9 +206,22 @@ class Simulation:
         if self.scheduler is None:
             raise ConfigError("Simulation.run() needs a scheduler")
         began = wallclock.perf_counter()
-        decide, advance, apply = self.scheduler.decide, self._advance, self._apply
-        while (step := advance()) is not None:
-            apply(decide(step.now, step.events))
+        self._begin()
+        decide, apply, pop, close = self.scheduler.decide, self._apply, self._pop_instant, \
+            self._close_instant
+        heap, horizon, clock = self.events.heap, self.horizon, self.clock
+        while True:  # _advance() and _apply() with the scheduler's decisions, inlined
+            close()  # (may push finishes: the instant's rates are known now)
+            if not heap:
+                break
+            t = heap[0][0]
+            if horizon is not None and t > horizon:
+                self.stopped = True
+                break
+            clock[0] = t
+            events = pop(t)
+            if events is not None:
+                apply(decide(t, events))
         self.wall += wallclock.perf_counter() - began
         return self.finish()
 
@@ -268,8 +283,9 @@ class Simulation:
                               f"index and 0..{max(cores, 0)} cores")
         self.events.push(change.time, AVAILABILITY, change.node, change.cores)
 
-    def _pop_instant(self, t: float) -> Step | None:
-        """Handle the events due at ``t`` (only the first one with ``per_event``)."""
+    def _pop_instant(self, t: float) -> Events | None:
+        """Handle the events due at ``t`` (only the first one with ``per_event``); what
+        happened, or ``None`` when nothing the scheduler must hear of did."""
         finished: list[Job] = []
         released: list[Job] = []
         submitted: list[Job] = []
@@ -320,11 +336,11 @@ class Simulation:
         if not (finished or submitted or released or available or woken or booted):
             return None
         self.open = True
-        # Step(t, Events(...)) without the NamedTuples' Python __new__ (once per instant)
-        return _new(Step, (t, _new(Events, (tuple(submitted) if submitted else (),
-                                            tuple(finished) if finished else (), woken,
-                                            tuple(released) if released else (),
-                                            tuple(available) if available else (), booted))))
+        # Events(...) without the NamedTuple's Python __new__ (once per instant)
+        return _new(Events, (tuple(submitted) if submitted else (),
+                             tuple(finished) if finished else (), woken,
+                             tuple(released) if released else (),
+                             tuple(available) if available else (), booted))
 
     def _close_instant(self) -> None:
         """What follows the decisions of an instant: rates of the nodes that changed, then
@@ -364,8 +380,10 @@ class Simulation:
     # ---- decisions ------------------------------------------------------------------------
     def _take_pending(self, job: Job, what: str) -> None:
         if self.pending.pop(job.index, None) is None:
-            raise SchedulerError(
-                f"{self._name}: cannot {what} job '{job.id}': it is not pending")
+            self._not_pending(job, what)
+
+    def _not_pending(self, job: Job, what: str) -> None:
+        raise SchedulerError(f"{self._name}: cannot {what} job '{job.id}': it is not pending")
 
     def _enqueue(self, decision: Enqueue, now: float) -> None:
         job, node = decision.job, int(decision.node)
@@ -430,17 +448,17 @@ class Simulation:
             node, count = int(node), int(count)
             pairs: tuple[tuple[int, int], ...] = ((node, count),)
             nodes, cores = [node], [count]
-            speed = self._speed[node]
         else:
             pairs = tuple([(int(n), int(c)) for n, c in allocation])
             nodes = [n for n, _ in pairs]
             cores = [c for _, c in pairs]
-            speed = min(map(self._speed.__getitem__, nodes)) if nodes else 0.0
         state = self.state
         problem = allocation_problem(job, nodes, cores, state.free_cores, state.free_mem,
                                      state.free_disk, any_nodes)
         if problem:
             raise SchedulerError(f"{self._name}: start of job '{job.id}' {problem}")
+        speed = self._speed[nodes[0]] if len(nodes) == 1 else min(map(self._speed.__getitem__,
+                                                                       nodes))
         wait = self._boot_wait(nodes, now) if self._on_demand else -1
         at = now if wait < 0 else state.up_since[wait]
         # RunningJob(...) without the dataclass's Python __init__ (once per job)
