@@ -54,7 +54,8 @@ class Backfilling(Scheduler):
 
 class _Shadow:
     """The head's reservation: its shadow time and what each node keeps free then beyond the
-    head's needs (``extra_cores``, ``extra_mem``; ``max_extra`` is the most on one node)."""
+    head's needs (``extra_cores``, ``extra_mem``; ``max_extra`` is the most on one node,
+    ``total_extra`` the sum over the nodes)."""
 
     def __init__(self, view: ClusterView, head: Job, nodes: NodePreference,
                  rng: np.random.Generator) -> None:
@@ -64,10 +65,19 @@ class _Shadow:
 
     def take(self, job: Job, allocation: Allocation) -> None:
         """A job that will still run at the shadow time takes its cores from the extra."""
-        for node, count in allocation:
+        if len(allocation) == 1:
+            (node, count), = allocation
             self.extra_cores[node] -= count
-            self.extra_mem[node] -= share(job.memory_mb, count, job.ntasks)
+            if job.memory_mb:
+                self.extra_mem[node] -= share(job.memory_mb, count, job.ntasks)
+        else:  # each node once: one fancy-indexed subtraction
+            nodes, counts = zip(*allocation)
+            self.extra_cores[list(nodes)] -= counts
+            if job.memory_mb:
+                self.extra_mem[list(nodes)] -= [share(job.memory_mb, count, job.ntasks)
+                                               for count in counts]
         self.max_extra = int(self.extra_cores.max())
+        self.total_extra = int(np.maximum(self.extra_cores, 0).sum())
 
 
 class EasyBackfill(Backfilling):
@@ -75,7 +85,7 @@ class EasyBackfill(Backfilling):
 
     def reset(self, view: ClusterView, rng: np.random.Generator) -> None:
         super().reset(view, rng)
-        # a one-node job's shortest possible estimate is on the fastest node
+        # a job's shortest possible estimate is on the fastest node(s)
         self.shortest = view.platform.slowest_speed / float(view.platform.arrays.speed.max())
 
     def decide(self, now: float, events: Events) -> Iterator[Decision]:
@@ -103,9 +113,12 @@ class EasyBackfill(Backfilling):
                 continue
             if shadow is None:
                 shadow = self._shadow(head)
-            if job.nodes == 1 and job.ntasks > shadow.max_extra and \
-                    now + job.req_time * shortest > shadow.time:
-                continue  # ends after the shadow time on every node, and no node has the extra
+            if job.ntasks > (shadow.max_extra if job.nodes == 1 else shadow.total_extra) and \
+                    now + job.req_time * shortest > shadow.time and \
+                    (job.nodes == 1 or self.nodes.key_of is not None):
+                # ends after the shadow time on every node, and the extra cannot hold it (a
+                # multi-node job's placement under random selection draws: not skipped)
+                continue
             allocation = self._backfill(job, now, shadow)
             if allocation is not None:
                 yield Start(job, allocation)
@@ -117,9 +130,9 @@ class EasyBackfill(Backfilling):
     def _backfill(self, job: Job, now: float, shadow: _Shadow) -> Allocation | None:
         view = self.view
         if job.nodes == 1:
-            ends_in_time = now + view.speed.estimates(job) <= shadow.time
-            allowed = ends_in_time | \
-                (capacity(job, shadow.extra_cores, shadow.extra_mem) >= job.ntasks)
+            allowed = now + view.speed.estimates(job) <= shadow.time  # ends in time
+            if job.ntasks <= shadow.max_extra:  # or only uses what the head leaves free
+                allowed |= capacity(job, shadow.extra_cores, shadow.extra_mem) >= job.ntasks
             allocation = self._place_now(job, allowed)
         else:
             allocation = self._place_now(job)
