@@ -28,7 +28,8 @@ class ViewServers:
     (-1 while inactive).
 
     Records are kept between questions: whoever changes a node (the scheduler, which sees
-    every event and decision) says so with :meth:`changed`."""
+    every event and decision) says so with :meth:`changed`, and the next question reads the
+    changed ones again."""
 
     def __init__(self, view: ClusterView) -> None:
         self.view = view
@@ -39,11 +40,12 @@ class ViewServers:
             group = self.nodes[node.type.name]
             self.ids.append((node.type.name, len(group)))
             group.append(node.index)
-        self._records: list[ServerRecord | None] = [None] * len(self.ids)
+        self._records: list[ServerRecord] = []
+        self._stale: set[int] = set(range(len(self.ids)))
 
     def changed(self, node: int) -> None:
         """``node``'s record must be read again."""
-        self._records[node] = None
+        self._stale.add(node)
 
     def node(self, target: Target) -> int:
         """The node of a ``(type, id)`` target."""
@@ -53,12 +55,11 @@ class ViewServers:
         return group[target[1]]
 
     def capable(self, job: JobRequest) -> list[ServerRecord]:
-        return [self._record(n) for t in self.types if t.can_ever_run(job)
-                for n in self.nodes[t.name]]
+        records = self._current()
+        return [records[n] for t in self.types if t.can_ever_run(job) for n in self.nodes[t.name]]
 
     def available(self, job: JobRequest) -> list[ServerRecord]:
-        records = (self._record(n) for n in range(len(self.ids)))
-        return [r for r in records if r.has_room(job) and not r.waiting]
+        return [r for r in self._current() if r.has_room(job) and not r.waiting]
 
     def jobs_on(self, record: ServerRecord) -> list[ListedJob]:
         view = self.view
@@ -69,16 +70,24 @@ class ViewServers:
                 *(ListedJob(int(job.id), False, -1, int(job.req_time))
                   for job in view.local_queue(node))]
 
-    def _record(self, node: int) -> ServerRecord:
-        record = self._records[node]
-        if record is None:
-            view = self.view
-            state = view.node_state(node)
-            holding = len(view.running_on(node))
-            waiting = view.local_queue_length(node) + (holding if state == BOOTING else 0)
-            start = -1 if state == INACTIVE else int(view.up_since(node))
-            record = self._records[node] = ServerRecord(
-                *self.ids[node], state, start, int(view.free_cores[node]),
-                int(view.free_mem[node]), int(view.free_disk[node]), waiting,
-                0 if state == BOOTING else holding)
-        return record
+    def _current(self) -> list[ServerRecord]:
+        """Every server's record, in node order, the changed ones read again."""
+        if self._stale:
+            records = self._records
+            if not records:
+                records.extend(map(self._read, range(len(self.ids))))
+            else:
+                for node in self._stale:
+                    records[node] = self._read(node)
+            self._stale.clear()
+        return self._records
+
+    def _read(self, node: int) -> ServerRecord:
+        view = self.view
+        state = view.node_state(node)
+        holding = len(view.running_on(node))
+        waiting = view.local_queue_length(node) + (holding if state == BOOTING else 0)
+        start = -1 if state == INACTIVE else int(view.up_since(node))
+        return ServerRecord(*self.ids[node], state, start, int(view.free_cores[node]),
+                            int(view.free_mem[node]), int(view.free_disk[node]), waiting,
+                            0 if state == BOOTING else holding)
