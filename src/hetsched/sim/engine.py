@@ -436,13 +436,15 @@ class Simulation:
                 job = queue.popleft()
                 del self.queued_on[job.index]
                 self.queued_locally -= 1
-                self._start(job, ((node, job.ntasks),), now)
+                self._start(job, ((node, job.ntasks),), now, checked=True)
             if not queue:
                 del self.state.local_queues[node]
 
     # ---- job life cycle -------------------------------------------------------------------
     def _start(self, job: Job, allocation: Iterable[tuple[int, int]], now: float,
-               any_nodes: bool = False) -> None:
+               any_nodes: bool = False, checked: bool = False) -> None:
+        """Start ``job`` on ``allocation`` (checked first unless the engine itself just found
+        that it fits: ``checked``)."""
         if type(allocation) is tuple and len(allocation) == 1:  # the common case, quicker
             (node, count), = allocation
             node, count = int(node), int(count)
@@ -453,8 +455,8 @@ class Simulation:
             nodes = [n for n, _ in pairs]
             cores = [c for _, c in pairs]
         state = self.state
-        problem = allocation_problem(job, nodes, cores, state.free_cores, state.free_mem,
-                                     state.free_disk, any_nodes)
+        problem = None if checked else allocation_problem(
+            job, nodes, cores, state.free_cores, state.free_mem, state.free_disk, any_nodes)
         if problem:
             raise SchedulerError(f"{self._name}: start of job '{job.id}' {problem}")
         speed = self._speed[nodes[0]] if len(nodes) == 1 else min(map(self._speed.__getitem__,
