@@ -42,10 +42,12 @@ class ViewServers:
             group.append(node.index)
         self._records: list[ServerRecord] = []
         self._stale: set[int] = set(range(len(self.ids)))
+        self._listed: dict[int, list[ListedJob]] = {}  # LSTJ answers, by node
 
     def changed(self, node: int) -> None:
-        """``node``'s record must be read again."""
+        """``node``'s record (and its job list) must be read again."""
         self._stale.add(node)
+        self._listed.pop(node, None)
 
     def node(self, target: Target) -> int:
         """The node of a ``(type, id)`` target."""
@@ -62,8 +64,14 @@ class ViewServers:
         return [r for r in self._current() if r.has_room(job) and not r.waiting]
 
     def jobs_on(self, record: ServerRecord) -> list[ListedJob]:
-        view = self.view
         node = self.node((record.type, record.id))
+        listed = self._listed.get(node)
+        if listed is None:
+            listed = self._listed[node] = self._list(node)
+        return list(listed)
+
+    def _list(self, node: int) -> list[ListedJob]:
+        view = self.view
         up = view.node_state(node) != BOOTING
         return [*(ListedJob(int(run.job.id), up, int(run.start), int(run.job.req_time))
                   for run in view.running_on(node).values()),
