@@ -43,6 +43,7 @@ class ViewServers:
         self._records: list[ServerRecord] = []
         self._stale: set[int] = set(range(len(self.ids)))
         self._listed: dict[int, list[ListedJob]] = {}  # LSTJ answers, by node
+        self._node_of = {target: node for node, target in enumerate(self.ids)}
 
     def changed(self, node: int) -> None:
         """``node``'s record (and its job list) must be read again."""
@@ -51,10 +52,10 @@ class ViewServers:
 
     def node(self, target: Target) -> int:
         """The node of a ``(type, id)`` target."""
-        group = self.nodes.get(target[0])
-        if group is None or not 0 <= target[1] < len(group):
+        node = self._node_of.get(target)
+        if node is None:
             raise SchedulerError(f"no server {target[0]} {target[1]}")
-        return group[target[1]]
+        return node
 
     def capable(self, job: JobRequest) -> list[ServerRecord]:
         records = self._current()
@@ -64,7 +65,7 @@ class ViewServers:
         return [r for r in self._current() if r.has_room(job) and not r.waiting]
 
     def jobs_on(self, record: ServerRecord) -> list[ListedJob]:
-        node = self.node((record.type, record.id))
+        node = self._node_of[record.type, record.id]
         listed = self._listed.get(node)
         if listed is None:
             listed = self._listed[node] = self._list(node)
