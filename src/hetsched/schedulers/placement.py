@@ -50,6 +50,10 @@ def place(job: Job, free_cores: np.ndarray, free_mem: np.ndarray, key: np.ndarra
     """
     cap = capacity(job, free_cores, free_mem, free_disk)
     if job.nodes == 1:
+        if order is not None and cap.size <= SCAN_NODES:
+            node = _first_fit(job.ntasks, cap.tolist(),
+                              None if allowed is None else allowed.tolist(), order.tolist())
+            return None if node is None else ((node, job.ntasks),)
         fit = cap >= job.ntasks
         if allowed is not None:
             fit &= allowed
@@ -97,6 +101,15 @@ def _spread(ntasks: int, cap: np.ndarray, key: np.ndarray | None, rng: np.random
     counts = taken[: last + 1].copy()
     counts[last] -= int(filled[last]) - ntasks
     return tuple(zip(ranked[: last + 1].tolist(), counts.tolist()))
+
+
+def _first_fit(ntasks: int, cap: list[int], allowed: list[bool] | None,
+               order: list[int]) -> int | None:
+    """:func:`choose_node` on few nodes, from the tasks each can take, as a Python scan."""
+    for node in order:
+        if cap[node] >= ntasks and (allowed is None or allowed[node]):
+            return node
+    return None
 
 
 def _spread_scan(ntasks: int, cap: list[int], allowed: list[bool] | None,
