@@ -302,7 +302,7 @@ class Simulation:
                     self._finish(run, t)
                     finished.append(run.job)
                     if self.queued_locally:
-                        touched.update(run.nodes)
+                        touched.update([node for node, _ in run.allocation])
                     if self.per_event:
                         break
                 continue
