@@ -154,7 +154,14 @@ class Simulation:
 
     def _advance(self) -> Step | None:
         self._begin()
-        self._close_instant()
+        events = self._next()
+        return None if events is None else _new(Step, (self.clock[0], events))
+
+    def _next(self) -> Events | None:
+        """Close the open instant, then handle the events of the next instant at which
+        something happened: what did (at ``self.clock[0]``), or ``None`` once the run is
+        over."""
+        self._close_instant()  # (may push finishes: the instant's rates are known now)
         heap = self.events.heap
         while heap:
             t = heap[0][0]
@@ -164,7 +171,7 @@ class Simulation:
             self.clock[0] = t
             events = self._pop_instant(t)
             if events is not None:
-                return _new(Step, (t, events))
+                return events
         return None
 
     def _apply(self, decisions: Iterable[Decision] | None) -> None:
@@ -207,21 +214,10 @@ class Simulation:
             raise ConfigError("Simulation.run() needs a scheduler")
         began = wallclock.perf_counter()
         self._begin()
-        decide, apply, pop, close = self.scheduler.decide, self._apply, self._pop_instant, \
-            self._close_instant
-        heap, horizon, clock = self.events.heap, self.horizon, self.clock
-        while True:  # _advance() and _apply() with the scheduler's decisions, inlined
-            close()  # (may push finishes: the instant's rates are known now)
-            if not heap:
-                break
-            t = heap[0][0]
-            if horizon is not None and t > horizon:
-                self.stopped = True
-                break
-            clock[0] = t
-            events = pop(t)
-            if events is not None:
-                apply(decide(t, events))
+        decide, apply, next_events, clock = self.scheduler.decide, self._apply, self._next, \
+            self.clock
+        while (events := next_events()) is not None:
+            apply(decide(clock[0], events))
         self.wall += wallclock.perf_counter() - began
         return self.finish()
 
