@@ -59,6 +59,7 @@ class _Shadow:
 
     def __init__(self, view: ClusterView, head: Job, nodes: NodePreference,
                  rng: np.random.Generator) -> None:
+        self.head = head
         self.time, allocation, self.extra_cores, self.extra_mem = first_fit_time(
             view, head, nodes.key(view), rng, nodes.order(view))
         self.take(head, allocation)
@@ -87,9 +88,12 @@ class EasyBackfill(Backfilling):
         super().reset(view, rng)
         # a job's shortest possible estimate is on the fastest node(s)
         self.shortest = view.platform.slowest_speed / float(view.platform.arrays.speed.max())
+        self.kept: _Shadow | None = None
 
     def decide(self, now: float, events: Events) -> Iterator[Decision]:
         view = self.view
+        if events.finished or events.available or events.booted:
+            self.kept = None
         pending = view.pending
         while pending:
             head = next(iter(pending.values()))
@@ -103,7 +107,7 @@ class EasyBackfill(Backfilling):
             return
         # the head's reservation is made when a job first passes the quick tests below; under
         # random node selection it draws from the generator, so it is then always made first
-        shadow = None if self.nodes.key_of is not None else self._shadow(head)
+        shadow = None if self.nodes.key_of is not None else self._shadow(head, now)
         free, shortest = view.free_cores, self.shortest
         max_free, total_free = int(free.max()), view.total_free_cores
         for job in list(pending.values())[1:]:
@@ -112,7 +116,7 @@ class EasyBackfill(Backfilling):
             if job.ntasks > (max_free if job.nodes == 1 else total_free):
                 continue
             if shadow is None:
-                shadow = self._shadow(head)
+                shadow = self._shadow(head, now)
             if job.ntasks > (shadow.max_extra if job.nodes == 1 else shadow.total_extra) and \
                     now + job.req_time * shortest > shadow.time and \
                     (job.nodes == 1 or self.nodes.key_of is not None):
@@ -121,11 +125,29 @@ class EasyBackfill(Backfilling):
                 continue
             allocation = self._backfill(job, now, shadow)
             if allocation is not None:
+                if job.memory_mb:
+                    self.kept = None
                 yield Start(job, allocation)
                 max_free, total_free = int(free.max()), view.total_free_cores
 
-    def _shadow(self, head: Job) -> _Shadow:
-        return _Shadow(self.view, head, self.nodes, self.rng)
+    def _shadow(self, head: Job, now: float) -> _Shadow:
+        """The head's reservation: the one made at an earlier instant while it still holds,
+        else a new one.
+
+        One made earlier with a static node selection is still what a new one would be while
+        the head is the same job, no job ended, no node changed, every job started since used
+        no memory (with memory, sums in another order could differ in the last bit) and the
+        shadow time is still to come. A new reservation would release the same jobs at the
+        same times after now (those past their estimate now rather than earlier, but the head
+        did not fit before the shadow time anyway), from fewer free cores (the jobs started
+        since), so no earlier time fits; at the shadow time, the jobs started since take only
+        what was taken from the extra (they end by it or use only the extra)."""
+        kept = self.kept
+        if kept is not None and kept.head is head and kept.time > now:
+            return kept
+        shadow = _Shadow(self.view, head, self.nodes, self.rng)
+        self.kept = shadow if self.nodes.static and not head.memory_mb else None
+        return shadow
 
     def _backfill(self, job: Job, now: float, shadow: _Shadow) -> Allocation | None:
         view = self.view
