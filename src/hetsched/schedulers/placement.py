@@ -69,12 +69,8 @@ def choose_node(fit: np.ndarray, key: np.ndarray | None, rng: np.random.Generato
     """The preferred node of the mask ``fit`` (``None`` if it is empty): where a one-node job
     goes among the nodes that can take it."""
     if order is not None:  # the first fitting node in preference order
-        if fit.size <= SCAN_NODES:
-            mask = fit.tolist()
-            for node in order.tolist():
-                if mask[node]:
-                    return node
-            return None
+        if fit.size <= SCAN_NODES:  # the mask as room for 0 or 1 task per node
+            return _first_fit(1, fit.tolist(), None, order.tolist())
         node = int(order[fit[order].argmax()])
         return node if fit[node] else None
     if key is not None:  # the preferred fitting node without building the candidates
