@@ -28,7 +28,8 @@ class ViewServers:
     (-1 while inactive).
 
     Records are kept between questions: whoever changes a node (the scheduler, which sees
-    every event and decision) says so with :meth:`changed`."""
+    every event and decision) says so with :meth:`changed`, and the next question reads the
+    changed ones again."""
 
     def __init__(self, view: ClusterView) -> None:
         self.view = view
@@ -39,46 +40,63 @@ class ViewServers:
             group = self.nodes[node.type.name]
             self.ids.append((node.type.name, len(group)))
             group.append(node.index)
-        self._records: list[ServerRecord | None] = [None] * len(self.ids)
+        self._records: list[ServerRecord] = []
+        self._stale: set[int] = set(range(len(self.ids)))
+        self._listed: dict[int, list[ListedJob]] = {}  # LSTJ answers, by node
+        self._node_of = {target: node for node, target in enumerate(self.ids)}
 
     def changed(self, node: int) -> None:
-        """``node``'s record must be read again."""
-        self._records[node] = None
+        """``node``'s record (and its job list) must be read again."""
+        self._stale.add(node)
+        self._listed.pop(node, None)
 
     def node(self, target: Target) -> int:
         """The node of a ``(type, id)`` target."""
-        group = self.nodes.get(target[0])
-        if group is None or not 0 <= target[1] < len(group):
+        node = self._node_of.get(target)
+        if node is None:
             raise SchedulerError(f"no server {target[0]} {target[1]}")
-        return group[target[1]]
+        return node
 
     def capable(self, job: JobRequest) -> list[ServerRecord]:
-        return [self._record(n) for t in self.types if t.can_ever_run(job)
-                for n in self.nodes[t.name]]
+        records = self._current()
+        return [records[n] for t in self.types if t.can_ever_run(job) for n in self.nodes[t.name]]
 
     def available(self, job: JobRequest) -> list[ServerRecord]:
-        records = (self._record(n) for n in range(len(self.ids)))
-        return [r for r in records if r.has_room(job) and not r.waiting]
+        return [r for r in self._current() if r.has_room(job) and not r.waiting]
 
     def jobs_on(self, record: ServerRecord) -> list[ListedJob]:
+        node = self._node_of[record.type, record.id]
+        listed = self._listed.get(node)
+        if listed is None:
+            listed = self._listed[node] = self._list(node)
+        return list(listed)
+
+    def _list(self, node: int) -> list[ListedJob]:
         view = self.view
-        node = self.node((record.type, record.id))
         up = view.node_state(node) != BOOTING
         return [*(ListedJob(int(run.job.id), up, int(run.start), int(run.job.req_time))
                   for run in view.running_on(node).values()),
                 *(ListedJob(int(job.id), False, -1, int(job.req_time))
                   for job in view.local_queue(node))]
 
-    def _record(self, node: int) -> ServerRecord:
-        record = self._records[node]
-        if record is None:
-            view = self.view
-            state = view.node_state(node)
-            holding = len(view.running_on(node))
-            waiting = view.local_queue_length(node) + (holding if state == BOOTING else 0)
-            start = -1 if state == INACTIVE else int(view.up_since(node))
-            record = self._records[node] = ServerRecord(
-                *self.ids[node], state, start, int(view.free_cores[node]),
-                int(view.free_mem[node]), int(view.free_disk[node]), waiting,
-                0 if state == BOOTING else holding)
-        return record
+    def _current(self) -> list[ServerRecord]:
+        """Every server's record, in node order, the changed ones read again."""
+        if self._stale:
+            records = self._records
+            if not records:
+                records.extend(map(self._read, range(len(self.ids))))
+            else:
+                for node in self._stale:
+                    records[node] = self._read(node)
+            self._stale.clear()
+        return self._records
+
+    def _read(self, node: int) -> ServerRecord:
+        view = self.view
+        state = view.node_state(node)
+        holding = len(view.running_on(node))
+        waiting = view.local_queue_length(node) + (holding if state == BOOTING else 0)
+        start = -1 if state == INACTIVE else int(view.up_since(node))
+        return ServerRecord(*self.ids[node], state, start, int(view.free_cores[node]),
+                            int(view.free_mem[node]), int(view.free_disk[node]), waiting,
+                            0 if state == BOOTING else holding)

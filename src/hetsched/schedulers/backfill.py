@@ -54,20 +54,31 @@ class Backfilling(Scheduler):
 
 class _Shadow:
     """The head's reservation: its shadow time and what each node keeps free then beyond the
-    head's needs (``extra_cores``, ``extra_mem``; ``max_extra`` is the most on one node)."""
+    head's needs (``extra_cores``, ``extra_mem``; ``max_extra`` is the most on one node,
+    ``total_extra`` the sum over the nodes)."""
 
     def __init__(self, view: ClusterView, head: Job, nodes: NodePreference,
                  rng: np.random.Generator) -> None:
+        self.head = head
         self.time, allocation, self.extra_cores, self.extra_mem = first_fit_time(
             view, head, nodes.key(view), rng, nodes.order(view))
         self.take(head, allocation)
 
     def take(self, job: Job, allocation: Allocation) -> None:
         """A job that will still run at the shadow time takes its cores from the extra."""
-        for node, count in allocation:
+        if len(allocation) == 1:
+            (node, count), = allocation
             self.extra_cores[node] -= count
-            self.extra_mem[node] -= share(job.memory_mb, count, job.ntasks)
+            if job.memory_mb:
+                self.extra_mem[node] -= share(job.memory_mb, count, job.ntasks)
+        else:  # each node once: one fancy-indexed subtraction
+            nodes, counts = zip(*allocation)
+            self.extra_cores[list(nodes)] -= counts
+            if job.memory_mb:
+                self.extra_mem[list(nodes)] -= [share(job.memory_mb, count, job.ntasks)
+                                               for count in counts]
         self.max_extra = int(self.extra_cores.max())
+        self.total_extra = int(np.maximum(self.extra_cores, 0).sum())
 
 
 class EasyBackfill(Backfilling):
@@ -75,11 +86,14 @@ class EasyBackfill(Backfilling):
 
     def reset(self, view: ClusterView, rng: np.random.Generator) -> None:
         super().reset(view, rng)
-        # a one-node job's shortest possible estimate is on the fastest node
+        # a job's shortest possible estimate is on the fastest node(s)
         self.shortest = view.platform.slowest_speed / float(view.platform.arrays.speed.max())
+        self.kept: _Shadow | None = None
 
     def decide(self, now: float, events: Events) -> Iterator[Decision]:
         view = self.view
+        if events.finished or events.available or events.booted:
+            self.kept = None
         pending = view.pending
         while pending:
             head = next(iter(pending.values()))
@@ -93,7 +107,7 @@ class EasyBackfill(Backfilling):
             return
         # the head's reservation is made when a job first passes the quick tests below; under
         # random node selection it draws from the generator, so it is then always made first
-        shadow = None if self.nodes.key_of is not None else self._shadow(head)
+        shadow = None if self.nodes.key_of is not None else self._shadow(head, now)
         free, shortest = view.free_cores, self.shortest
         max_free, total_free = int(free.max()), view.total_free_cores
         for job in list(pending.values())[1:]:
@@ -102,24 +116,45 @@ class EasyBackfill(Backfilling):
             if job.ntasks > (max_free if job.nodes == 1 else total_free):
                 continue
             if shadow is None:
-                shadow = self._shadow(head)
-            if job.nodes == 1 and job.ntasks > shadow.max_extra and \
-                    now + job.req_time * shortest > shadow.time:
-                continue  # ends after the shadow time on every node, and no node has the extra
+                shadow = self._shadow(head, now)
+            if job.ntasks > (shadow.max_extra if job.nodes == 1 else shadow.total_extra) and \
+                    now + job.req_time * shortest > shadow.time and \
+                    (job.nodes == 1 or self.nodes.key_of is not None):
+                # ends after the shadow time on every node, and the extra cannot hold it (a
+                # multi-node job's placement under random selection draws: not skipped)
+                continue
             allocation = self._backfill(job, now, shadow)
             if allocation is not None:
+                if job.memory_mb:
+                    self.kept = None
                 yield Start(job, allocation)
                 max_free, total_free = int(free.max()), view.total_free_cores
 
-    def _shadow(self, head: Job) -> _Shadow:
-        return _Shadow(self.view, head, self.nodes, self.rng)
+    def _shadow(self, head: Job, now: float) -> _Shadow:
+        """The head's reservation: the one made at an earlier instant while it still holds,
+        else a new one.
+
+        One made earlier with a static node selection is still what a new one would be while
+        the head is the same job, no job ended, no node changed, every job started since used
+        no memory (with memory, sums in another order could differ in the last bit) and the
+        shadow time is still to come. A new reservation would release the same jobs at the
+        same times after now (those past their estimate now rather than earlier, but the head
+        did not fit before the shadow time anyway), from fewer free cores (the jobs started
+        since), so no earlier time fits; at the shadow time, the jobs started since take only
+        what was taken from the extra (they end by it or use only the extra)."""
+        kept = self.kept
+        if kept is not None and kept.head is head and kept.time > now:
+            return kept
+        shadow = _Shadow(self.view, head, self.nodes, self.rng)
+        self.kept = shadow if self.nodes.static and not head.memory_mb else None
+        return shadow
 
     def _backfill(self, job: Job, now: float, shadow: _Shadow) -> Allocation | None:
         view = self.view
         if job.nodes == 1:
-            ends_in_time = now + view.speed.estimates(job) <= shadow.time
-            allowed = ends_in_time | \
-                (capacity(job, shadow.extra_cores, shadow.extra_mem) >= job.ntasks)
+            allowed = now + view.speed.estimates(job) <= shadow.time  # ends in time
+            if job.ntasks <= shadow.max_extra:  # or only uses what the head leaves free
+                allowed |= capacity(job, shadow.extra_cores, shadow.extra_mem) >= job.ntasks
             allocation = self._place_now(job, allowed)
         else:
             allocation = self._place_now(job)

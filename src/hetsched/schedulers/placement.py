@@ -17,6 +17,10 @@ from hetsched.workload.model import SPREAD, Job
 
 Allocation = tuple[tuple[int, int], ...]
 
+#: Up to this many nodes, a Python scan of the preference order is quicker than numpy's
+#: per-call overhead (about 1 us against 3 on 20 nodes).
+SCAN_NODES = 64
+
 
 def _ranked(usable: np.ndarray, key: np.ndarray | None, rng: np.random.Generator,
             order: np.ndarray | None) -> np.ndarray:
@@ -46,6 +50,10 @@ def place(job: Job, free_cores: np.ndarray, free_mem: np.ndarray, key: np.ndarra
     """
     cap = capacity(job, free_cores, free_mem, free_disk)
     if job.nodes == 1:
+        if order is not None and cap.size <= SCAN_NODES:
+            node = _first_fit(job.ntasks, cap.tolist(),
+                              None if allowed is None else allowed.tolist(), order.tolist())
+            return None if node is None else ((node, job.ntasks),)
         fit = cap >= job.ntasks
         if allowed is not None:
             fit &= allowed
@@ -61,6 +69,8 @@ def choose_node(fit: np.ndarray, key: np.ndarray | None, rng: np.random.Generato
     """The preferred node of the mask ``fit`` (``None`` if it is empty): where a one-node job
     goes among the nodes that can take it."""
     if order is not None:  # the first fitting node in preference order
+        if fit.size <= SCAN_NODES:  # the mask as room for 0 or 1 task per node
+            return _first_fit(1, fit.tolist(), None, order.tolist())
         node = int(order[fit[order].argmax()])
         return node if fit[node] else None
     if key is not None:  # the preferred fitting node without building the candidates
@@ -74,6 +84,9 @@ def choose_node(fit: np.ndarray, key: np.ndarray | None, rng: np.random.Generato
 def _spread(ntasks: int, cap: np.ndarray, key: np.ndarray | None, rng: np.random.Generator,
             allowed: np.ndarray | None, order: np.ndarray | None) -> Allocation | None:
     """Fill the preferred nodes first, taking all they can give, until every task is placed."""
+    if order is not None and cap.size <= SCAN_NODES:
+        return _spread_scan(ntasks, cap.tolist(), None if allowed is None else allowed.tolist(),
+                            order.tolist())
     usable = cap > 0 if allowed is None else (cap > 0) & allowed
     if cap[usable].sum() < ntasks:
         return None
@@ -84,6 +97,30 @@ def _spread(ntasks: int, cap: np.ndarray, key: np.ndarray | None, rng: np.random
     counts = taken[: last + 1].copy()
     counts[last] -= int(filled[last]) - ntasks
     return tuple(zip(ranked[: last + 1].tolist(), counts.tolist()))
+
+
+def _first_fit(ntasks: int, cap: list[int], allowed: list[bool] | None,
+               order: list[int]) -> int | None:
+    """:func:`choose_node` on few nodes, from the tasks each can take, as a Python scan."""
+    for node in order:
+        if cap[node] >= ntasks and (allowed is None or allowed[node]):
+            return node
+    return None
+
+
+def _spread_scan(ntasks: int, cap: list[int], allowed: list[bool] | None,
+                 order: list[int]) -> Allocation | None:
+    """:func:`_spread` on few nodes, as a Python scan of the preference order."""
+    allocation = []
+    for node in order:
+        room = cap[node]
+        if room > 0 and (allowed is None or allowed[node]):
+            taken = room if room < ntasks else ntasks
+            allocation.append((node, taken))
+            ntasks -= taken
+            if not ntasks:
+                return tuple(allocation)
+    return None
 
 
 def _exact_nodes(job: Job, cap: np.ndarray, key: np.ndarray | None, rng: np.random.Generator,

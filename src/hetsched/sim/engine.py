@@ -46,6 +46,7 @@ _PENDING, _QUEUED, _RUNNING, _FINISHED, _REJECTED, _HELD = (
 
 
 _new = tuple.__new__
+_new_run = object.__new__
 
 
 class Step(NamedTuple):
@@ -100,18 +101,20 @@ class Simulation:
         self.clock = [self.t0]
         self.view = ClusterView(platform, self.state, self.pending, self.clock,
                                 self._all_submitted)
+        self._estimate = self.view.speed.estimate_at_speed
         self.events = EventQueue()
         self.cursor = 0
         self.known = 0
         self.wakeups: set[float] = set()
-        self.job_state = np.full(n, JobState.PENDING, dtype=np.int8)
-        self.start_t = np.full(n, np.nan)
-        self.end_t = np.full(n, np.nan)
+        # per-job lists (plain Python: item access is the hot path), arrays in the result
+        self.job_state = [_PENDING] * n
+        self.start_t = [math.nan] * n
+        self.end_t = [math.nan] * n
         self.alloc: list[tuple[tuple[int, int], ...] | None] = [None] * n
         self.reason: dict[int, str] = {}
-        self.job_energy = np.zeros(n)
+        self.job_energy = [0.0] * n
         self.series = TimeSeries()
-        self.unmet = self.deps.parent_count.copy()
+        self.unmet = self.deps.parent_count.tolist()
         self.done = 0
         self.queued_locally = 0
         self.queued_on: dict[int, int] = {}
@@ -151,27 +154,36 @@ class Simulation:
 
     def _advance(self) -> Step | None:
         self._begin()
-        self._close_instant()
-        step = None
+        events = self._next()
+        return None if events is None else _new(Step, (self.clock[0], events))
+
+    def _next(self) -> Events | None:
+        """Close the open instant, then handle the events of the next instant at which
+        something happened: what did (at ``self.clock[0]``), or ``None`` once the run is
+        over."""
+        self._close_instant()  # (may push finishes: the instant's rates are known now)
         heap = self.events.heap
-        while step is None:
-            if not heap:
-                break
+        while heap:
             t = heap[0][0]
             if self.horizon is not None and t > self.horizon:
                 self.stopped = True
                 break
             self.clock[0] = t
-            step = self._pop_instant(t)
-        return step
+            events = self._pop_instant(t)
+            if events is not None:
+                return events
+        return None
 
     def _apply(self, decisions: Iterable[Decision] | None) -> None:
         now = self.clock[0]
+        pending, start = self.pending, self._start
         for decision in decisions or ():
             kind = type(decision)
             if kind is Start:
-                self._take_pending(decision.job, "start")
-                self._start(decision.job, decision.allocation, now, decision.any_nodes)
+                job = decision.job
+                if pending.pop(job.index, None) is None:
+                    self._not_pending(job, "start")
+                start(job, decision.allocation, now, decision.any_nodes)
             elif kind is Enqueue:
                 self._enqueue(decision, now)
             elif kind is Dequeue:
@@ -201,9 +213,11 @@ class Simulation:
         if self.scheduler is None:
             raise ConfigError("Simulation.run() needs a scheduler")
         began = wallclock.perf_counter()
-        decide, advance, apply = self.scheduler.decide, self._advance, self._apply
-        while (step := advance()) is not None:
-            apply(decide(step.now, step.events))
+        self._begin()
+        decide, apply, next_events, clock = self.scheduler.decide, self._apply, self._next, \
+            self.clock
+        while (events := next_events()) is not None:
+            apply(decide(clock[0], events))
         self.wall += wallclock.perf_counter() - began
         return self.finish()
 
@@ -223,9 +237,8 @@ class Simulation:
         other.per_event = self.asked_per_event or (scheduler is not None and scheduler.per_event)
         other.forked = True
         other.wakeups = set(self.wakeups)
-        for name in ("job_state", "start_t", "end_t", "job_energy", "unmet"):
+        for name in ("job_state", "start_t", "end_t", "job_energy", "unmet", "alloc"):
             setattr(other, name, getattr(self, name).copy())
-        other.alloc = self.alloc.copy()
         other.reason = dict(self.reason)
         other.series = self.series.copy()
         other.queued_on = dict(self.queued_on)
@@ -266,8 +279,9 @@ class Simulation:
                               f"index and 0..{max(cores, 0)} cores")
         self.events.push(change.time, AVAILABILITY, change.node, change.cores)
 
-    def _pop_instant(self, t: float) -> Step | None:
-        """Handle the events due at ``t`` (only the first one with ``per_event``)."""
+    def _pop_instant(self, t: float) -> Events | None:
+        """Handle the events due at ``t`` (only the first one with ``per_event``); what
+        happened, or ``None`` when nothing the scheduler must hear of did."""
         finished: list[Job] = []
         released: list[Job] = []
         submitted: list[Job] = []
@@ -284,7 +298,7 @@ class Simulation:
                     self._finish(run, t)
                     finished.append(run.job)
                     if self.queued_locally:
-                        touched.update(run.nodes)
+                        touched.update([node for node, _ in run.allocation])
                     if self.per_event:
                         break
                 continue
@@ -318,11 +332,11 @@ class Simulation:
         if not (finished or submitted or released or available or woken or booted):
             return None
         self.open = True
-        # Step(t, Events(...)) without the NamedTuples' Python __new__ (once per instant)
-        return _new(Step, (t, _new(Events, (tuple(submitted) if submitted else (),
-                                            tuple(finished) if finished else (), woken,
-                                            tuple(released) if released else (),
-                                            tuple(available) if available else (), booted))))
+        # Events(...) without the NamedTuple's Python __new__ (once per instant)
+        return _new(Events, (tuple(submitted) if submitted else (),
+                             tuple(finished) if finished else (), woken,
+                             tuple(released) if released else (),
+                             tuple(available) if available else (), booted))
 
     def _close_instant(self) -> None:
         """What follows the decisions of an instant: rates of the nodes that changed, then
@@ -362,8 +376,10 @@ class Simulation:
     # ---- decisions ------------------------------------------------------------------------
     def _take_pending(self, job: Job, what: str) -> None:
         if self.pending.pop(job.index, None) is None:
-            raise SchedulerError(
-                f"{self._name}: cannot {what} job '{job.id}': it is not pending")
+            self._not_pending(job, what)
+
+    def _not_pending(self, job: Job, what: str) -> None:
+        raise SchedulerError(f"{self._name}: cannot {what} job '{job.id}': it is not pending")
 
     def _enqueue(self, decision: Enqueue, now: float) -> None:
         job, node = decision.job, int(decision.node)
@@ -416,39 +432,47 @@ class Simulation:
                 job = queue.popleft()
                 del self.queued_on[job.index]
                 self.queued_locally -= 1
-                self._start(job, ((node, job.ntasks),), now)
+                self._start(job, ((node, job.ntasks),), now, checked=True)
             if not queue:
                 del self.state.local_queues[node]
 
     # ---- job life cycle -------------------------------------------------------------------
     def _start(self, job: Job, allocation: Iterable[tuple[int, int]], now: float,
-               any_nodes: bool = False) -> None:
+               any_nodes: bool = False, checked: bool = False) -> None:
+        """Start ``job`` on ``allocation`` (checked first unless the engine itself just found
+        that it fits: ``checked``)."""
         if type(allocation) is tuple and len(allocation) == 1:  # the common case, quicker
             (node, count), = allocation
-            pairs = ((int(node), int(count)),)
-            nodes, cores = [pairs[0][0]], [pairs[0][1]]
+            node, count = int(node), int(count)
+            pairs: tuple[tuple[int, int], ...] = ((node, count),)
+            nodes, cores = [node], [count]
         else:
             pairs = tuple([(int(n), int(c)) for n, c in allocation])
             nodes = [n for n, _ in pairs]
             cores = [c for _, c in pairs]
         state = self.state
-        problem = allocation_problem(job, nodes, cores, state.free_cores, state.free_mem,
-                                     state.free_disk, any_nodes)
+        problem = None if checked else allocation_problem(
+            job, nodes, cores, state.free_cores, state.free_mem, state.free_disk, any_nodes)
         if problem:
             raise SchedulerError(f"{self._name}: start of job '{job.id}' {problem}")
-        wait = self._boot_wait(nodes, now) if self._on_demand else -1
-        at = now if wait < 0 else state.up_since[wait]
         speed = self._speed[nodes[0]] if len(nodes) == 1 else min(map(self._speed.__getitem__,
                                                                        nodes))
-        run = RunningJob(job, pairs, at, at + self.view.speed.estimate_at_speed(job, speed),
-                         self._shares(job, pairs, at) if wait < 0 else (),
-                         at + job.req_ops / (job.ipc * speed))
-        self.job_state[job.index] = _RUNNING
-        self.start_t[job.index] = at
-        self.alloc[job.index] = pairs
+        wait = self._boot_wait(nodes, now) if self._on_demand else -1
+        at = now if wait < 0 else state.up_since[wait]
+        # RunningJob(...) without the dataclass's Python __init__ (once per job)
+        run = _new_run(RunningJob)
+        run.job, run.allocation, run.start, run.version = job, pairs, at, 0
+        run.est_end = at + self._estimate(job, speed)
+        run.end = at + job.req_ops / (job.ipc * speed)
+        index = job.index
+        self.job_state[index] = _RUNNING
+        self.start_t[index] = at
+        self.alloc[index] = pairs
         if wait < 0:
+            run.shares = self._shares(job, pairs, at)
             self._run(run, now)
         else:
+            run.shares = ()
             state.hold(run, wait)
 
     def _run(self, run: RunningJob, now: float) -> None:
@@ -481,9 +505,13 @@ class Simulation:
         """The job's threads per processor of each node, at uncontended rates."""
         layout, speed, ops, ipc = self.state.layout, self._speed, job.req_ops, job.ipc
         if self.contention is None and self._one_processor_each:  # the common case, hot
-            first, new = layout.first, tuple.__new__  # Share(...) without its Python __new__
-            return tuple([new(Share, (node, first[node], count, ops, ipc * speed[node], now,
-                                      None)) for node, count in pairs])
+            first = layout.first  # Share(...) without its Python __new__
+            if len(pairs) == 1:
+                (node, count), = pairs
+                return (_new(Share, (node, first[node], count, ops, ipc * speed[node], now,
+                                     None)),)
+            return tuple([_new(Share, (node, first[node], count, ops, ipc * speed[node], now,
+                                       None)) for node, count in pairs])
         shares = []
         for node, count in pairs:
             rate = ipc * speed[node]
@@ -562,7 +590,8 @@ class Simulation:
                 self.job_state[run.job.index] = _QUEUED
                 self.start_t[run.job.index] = math.nan
         jobs = self.workload.jobs
-        for index in np.flatnonzero(np.isin(self.job_state, [int(s) for s in ALIVE])).tolist():
+        alive = {int(s) for s in ALIVE}
+        for index in [i for i, s in enumerate(self.job_state) if s in alive]:
             was = JobState(self.job_state[index])
             job = jobs[index]
             parent = self._unfinished_parent(job) if was == _HELD else None
@@ -570,7 +599,7 @@ class Simulation:
                 self.job_state[index] = _REJECTED
                 self.reason[index] = f"parent '{parent}' did not finish"
                 continue
-            self.job_state[index] = JobState.UNFINISHED
+            self.job_state[index] = int(JobState.UNFINISHED)
             if index >= self.known and self.forked:
                 self.reason[index] = "submitted after the fork"
             elif not self.stopped:
@@ -592,15 +621,16 @@ class Simulation:
         name = self.scheduler.name if self.scheduler is not None else "caller"
         return SimResult(
             platform=self.platform, workload=self.workload, scheduler=name,
-            seed=self.seed, state=self.job_state, start=self.start_t, end=self.end_t,
+            seed=self.seed, state=np.array(self.job_state, dtype=np.int8),
+            start=np.array(self.start_t), end=np.array(self.end_t),
             allocation=self.alloc, reason=self.reason,
-            job_energy_j=self.job_energy if measured else None,
+            job_energy_j=np.array(self.job_energy) if measured else None,
             node_energy_j=self.state.energy_j if measured else None,
             node_busy_core_seconds=self.state.busy_core_seconds,
             node_busy_seconds=self.state.busy_seconds, t0=self.t0, t_end=t_end,
             timeseries=self.series, wall_seconds=self.wall, horizon=self.horizon,
             node_charged_seconds=charged_seconds(self.platform, self.state.up_since, self.alloc,
-                                                 self.end_t, self.t0, t_end)
+                                                 np.array(self.end_t), self.t0, t_end)
             if self._on_demand else None,
             contention=self.contention_name)
 

@@ -163,36 +163,38 @@ class ClusterState:
         layout = self.layout
         last, power, busy_of, proc_power = self._last_change, self._power, self._busy, \
             self._proc_power
+        energy, busy_core_s, busy_s = self._energy, self._busy_core_s, self._busy_s
         threads, cores_of, free, busy_cores = self.threads, layout.cores, self.free_cores, \
             self.busy_cores
+        static_w, dynamic_w, idle_w = layout.static_w, layout.dynamic_w_per_core, layout.idle_w
         moved = busy_moved = 0
         watts = 0.0
         for node, proc, count, _, _, _, _ in run.shares:
             dt = now - last[node]
             if dt > 0.0:
-                self._energy[node] += power[node] * dt
+                energy[node] += power[node] * dt
                 busy = busy_of[node]
                 if busy:
-                    self._busy_core_s[node] += busy * dt
-                    self._busy_s[node] += dt
+                    busy_core_s[node] += busy * dt
+                    busy_s[node] += dt
                 last[node] = now
+            count *= sign
             old = threads[proc]
-            new = threads[proc] = old + sign * count
+            new = threads[proc] = old + count
             cores = cores_of[proc]
             busy_new = new if new < cores else cores
             delta = busy_new - (old if old < cores else cores)
             if delta:  # the processor's busy cores, and so its power, change
-                busy_of[node] += delta
-                busy_cores[node] = busy_of[node]
+                busy_cores[node] = busy_of[node] = busy_of[node] + delta
                 busy_moved += delta
-                proc_watts = (layout.static_w[proc] + layout.dynamic_w_per_core[proc] * busy_new
-                              if busy_new else layout.idle_w[proc])
-                node_watts = power[node] - proc_power[proc] + proc_watts
+                proc_watts = static_w[proc] + dynamic_w[proc] * busy_new if busy_new \
+                    else idle_w[proc]
+                before = power[node]
+                power[node] = before - proc_power[proc] + proc_watts
                 proc_power[proc] = proc_watts
-                watts += node_watts - power[node]
-                power[node] = node_watts
-            free[node] -= sign * count
-            moved += sign * count
+                watts += power[node] - before
+            free[node] -= count
+            moved += count
         self.total_free -= moved
         self.total_busy_cores += busy_moved
         self.total_power += watts
