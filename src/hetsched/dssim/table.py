@@ -7,14 +7,17 @@ import hashlib
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from hetsched.dssim.scheduler import DsSimScheduler
 from hetsched.dssim.xml import config_platform, read_job_list
 from hetsched.errors import ConfigError, InputError
 from hetsched.metrics import summarize
+from hetsched.platform.model import Platform
 from hetsched.sim.result import SimResult
 from hetsched.sim.engine import simulate
+from hetsched.workload.model import Workload
 
 
 @dataclass(frozen=True)
@@ -45,13 +48,27 @@ def run_cell(config: Path, jobs_dir: Path, algo: str) -> Cell:
 
 def simulate_cell(config: Path, jobs_dir: Path, algo: str) -> tuple[Cell, SimResult]:
     """The cell and the run it comes from."""
-    platform = config_platform(config)
-    workload = read_job_list(job_list_for(config, jobs_dir), platform)
+    jobs = job_list_for(config, jobs_dir)
+    platform, workload = _inputs(config, jobs, _stamp(config), _stamp(jobs))
     result = simulate(platform, workload, DsSimScheduler(algo))
     m = summarize(result)
     return Cell(config.stem, algo, int(m["dssim_turnaround"]),
                 round(100 * m["dssim_utilisation"], 2),
                 round(m["rental_cost"], 2), int(result.t_end), int(m["finished"])), result
+
+
+def _stamp(path: Path) -> tuple[int, int]:
+    """What tells an edited file from the one read before: modification time and size."""
+    status = path.stat()
+    return status.st_mtime_ns, status.st_size
+
+
+@lru_cache(maxsize=4)
+def _inputs(config: Path, jobs: Path, *stamps: tuple[int, int]) -> tuple[Platform, Workload]:
+    """A configuration's platform and job list, read once for all the algorithms of a table
+    (both are immutable; ``stamps`` make an edited file be read again)."""
+    platform = config_platform(config)
+    return platform, read_job_list(jobs, platform)
 
 
 Placement = tuple[str, int, int]
