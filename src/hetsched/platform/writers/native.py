@@ -1,0 +1,105 @@
+"""Writing hetsched's native platform (JSON or YAML): node types (with their processors when
+they have more than one, or contention parameters), clusters as runs of consecutive nodes,
+the contention model. The format cannot hold on-demand nodes and disk sizes (ds-sim's
+servers), node names other than ``<type>-<k>``, nor (in this writer) downtime."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+from hetsched.platform.model import NodeType, Platform, Processor
+from hetsched.platform.writers import (PlatformWriter, platform_losses, renamed_nodes,
+                                       type_losses)
+
+FMT = "the native format"
+
+
+def _power(idle: float, static: float, dynamic: float) -> dict[str, float]:
+    return {"idle": idle, "static": static, "dynamic_per_core": dynamic}
+
+
+def _processor(p: Processor, has_power: bool) -> dict[str, Any]:
+    record: dict[str, Any] = {"cores": p.cores}
+    if has_power:
+        record["power"] = _power(p.idle_w, p.static_w, p.dynamic_w_per_core)
+    if math.isfinite(p.mem_bw_gbs):
+        record["mem_bw_gbs"] = p.mem_bw_gbs
+    if p.params:
+        record["contention"] = dict(p.params)
+    return record
+
+
+def node_type_record(t: NodeType) -> dict[str, Any]:
+    record: dict[str, Any] = {"name": t.name, "cores": t.cores, "clock_ghz": t.clock_ghz,
+                              "ops_per_cycle": t.ops_per_cycle}
+    if math.isfinite(t.memory_mb):
+        record["memory_gb"] = t.memory_mb / 1024
+    own = len(t.processors) == 1 and not t.processors[0].params
+    if math.isfinite(t.mem_bw_gbs) and (own or t.mem_bw_gbs != sum(
+            p.mem_bw_gbs for p in t.processors)):
+        record["mem_bw_gbs"] = t.mem_bw_gbs
+    if own and t.has_power:
+        record["power"] = _power(t.idle_w, t.static_w, t.dynamic_w_per_core)
+    if not own:
+        record["processors"] = [_processor(p, bool(t.has_power)) for p in t.processors]
+    optional = {"hourly_price": t.hourly_price, "boot_time": t.boot_time,
+                "oversubscription": t.oversubscription}
+    return record | {k: v for k, v in optional.items() if v != (1 if k[0] == "o" else 0)}
+
+
+def clusters(platform: Platform) -> list[dict[str, Any]]:
+    """Runs of consecutive nodes of one cluster and type, grouped by cluster in order."""
+    out: list[dict[str, Any]] = []
+    for node in platform.nodes:
+        if not out or out[-1]["name"] != node.cluster:
+            out.append({"name": node.cluster, "nodes": []})
+        groups = out[-1]["nodes"]
+        if groups and groups[-1]["type"] == node.type.name:
+            groups[-1]["count"] += 1
+        else:
+            groups.append({"type": node.type.name, "count": 1})
+    return out
+
+
+def native_document(platform: Platform) -> dict[str, Any]:
+    doc: dict[str, Any] = {"name": platform.name}
+    if platform.contention != "none":
+        doc["contention"] = platform.contention
+    if platform.contention_params:
+        doc["contention_params"] = dict(platform.contention_params)
+    doc["node_types"] = [node_type_record(t) for t in platform.node_types]
+    doc["clusters"] = clusters(platform)
+    return doc
+
+
+def losses(platform: Platform) -> list[str]:
+    names = [c["name"] for c in clusters(platform)]
+    split = sorted({n for n in names if names.count(n) > 1})
+    return (type_losses(platform, FMT, {
+        "on-demand nodes": lambda t: t.on_demand,
+        "a disk size": lambda t: math.isfinite(t.disk_mb)})
+        + renamed_nodes(platform, FMT)
+        + ([f"cluster(s) {', '.join(split)} are not one run of nodes: {FMT} gathers them"]
+           if split else [])
+        + platform_losses(platform, FMT, contention=None))
+
+
+def write_json(platform: Platform, path: Path) -> Path:
+    path.write_text(json.dumps(native_document(platform), indent=1) + "\n", encoding="utf-8")
+    return path
+
+
+def write_yaml(platform: Platform, path: Path) -> Path:
+    import yaml
+
+    path.write_text(yaml.safe_dump(native_document(platform), sort_keys=False,
+                                   default_flow_style=None, width=100), encoding="utf-8")
+    return path
+
+
+WRITER = PlatformWriter("json", ".json", write_json, losses, "hetsched's native platform JSON")
+YAML_WRITER = PlatformWriter("yaml", ".yaml", write_yaml, losses,
+                             "hetsched's native platform YAML")
