@@ -13,8 +13,7 @@ from pathlib import Path
 from xml.sax.saxutils import quoteattr
 
 from hetsched.platform.model import NodeType, Platform
-from hetsched.platform.writers import (PlatformWriter, platform_losses, renamed_nodes,
-                                       type_losses)
+from hetsched.platform.writers import (PlatformWriter, platform_losses, type_losses)
 
 FMT = "SimGrid XML"
 

@@ -1,0 +1,124 @@
+"""hetsched convert: round trips that are exact, and refusals listing the losses."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from hetsched.cli.main import app
+from hetsched.convert import convert
+from hetsched.platform.load import load_platform
+from hetsched.platform.model import NodeType, Platform, Processor
+from hetsched.platform.writers.native import write_yaml
+from hetsched.workload.load import load_workload
+from hetsched.workload.model import SPREAD, Job, Workload
+from hetsched.workload.writers.native import write_native
+
+# slowest core 2 GHz: run times of whole seconds are whole numbers of operations
+FAST = NodeType("fast", 8, 4.0, memory_mb=65536, idle_w=10, static_w=20, dynamic_w_per_core=4)
+SLOW = NodeType("slow", 4, 2.0, idle_w=5, static_w=8, dynamic_w_per_core=2)
+PLATFORM = Platform.from_counts("pf", [(FAST, 2), (SLOW, 3)])
+
+
+def _jobs(**extra) -> tuple[Job, ...]:
+    return tuple(Job(id=str(i + 1), submit=10.0 * i, ntasks=2 + i, req_ops=(60 + i) * 2e9,
+                     req_time=120.0 + i, **extra) for i in range(4))
+
+
+def _labelled(**extra) -> tuple[Job, ...]:
+    """Jobs each with its own label: Batsim's profile names (one per run time)."""
+    return tuple(dataclasses.replace(j, profile=f"p{j.id}") for j in _jobs(**extra))
+
+
+def _write(tmp_path: Path, jobs: tuple[Job, ...]) -> tuple[Path, Path]:
+    platform_file = write_yaml(PLATFORM, tmp_path / "pf.yaml")
+    native = write_native(Workload("w", jobs), tmp_path / "w.json", PLATFORM, {})
+    return native, platform_file
+
+
+def _same_jobs(a: Workload, b: Workload, *ignore: str) -> None:
+    skip = {"index", *ignore}
+    fields = [f.name for f in dataclasses.fields(Job) if f.name not in skip]
+    assert [[getattr(j, f) for f in fields] for j in a.jobs] == \
+           [[getattr(j, f) for f in fields] for j in b.jobs]
+
+
+@pytest.mark.parametrize("fmt,suffix,jobs", [
+    ("irmasim", ".json", _jobs(nodes=2, memory_mb=512.0, mem_vol=3e6, ipc=1.5)),
+    ("yaml", ".yaml", _jobs(nodes=SPREAD, memory_mb=100.0, mem_bw_gbs=2.5, cpu_util=0.5,
+                            mem_vol=1.0, profile="io")),
+    ("dssim", ".xml", _jobs(memory_mb=300.0, profile="dssim")),
+    ("batsim", ".json", _labelled(nodes=SPREAD)),
+    pytest.param("batsim5", ".json", _labelled(nodes=SPREAD), marks=pytest.mark.xfail(
+        strict=True, reason="Batsim 5's DelayProfile is read once the batsim reader's v5 "
+                            "names are merged")),
+])
+def test_native_to_format_and_back_is_exact(tmp_path, fmt, suffix, jobs):
+    native, platform_file = _write(tmp_path, jobs)
+    middle, back = tmp_path / f"m{suffix}", tmp_path / "back.json"
+    assert convert(native, middle, fmt, platform_file).losses == []
+    convert(middle, back, "json", platform_file)
+    _same_jobs(load_workload(native, PLATFORM), load_workload(back, PLATFORM))
+
+
+def test_swf_to_native_to_swf_is_exact(tmp_path):
+    platform_file = write_yaml(PLATFORM, tmp_path / "pf.yaml")
+    swf = tmp_path / "t.swf"
+    swf.write_text("1 0 -1 100 4 -1 -1 4 300 2048 1 -1 -1 -1 -1 -1 -1 -1\n"
+                   "2 7 -1 50 16 -1 -1 16 60 -1 1 -1 -1 -1 -1 -1 -1 -1\n", encoding="utf-8")
+    convert(swf, tmp_path / "n.json", None, platform_file)
+    assert convert(tmp_path / "n.json", tmp_path / "back.swf", None, platform_file).losses == []
+    rows = [line.split() for line in (tmp_path / "back.swf").read_text().splitlines()
+            if not line.startswith(";")]
+    assert [r[:5] + r[7:10] for r in rows] == [
+        ["1", "0", "-1", "100", "4", "4", "300", "2048"],
+        ["2", "7", "-1", "50", "16", "16", "60", "-1"]]
+
+
+def test_platform_round_trips(tmp_path):
+    two_socket = NodeType.of_processors("two", 3.0, (
+        Processor(4, 1, 10, 2, 50, (("b", -2e-5),)), Processor(4, 1, 10, 2, 50)),
+        memory_mb=2048.0)
+    for platform, fmt in ((PLATFORM, "simgrid"), (Platform.from_counts("pf", [(two_socket, 2)]),
+                                                   "irmasim")):
+        platform = dataclasses.replace(platform, contention="irmasim") if fmt == "irmasim" \
+            else platform
+        if fmt == "simgrid":
+            platform = Platform.from_counts("pf", [(dataclasses.replace(t, memory_mb=float("inf")), n)
+                                                  for t, n in ((FAST, 2), (SLOW, 3))])
+        source = write_yaml(platform, tmp_path / "pf.yaml")
+        middle = tmp_path / ("m.xml" if fmt == "simgrid" else "m.json")
+        assert convert(source, middle, fmt).losses == []
+        convert(middle, tmp_path / "back.yaml")
+        back = load_platform(tmp_path / "back.yaml")
+        read = load_platform(source)
+        assert [(n.name, n.cluster) for n in back.nodes] == [(n.name, n.cluster) for n in read.nodes]
+        for a, b in zip(back.node_types, read.node_types):
+            assert a.name == b.name
+            assert (a.cores, a.speed, a.memory_mb, a.idle_w, a.static_w) == \
+                   (b.cores, b.speed, b.memory_mb, b.idle_w, b.static_w)
+            assert a.dynamic_w_per_core == pytest.approx(b.dynamic_w_per_core, rel=1e-15)
+            assert [p.params for p in a.processors] == [p.params for p in b.processors]
+
+
+def test_losses_are_refused_then_written_with_lossy(tmp_path):
+    jobs = _jobs(parents=()) + (Job("5", 50.0, 1, 2e9, 10.0, parents=("1",)),)
+    native, platform_file = _write(tmp_path, jobs)
+    runner = CliRunner()
+    refused = runner.invoke(app, ["convert", str(native), str(tmp_path / "b.json"), "--to",
+                                  "batsim", "--platform", str(platform_file)])
+    assert refused.exit_code == 2 and "Traceback" not in refused.output
+    assert "1 of 5 jobs have parents: Batsim JSON has no dependencies" in refused.output
+    written = runner.invoke(app, ["convert", str(native), str(tmp_path / "b.json"), "--to",
+                                  "batsim", "--platform", str(platform_file), "--lossy"])
+    assert written.exit_code == 0, written.output
+    assert len(load_workload(tmp_path / "b.json", PLATFORM).jobs) == 5
+
+
+def test_crossing_seconds_and_work_needs_a_platform(tmp_path):
+    native, _ = _write(tmp_path, _jobs())
+    result = CliRunner().invoke(app, ["convert", str(native), str(tmp_path / "t.swf")])
+    assert result.exit_code == 2 and "give --platform" in result.output
