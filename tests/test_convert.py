@@ -78,28 +78,28 @@ def test_swf_to_native_to_swf_is_exact(tmp_path):
         ["2", "7", "-1", "50", "16", "16", "60", "-1"]]
 
 
+def _plain(t: NodeType) -> NodeType:
+    return dataclasses.replace(t, memory_mb=float("inf"))
+
+
 def test_platform_round_trips(tmp_path):
     two_socket = NodeType.of_processors("two", 3.0, (
         Processor(4, 1, 10, 2, 50, (("b", -2e-5),)), Processor(4, 1, 10, 2, 50)),
         memory_mb=2048.0)
-    for platform, fmt in ((PLATFORM, "simgrid"), (Platform.from_counts("pf", [(two_socket, 2)]),
-                                                   "irmasim")):
-        platform = dataclasses.replace(platform, contention="irmasim") if fmt == "irmasim" \
-            else platform
-        if fmt == "simgrid":
-            platform = Platform.from_counts("pf", [(dataclasses.replace(t, memory_mb=float("inf")), n)
-                                                  for t, n in ((FAST, 2), (SLOW, 3))])
+    cases = ((Platform.from_counts("pf", [(_plain(FAST), 2), (_plain(SLOW), 3)]), "simgrid"),
+             (Platform("pf", Platform.from_counts("pf", [(two_socket, 2)]).nodes,
+                       contention="irmasim"), "irmasim"))
+    for platform, fmt in cases:
         source = write_yaml(platform, tmp_path / "pf.yaml")
         middle = tmp_path / ("m.xml" if fmt == "simgrid" else "m.json")
         assert convert(source, middle, fmt).losses == []
         convert(middle, tmp_path / "back.yaml")
-        back = load_platform(tmp_path / "back.yaml")
-        read = load_platform(source)
-        assert [(n.name, n.cluster) for n in back.nodes] == [(n.name, n.cluster) for n in read.nodes]
-        for a, b in zip(back.node_types, read.node_types):
-            assert a.name == b.name
-            assert (a.cores, a.speed, a.memory_mb, a.idle_w, a.static_w) == \
-                   (b.cores, b.speed, b.memory_mb, b.idle_w, b.static_w)
+        back, read = load_platform(tmp_path / "back.yaml"), load_platform(source)
+        assert [(n.name, n.cluster) for n in back.nodes] == \
+               [(n.name, n.cluster) for n in read.nodes]
+        for a, b in zip(back.node_types, read.node_types, strict=True):
+            assert (a.name, a.cores, a.speed, a.memory_mb, a.idle_w, a.static_w) == \
+                   (b.name, b.cores, b.speed, b.memory_mb, b.idle_w, b.static_w)
             assert a.dynamic_w_per_core == pytest.approx(b.dynamic_w_per_core, rel=1e-15)
             assert [p.params for p in a.processors] == [p.params for p in b.processors]
 
