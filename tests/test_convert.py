@@ -122,3 +122,27 @@ def test_crossing_seconds_and_work_needs_a_platform(tmp_path):
     native, _ = _write(tmp_path, _jobs())
     result = CliRunner().invoke(app, ["convert", str(native), str(tmp_path / "t.swf")])
     assert result.exit_code == 2 and "give --platform" in result.output
+
+
+@pytest.mark.parametrize("fmt,kind", [("batsim-ph", "parallel_homogeneous"),
+                                      ("batsim5-ph", "ParallelTaskHomogeneousProfile")])
+def test_parallel_homogeneous_profiles_hold_each_task_s_flops(tmp_path, fmt, kind):
+    import json
+
+    native, _ = _write(tmp_path, _labelled(nodes=SPREAD, ipc=2.0))
+    done = convert(native, tmp_path / "b.json", fmt, lossy=True)  # work to work: no platform
+    assert done.losses == ["4 of 4 jobs have ipc other than 1: Batsim JSON has no ipc: "
+                           "folded into the work (ipc 1)"]
+    doc = json.loads((tmp_path / "b.json").read_text())
+    assert doc["profiles"]["p1"] == {"type": kind, "cpu": 60e9, "com": 0.0}
+    assert [j["profile"] for j in doc["jobs"]] == ["p1", "p2", "p3", "p4"]
+
+
+def test_bad_format_and_ambiguous_suffix_are_one_line_errors(tmp_path):
+    native, _ = _write(tmp_path, _jobs())
+    runner = CliRunner()
+    bad = runner.invoke(app, ["convert", str(native), str(tmp_path / "x.json"), "--to", "batsm"])
+    assert bad.exit_code == 2
+    assert bad.output.startswith("error: unknown workload format 'batsm'; did you mean")
+    odd = runner.invoke(app, ["convert", str(native), str(tmp_path / "x.txt")])
+    assert odd.exit_code == 2 and "give --to" in odd.output and len(odd.output.splitlines()) == 1

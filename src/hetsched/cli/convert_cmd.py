@@ -15,9 +15,9 @@ def convert_command(
         source: Annotated[Path, typer.Argument(help="Workload or platform file to read.")],
         out: Annotated[Path, typer.Argument(help="File to write.")],
         to: Annotated[Optional[str], typer.Option(
-            "--to", help="Format to write. Workloads: swf, json, yaml, batsim, batsim5, irmasim, "
-            "dssim; platforms: json, yaml, irmasim, simgrid. Default: from OUT's suffix "
-            "(.json: native; .xml: dssim or simgrid).")] = None,
+            "--to", help="Format to write. Workloads: swf, json, yaml, batsim, batsim5, "
+            "batsim-ph, batsim5-ph, irmasim, dssim; platforms: json, yaml, irmasim, simgrid. "
+            "Default: from OUT's suffix (.json: native; .xml: dssim or simgrid).")] = None,
         platform: Annotated[Optional[Path], typer.Option(
             "--platform", "-p", help="Platform whose slowest core the run times refer to: "
             "needed between SWF/Batsim (seconds) and native/IRMaSim/ds-sim (work).")] = None,

@@ -42,7 +42,8 @@ def _registry() -> dict[str, Writer]:
     from hetsched.workload.writers import batsim, dssim, irmasim, native, swf
 
     return {w.name: w for w in (swf.WRITER, native.WRITER, native.YAML_WRITER, batsim.WRITER,
-                                batsim.WRITER_V5, irmasim.WRITER, dssim.WRITER)}
+                                batsim.WRITER_V5, batsim.WRITER_PH, batsim.WRITER_PH_V5,
+                                irmasim.WRITER, dssim.WRITER)}
 
 
 WRITERS = _registry()

@@ -66,7 +66,7 @@ def cpu_util(fmt: str) -> Loss:
 
 def ipc(fmt: str) -> Loss:
     return Loss.each("have ipc other than 1", lambda j, p: j.ipc != 1,
-                f"{fmt} holds run times only: the ipc is folded into the work (ipc 1)")
+                f"{fmt} has no ipc: folded into the work (ipc 1)")
 
 
 def profile(fmt: str, reads_as: str) -> Loss:
