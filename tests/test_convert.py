@@ -146,3 +146,16 @@ def test_bad_format_and_ambiguous_suffix_are_one_line_errors(tmp_path):
     assert bad.output.startswith("error: unknown workload format 'batsm'; did you mean")
     odd = runner.invoke(app, ["convert", str(native), str(tmp_path / "x.txt")])
     assert odd.exit_code == 2 and "give --to" in odd.output and len(odd.output.splitlines()) == 1
+
+
+def test_native_platform_keeps_downtime_and_contention(tmp_path):
+    source = tmp_path / "p.yaml"
+    source.write_text(
+        "name: p\ncontention: deside\ncontention_params: {remote_fraction: 0.5}\n"
+        "node_types:\n  - {name: a, cores: 4, clock_ghz: 2.0, count: 2, memory_gb: 1.5}\n"
+        "downtime:\n  - {node: a-1, start: 10, end: 20, cores: 1}\n"
+        "  - {node: a-0, start: 5}\n", encoding="utf-8")
+    assert convert(source, tmp_path / "p.json").losses == []
+    back, read = load_platform(tmp_path / "p.json"), load_platform(source)
+    assert (back.availability, back.contention, back.contention_params, back.node_types) == \
+           (read.availability, read.contention, read.contention_params, read.node_types)

@@ -1,7 +1,9 @@
 """Writing hetsched's native platform (JSON or YAML): node types (with their processors when
 they have more than one, or contention parameters), clusters as runs of consecutive nodes,
 the contention model. The format cannot hold on-demand nodes and disk sizes (ds-sim's
-servers), node names other than ``<type>-<k>``, nor (in this writer) downtime."""
+servers) and node names other than ``<type>-<k>``. Downtime is written back as the native
+reader builds it: a change to fewer cores opens one, a following change of that node back to
+all its cores closes it."""
 
 from __future__ import annotations
 
@@ -11,8 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from hetsched.platform.model import NodeType, Platform, Processor
-from hetsched.platform.writers import (PlatformWriter, platform_losses, renamed_nodes,
-                                       type_losses)
+from hetsched.platform.writers import PlatformWriter, renamed_nodes, type_losses
 
 FMT = "the native format"
 
@@ -64,6 +65,29 @@ def clusters(platform: Platform) -> list[dict[str, Any]]:
     return out
 
 
+def downtime(platform: Platform) -> tuple[list[dict[str, Any]], int]:
+    """The platform's availability changes as native downtime entries, and how many changes
+    are not of that form (a restore with no opening change just before it)."""
+    entries, stray = [], 0
+    changes = list(platform.availability)
+    i = 0
+    while i < len(changes):
+        change = changes[i]
+        node = platform.nodes[change.node]
+        if change.cores == node.type.cores:
+            stray, i = stray + 1, i + 1
+            continue
+        entry: dict[str, Any] = {"node": node.name, "start": change.time, "cores": change.cores}
+        after = changes[i + 1] if i + 1 < len(changes) else None
+        closes = (after is not None and after.node == change.node and after.time > change.time
+                  and after.cores == node.type.cores)
+        if closes:
+            entry["end"] = after.time
+        entries.append(entry)
+        i += 2 if closes else 1
+    return entries, stray
+
+
 def native_document(platform: Platform) -> dict[str, Any]:
     doc: dict[str, Any] = {"name": platform.name}
     if platform.contention != "none":
@@ -72,6 +96,9 @@ def native_document(platform: Platform) -> dict[str, Any]:
         doc["contention_params"] = dict(platform.contention_params)
     doc["node_types"] = [node_type_record(t) for t in platform.node_types]
     doc["clusters"] = clusters(platform)
+    entries = downtime(platform)[0]
+    if entries:
+        doc["downtime"] = entries
     return doc
 
 
@@ -84,7 +111,8 @@ def losses(platform: Platform) -> list[str]:
         + renamed_nodes(platform, FMT)
         + ([f"cluster(s) {', '.join(split)} are not one run of nodes: {FMT} gathers them"]
            if split else [])
-        + platform_losses(platform, FMT, contention=None))
+        + ([f"{stray} availability changes restore a node with no downtime before them: "
+            f"{FMT} has no place for them"] if (stray := downtime(platform)[1]) else []))
 
 
 def write_json(platform: Platform, path: Path) -> Path:
