@@ -129,5 +129,5 @@ def _convert_workload(source: Path, out: Path, fmt: str, platform_path: Path | N
     losses = losses_of(chosen, read, platform)
     if losses and not lossy:
         _refuse(losses, fmt)
-    chosen.write(read, out, platform, {"Note": f"converted from {source.name} by hetsched"})
+    chosen.write(read, out, platform, {"Converted": f"from {source.name} by hetsched convert"})
     return Conversion("workload", fmt, losses)

@@ -34,8 +34,7 @@ def _processor(p: Processor, has_power: bool) -> dict[str, Any]:
 
 
 def node_type_record(t: NodeType) -> dict[str, Any]:
-    record: dict[str, Any] = {"name": t.name, "cores": t.cores, "clock_ghz": t.clock_ghz,
-                              "ops_per_cycle": t.ops_per_cycle}
+    record: dict[str, Any] = {"name": t.name, "cores": t.cores, "clock_ghz": t.clock_ghz}
     if math.isfinite(t.memory_mb):
         record["memory_gb"] = t.memory_mb / 1024
     own = len(t.processors) == 1 and not t.processors[0].params
@@ -46,9 +45,9 @@ def node_type_record(t: NodeType) -> dict[str, Any]:
         record["power"] = _power(t.idle_w, t.static_w, t.dynamic_w_per_core)
     if not own:
         record["processors"] = [_processor(p, bool(t.has_power)) for p in t.processors]
-    optional = {"hourly_price": t.hourly_price, "boot_time": t.boot_time,
-                "oversubscription": t.oversubscription}
-    return record | {k: v for k, v in optional.items() if v != (1 if k[0] == "o" else 0)}
+    optional = {"ops_per_cycle": (t.ops_per_cycle, 1), "hourly_price": (t.hourly_price, 0),
+                "boot_time": (t.boot_time, 0), "oversubscription": (t.oversubscription, 1)}
+    return record | {k: v for k, (v, default) in optional.items() if v != default}
 
 
 def clusters(platform: Platform) -> list[dict[str, Any]]:
