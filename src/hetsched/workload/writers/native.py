@@ -53,7 +53,12 @@ def write_native_yaml(workload: Workload, path: Path, platform: Platform,
     return path
 
 
-_CANNOT_HOLD = (losses.disk("the native format"),)
+_CANNOT_HOLD = (
+    losses.disk("the native format"),
+    losses.Loss.each("need memory that no memory per task times their tasks gives",
+                     lambda j, p: j.mem_mb * j.ntasks != j.memory_mb,
+                     "the native format holds memory per task: off by a rounding"),
+)
 
 WRITER = Writer("json", ".json", write_native, "hetsched's native workload JSON", _CANNOT_HOLD)
 YAML_WRITER = Writer("yaml", ".yaml", write_native_yaml, "hetsched's native workload YAML",
