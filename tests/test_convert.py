@@ -202,3 +202,12 @@ def test_batsim_platform_to_native_and_back_keeps_all_but_host_names(tmp_path):
         assert (a.name, a.cores, a.speed, a.idle_w, a.static_w) == \
                (b.name, b.cores, b.speed, b.idle_w, b.static_w)
         assert a.full_power_w == pytest.approx(b.full_power_w, rel=1e-15)
+
+
+def test_skipped_records_are_a_loss(tmp_path):
+    swf = tmp_path / "t.swf"
+    swf.write_text("1 0 -1 100 4 -1 -1 4 300 -1 1 -1 -1 -1 -1 -1 -1 -1\n"
+                   "2 7 -1 -1 16 -1 -1 16 60 -1 1 -1 -1 -1 -1 -1 -1 -1\n", encoding="utf-8")
+    result = CliRunner().invoke(app, ["convert", str(swf), str(tmp_path / "back.swf")])
+    assert result.exit_code == 2
+    assert "1 records of the input are not jobs (first, line 2: " in result.output

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from hetsched.errors import ConfigError
 from hetsched.platform.model import NodeType, Platform
+from hetsched.workload.model import Workload
 
 #: Workload formats whose times are seconds on the slowest core (the rest hold work).
 SECONDS_FORMATS = ("swf", "batsim", "batsim5")
@@ -113,6 +114,15 @@ def _workload_format(source: Path) -> str:
     return "work"
 
 
+def _skipped(workload: Workload) -> list[str]:
+    """The input's records that are not jobs (SWF's unknown run times): lost too."""
+    if not workload.skipped:
+        return []
+    first = workload.skipped[0]
+    return [f"{len(workload.skipped)} records of the input are not jobs (first, line "
+            f"{first.line}: {first.reason}): not written"]
+
+
 def _convert_workload(source: Path, out: Path, fmt: str, platform_path: Path | None,
                       lossy: bool) -> Conversion:
     from hetsched.platform.load import load_platform
@@ -126,7 +136,7 @@ def _convert_workload(source: Path, out: Path, fmt: str, platform_path: Path | N
                           "back: give --platform (run times are on its slowest core)")
     platform = load_platform(platform_path) if platform_path else nominal_platform()
     read = load_workload(source, platform)
-    losses = losses_of(chosen, read, platform)
+    losses = _skipped(read) + losses_of(chosen, read, platform)
     if losses and not lossy:
         _refuse(losses, fmt)
     chosen.write(read, out, platform, {"Converted": f"from {source.name} by hetsched convert"})
