@@ -1,5 +1,5 @@
 """The ``hetsched`` command: run, compare, sweep, results, plot, report, schedulers, map, study,
-generate, dssim-table, dsclient.
+generate, convert, dssim-table, dsclient.
 
 User errors (bad input files, unknown schedulers, bad options, unwritable output) print one
 line ``error: <message>`` on stderr and exit with code 2, never a traceback
@@ -15,6 +15,7 @@ from typing import Annotated, Any, Optional
 import typer
 
 from hetsched import __version__
+from hetsched.cli.convert_cmd import convert_command
 from hetsched.cli.console import Format, FormatOpt, console, print_csv, print_json
 from hetsched.cli.errors import OneLineErrors, user_errors
 from hetsched.cli.generate_cmd import generate_app
@@ -290,6 +291,7 @@ app.command("map")(map_command)
 app.add_typer(generate_app, name="generate")
 app.command("plot")(plot_command)
 app.command("report")(report_command)
+app.command("convert")(convert_command)
 app.add_typer(study_app, name="study")
 generate_app.command("platform")(generate_platform)
 

@@ -2,8 +2,8 @@
 
 Jobs are written with their work (``req_ops``) and estimate (``req_time``), so the file
 stands on its own: reading it back gives the same jobs on any platform. Values equal to the
-schema's defaults are left out; one job per line. The native format has no field for a job's
-disk, so a workload whose jobs need disk cannot be written to it.
+schema's defaults are left out; in JSON one job per line, in YAML one flow mapping per job.
+The native format has no field for a job's disk (a loss ``hetsched convert`` reports).
 """
 
 from __future__ import annotations
@@ -13,20 +13,16 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from hetsched.errors import ConfigError
 from hetsched.platform.model import Platform
 from hetsched.workload.model import SPREAD, Job, Workload
-from hetsched.workload.writers import Writer
+from hetsched.workload.writers import Writer, losses
 
 _DEFAULTS = {"ipc": 1.0, "nodes": 1, "mem_mb": 0.0, "mem_bw_gbs": 0.0, "mem_vol": 0.0,
              "cpu_util": 1.0, "profile": "", "parents": []}
 
 
 def job_record(job: Job) -> dict[str, Any]:
-    """``job`` as a native job record."""
-    if job.disk_mb:
-        raise ConfigError(f"job '{job.id}' needs disk, which the native workload format "
-                          "cannot hold")
+    """``job`` as a native job record (without its disk, which the format cannot hold)."""
     record = {"id": job.id, "submit": job.submit, "ntasks": job.ntasks, "req_ops": job.req_ops,
               "req_time": job.req_time}
     optional = {"ipc": job.ipc, "nodes": "spread" if job.nodes == SPREAD else job.nodes,
@@ -46,4 +42,24 @@ def write_native(workload: Workload, path: Path, platform: Platform,
     return path
 
 
-WRITER = Writer("json", ".json", write_native, "hetsched's native workload JSON")
+def write_native_yaml(workload: Workload, path: Path, platform: Platform,
+                      header: Mapping[str, object]) -> Path:
+    """``workload`` as native YAML (``header`` is not written, as in JSON)."""
+    import yaml
+
+    text = yaml.safe_dump({"name": workload.name, "jobs": [job_record(j) for j in workload.jobs]},
+                          sort_keys=False, default_flow_style=None, width=100)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+_CANNOT_HOLD = (
+    losses.disk("the native format"),
+    losses.Loss.each("need memory that no memory per task times their tasks gives",
+                     lambda j, p: j.mem_mb * j.ntasks != j.memory_mb,
+                     "the native format holds memory per task: off by a rounding"),
+)
+
+WRITER = Writer("json", ".json", write_native, "hetsched's native workload JSON", _CANNOT_HOLD)
+YAML_WRITER = Writer("yaml", ".yaml", write_native_yaml, "hetsched's native workload YAML",
+                     _CANNOT_HOLD)

@@ -16,8 +16,8 @@ import numpy as np
 
 from hetsched.limits import MAX_JOB_NUMBER
 from hetsched.platform.model import Platform
-from hetsched.workload.writers import Writer
-from hetsched.workload.model import Workload
+from hetsched.workload.writers import Writer, losses as lost
+from hetsched.workload.model import SPREAD, Job, Workload
 from hetsched.workload.swf import COL, FIELDS
 
 
@@ -65,11 +65,17 @@ def job_table(workload: Workload) -> np.ndarray:
 def job_numbers(ids: list[str]) -> list[int]:
     """The ids as SWF job numbers if they all are distinct whole numbers written plainly
     (``"12"``, not ``"012"``), else the positions 1, 2, …"""
-    if all(i.isascii() and i.isdigit() and str(int(i)) == i for i in ids):
+    if all(is_job_number(i) for i in ids):
         numbers = [int(i) for i in ids]
-        if len(set(numbers)) == len(numbers) and max(numbers, default=0) <= MAX_JOB_NUMBER:
+        if len(set(numbers)) == len(numbers):
             return numbers
     return list(range(1, len(ids) + 1))
+
+
+def is_job_number(text: str) -> bool:
+    """Whether an id is a whole number written plainly, within SWF's job numbers."""
+    return (text.isascii() and text.isdigit() and str(int(text)) == text
+            and int(text) <= MAX_JOB_NUMBER)
 
 
 def write_swf(workload: Workload, path: Path, platform: Platform,
@@ -82,4 +88,24 @@ def write_swf(workload: Workload, path: Path, platform: Platform,
     return write_table(workload_table(workload, platform.slowest_speed), path, info)
 
 
-WRITER = Writer("swf", ".swf", write_swf, "Standard Workload Format (Parallel Workloads Archive)")
+def _auto_nodes(job: Job, platform: Platform) -> int:
+    """The node count SWF's reader gives a job (its ``auto`` placement)."""
+    return 1 if job.ntasks <= platform.max_node_cores else SPREAD
+
+
+_CANNOT_HOLD = (
+    lost.Loss.each("have ids that are not whole numbers", lambda j, p: not is_job_number(j.id),
+              "SWF numbers its jobs: written as their positions 1, 2, …"),
+    lost.not_whole("submit times", lambda j, p: j.submit, "SWF"),
+    lost.not_whole("run times on the slowest core", lost.slowest_run_time, "SWF"),
+    lost.not_whole("estimates (req_time)", lambda j, p: j.req_time, "SWF"),
+    lost.not_whole("memory per task in KB", lambda j, p: j.mem_mb * 1024, "SWF"),
+    lost.ipc("SWF"),
+    lost.nodes_other_than(_auto_nodes, "one node when a job fits the largest node, else spread",
+                          "SWF"),
+    lost.disk("SWF"), lost.mem_bw("SWF"), lost.mem_vol("SWF"), lost.cpu_util("SWF"),
+    lost.profile("SWF", "swf"), lost.parents("SWF"),
+)
+
+WRITER = Writer("swf", ".swf", write_swf, "Standard Workload Format (Parallel Workloads Archive)",
+                _CANNOT_HOLD)

@@ -1,0 +1,143 @@
+"""``hetsched convert``: a workload or platform file to another format, through hetsched's own
+models (every reader builds a ``Workload`` or ``Platform``; every writer lists what its format
+cannot hold). What the target would lose for this input is listed, and refused unless
+``lossy``.
+
+Formats that give run times in seconds on the platform's slowest core (SWF, Batsim) and
+formats that give work (native, IRMaSim, ds-sim's at 1e9 ops/s) meet through the platform:
+converting between the two kinds needs one (``platform``); within a kind the result does not
+depend on it, and a nominal one-node platform is used.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from hetsched.errors import ConfigError
+from hetsched.platform.model import NodeType, Platform
+from hetsched.workload.model import Workload
+
+#: Workload formats whose times are seconds on the slowest core (the rest hold work).
+SECONDS_FORMATS = ("swf", "batsim", "batsim5")
+#: What ``--to`` picks when a suffix is ambiguous; ``.json`` defaults to the native format.
+SUFFIXES = {".swf": "swf", ".json": "json", ".yaml": "yaml", ".yml": "yaml", ".xml": None}
+
+
+@dataclass(frozen=True)
+class Conversion:
+    """What was written (or would have been): the kind, the format and the losses."""
+
+    kind: str
+    fmt: str
+    losses: list[str]
+
+
+def nominal_platform() -> Platform:
+    """A platform on which no conversion within a kind of format depends: one node as large
+    as hetsched allows, 1e9 ops/s, unlimited memory and disk."""
+    from hetsched.limits import MAX_CORES_PER_NODE
+
+    return Platform.from_counts("nominal", [(NodeType("nominal", MAX_CORES_PER_NODE, 1.0), 1)])
+
+
+def input_kind(path: Path) -> str:
+    """``workload`` or ``platform``: what the file holds (workload when in doubt)."""
+    from hetsched.documents import STRUCTURED_SUFFIXES, read_structured
+    from hetsched.platform.load import PLATFORM_FORMATS
+
+    suffix = path.suffix.lower()
+    if suffix == ".xml":
+        from hetsched.xmldoc import read_xml
+
+        return "platform" if read_xml(path).tag in ("platform",) else "workload"
+    if suffix in STRUCTURED_SUFFIXES:
+        data = read_structured(path)
+        if any(f.accepts(path, data) for f in PLATFORM_FORMATS):
+            return "platform"
+    return "workload"
+
+
+def target_format(out: Path, kind: str, to: str | None) -> str:
+    """The format to write: ``to``, else what the suffix says (``.xml``: ds-sim job list for
+    workloads, SimGrid for platforms)."""
+    if to is not None:
+        return to
+    fmt = SUFFIXES.get(out.suffix.lower(), "")
+    if fmt is None:
+        return "dssim" if kind == "workload" else "simgrid"
+    if not fmt or (kind == "platform" and fmt == "swf"):
+        raise ConfigError(f"cannot tell the {kind} format from the suffix of {out}: give --to")
+    return fmt
+
+
+def convert(source: Path, out: Path, to: str | None = None, platform: Path | None = None,
+            lossy: bool = False) -> Conversion:
+    """Convert ``source`` to ``out``; raise ConfigError listing the losses unless ``lossy``."""
+    from hetsched.documents import check_exists
+
+    check_exists(source)
+    kind = input_kind(source)
+    fmt = target_format(out, kind, to)
+    if kind == "platform":
+        return _convert_platform(source, out, fmt, lossy)
+    return _convert_workload(source, out, fmt, platform, lossy)
+
+
+def _refuse(losses: list[str], fmt: str) -> None:
+    raise ConfigError(f"converting to {fmt} would lose: " + "; ".join(losses)
+                      + " (give --lossy to convert anyway)")
+
+
+def _convert_platform(source: Path, out: Path, fmt: str, lossy: bool) -> Conversion:
+    from hetsched.platform.load import load_platform
+    from hetsched.platform.writers import writer
+
+    chosen = writer(fmt)
+    read = load_platform(source)
+    losses = chosen.losses(read)
+    if losses and not lossy:
+        _refuse(losses, fmt)
+    chosen.write(read, out)
+    return Conversion("platform", fmt, losses)
+
+
+def _workload_format(source: Path) -> str:
+    from hetsched.workload.load import is_batsim_workload, is_swf
+
+    if is_swf(source):
+        return "swf"
+    if source.suffix.lower() in (".json", ".yaml", ".yml"):
+        from hetsched.documents import read_structured
+
+        return "batsim" if is_batsim_workload(read_structured(source)) else "work"
+    return "work"
+
+
+def _skipped(workload: Workload) -> list[str]:
+    """The input's records that are not jobs (SWF's unknown run times): lost too."""
+    if not workload.skipped:
+        return []
+    first = workload.skipped[0]
+    return [f"{len(workload.skipped)} records of the input are not jobs (first, line "
+            f"{first.line}: {first.reason}): not written"]
+
+
+def _convert_workload(source: Path, out: Path, fmt: str, platform_path: Path | None,
+                      lossy: bool) -> Conversion:
+    from hetsched.platform.load import load_platform
+    from hetsched.workload.load import load_workload
+    from hetsched.workload.writers import losses as losses_of, writer
+
+    chosen = writer(fmt)
+    crossing = (_workload_format(source) in SECONDS_FORMATS) != (fmt in SECONDS_FORMATS)
+    if crossing and platform_path is None:
+        raise ConfigError(f"converting {source.name} to {fmt} turns run times into work or "
+                          "back: give --platform (run times are on its slowest core)")
+    platform = load_platform(platform_path) if platform_path else nominal_platform()
+    read = load_workload(source, platform)
+    losses = _skipped(read) + losses_of(chosen, read, platform)
+    if losses and not lossy:
+        _refuse(losses, fmt)
+    chosen.write(read, out, platform, {"Converted": f"from {source.name} by hetsched convert"})
+    return Conversion("workload", fmt, losses)

@@ -1,0 +1,61 @@
+"""Writing a ds-sim job list: ``<jobs><job id submitTime estRunTime actRunTime cores memory
+disk/>...</jobs>``, every value a whole number (ds-sim's C ints). A ds-sim job runs on one
+server, and its run time is its work on hetsched's ds-sim speed (``req_ops / 1e9``, the job
+list reader's rule, whatever the platform); memory and disk are the whole job's MB."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+from hetsched.dssim.xml import SPEED
+from hetsched.limits import MAX_INT32
+from hetsched.platform.model import Platform
+from hetsched.workload.model import Job, Workload
+from hetsched.workload.writers import Writer, losses as lost
+
+FMT = "a ds-sim job list"
+
+
+def _ids(workload: Workload) -> list[int]:
+    """The ids if they all are plain whole numbers within ds-sim's ints, else 0, 1, …"""
+    if all(_plain_id(j) for j in workload.jobs):
+        return [int(j.id) for j in workload.jobs]
+    return list(range(len(workload.jobs)))
+
+
+def _plain_id(job: Job) -> bool:
+    return (job.id.isascii() and job.id.isdigit() and str(int(job.id)) == job.id
+            and int(job.id) <= MAX_INT32)
+
+
+def _run_time(job: Job, platform: Platform) -> float:
+    return job.req_ops / (job.ipc * SPEED)
+
+
+def write_dssim(workload: Workload, path: Path, platform: Platform,
+                header: Mapping[str, object]) -> Path:
+    lines = ['<?xml version="1.0" encoding="UTF-8"?>', "<jobs>"]
+    for number, job in zip(_ids(workload), workload.jobs):
+        values = (number, job.submit, job.req_time, _run_time(job, platform), job.ntasks,
+                  job.memory_mb, job.disk_mb)
+        names = ("id", "submitTime", "estRunTime", "actRunTime", "cores", "memory", "disk")
+        attributes = " ".join(f'{n}="{round(v)}"' for n, v in zip(names, values))
+        lines.append(f"  <job {attributes}/>")
+    path.write_text("\n".join(lines + ["</jobs>", ""]), encoding="utf-8")
+    return path
+
+
+WRITER = Writer("dssim", ".xml", write_dssim, "ds-sim job list XML", (
+    lost.Loss.each("have ids that are not whole numbers", lambda j, p: not _plain_id(j),
+                   "ds-sim numbers its jobs: written as 0, 1, …"),
+    lost.not_whole("submit times", lambda j, p: j.submit, FMT),
+    lost.not_whole("estimates (req_time)", lambda j, p: j.req_time, FMT),
+    lost.not_whole("run times at 1e9 ops/s", _run_time, FMT),
+    lost.not_whole("memory sizes in MB", lambda j, p: j.memory_mb, FMT),
+    lost.not_whole("disk sizes in MB", lambda j, p: j.disk_mb, FMT),
+    lost.ipc(FMT),
+    lost.nodes_other_than(lambda j, p: 1, "every job on one server", FMT),
+    lost.mem_bw(FMT), lost.mem_vol(FMT), lost.cpu_util(FMT), lost.profile(FMT, "dssim"),
+    lost.parents(FMT),
+))
