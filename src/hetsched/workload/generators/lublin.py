@@ -10,9 +10,10 @@ Per type (every log below as in the paper: sizes in log2, times in natural log o
   from the two-stage uniform (``uniform(ulow, umed)`` with probability ``uprob``, else
   ``uniform(umed, uhi)``) and the size is ``round(2**x)``, after rounding ``x`` to a whole number
   with probability ``pow2_prob`` (the same uniform draw decides serial / power of two / other,
-  as in the authors' program). ``uhi`` is ``log2(procs)`` minus 1.5 for interactive jobs, ``umed`` is
-  ``uhi`` minus 2 (batch) or 2.5 (interactive): at the model's 128 processors exactly the
-  published values; on other machines the sizes scale with the machine as the authors advise.
+  as in the authors' program). ``uhi`` is ``log2(procs)`` minus 1.5 for interactive jobs,
+  ``umed`` is ``uhi`` minus 2 (batch) or 2.5 (interactive): at the model's 128 processors
+  exactly the published values; on other machines the sizes scale with the machine as the
+  authors advise.
   ``umed`` and ``uhi`` are never below ``ulow``; sizes never exceed ``procs``.
 - **run time**: ``ln(run)`` is hyper-gamma, ``gamma(a1, b1)`` with probability
   ``p = clip(pa * size + pb, 0, 1)`` else ``gamma(a2, b2)`` (shape, scale), redrawn above 12
