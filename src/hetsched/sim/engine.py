@@ -19,6 +19,7 @@ from typing import NamedTuple
 import numpy as np
 
 from hetsched.errors import ConfigError, InputError, SchedulerError
+from hetsched.models.speed import run_time
 from hetsched.platform.model import Platform
 from hetsched.schedulers.base import (Decision, Dequeue, Enqueue, Events, Reject, Scheduler,
                                       Start, WakeUp)
@@ -90,6 +91,7 @@ class Simulation:
                                                                   contention)
         self.deps = Dependencies.of(workload)
         self._speed = platform.arrays.speed.tolist()
+        self._fixed_speed = [1.0] * len(self._speed)  # what a fixed-duration job sees
         self._on_demand = platform.has_on_demand  # a start may have to boot nodes
         self._one_processor_each = all(c == 1 for c in platform.layout.count)
         self._never: dict[tuple[int, int, float, float], str | None] = {}  # by job shape
@@ -442,7 +444,7 @@ class Simulation:
                                                                        nodes))
         run = RunningJob(job, pairs, at, at + self.view.speed.estimate_at_speed(job, speed),
                          self._shares(job, pairs, at) if wait < 0 else (),
-                         at + job.req_ops / (job.ipc * speed))
+                         at + run_time(job, speed))
         self.job_state[job.index] = _RUNNING
         self.start_t[job.index] = at
         self.alloc[job.index] = pairs
@@ -479,7 +481,8 @@ class Simulation:
     def _shares(self, job: Job, pairs: tuple[tuple[int, int], ...],
                 now: float) -> tuple[Share, ...]:
         """The job's threads per processor of each node, at uncontended rates."""
-        layout, speed, ops, ipc = self.state.layout, self._speed, job.req_ops, job.ipc
+        layout, ops, ipc = self.state.layout, job.req_ops, job.ipc
+        speed = self._fixed_speed if job.fixed_duration else self._speed
         if self.contention is None and self._one_processor_each:  # the common case, hot
             first, new = layout.first, tuple.__new__  # Share(...) without its Python __new__
             return tuple([new(Share, (node, first[node], count, ops, ipc * speed[node], now,
