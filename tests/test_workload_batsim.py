@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import json
-import warnings
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from hetsched.errors import InputError, InputWarning
+from hetsched.errors import InputError
 from hetsched.platform.load import load_platform
 from hetsched.schedulers.registry import create
+from hetsched.sim.checks import input_warnings
 from hetsched.sim.engine import simulate
 from hetsched.sim.result import JobState
 from hetsched.workload.batsim import load_batsim_workload
@@ -28,14 +28,12 @@ def platform():
 
 @pytest.mark.parametrize("path", WORKLOADS, ids=lambda p: p.name)
 def test_batsim_examples_run_with_every_job_accounted_for(path, platform):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", InputWarning)
-        workload = load_workload(path, platform)
+    workload = load_workload(path, platform)
     raw = json.loads(path.read_text())
     assert len(workload.jobs) == len(raw["jobs"])
     result = simulate(platform, workload, create("fcfs"))
     done = result.count(JobState.FINISHED) + result.count(JobState.REJECTED) + \
-        result.count(JobState.UNFINISHED)
+        result.count(JobState.UNFINISHED) + result.count(JobState.KILLED)
     assert done == len(raw["jobs"])
 
 
@@ -79,8 +77,9 @@ def test_walltime_extra_data_and_warnings(tmp_path, platform):
     jobs = [{"id": "a", "subtime": 0, "res": 1, "walltime": 7, "profile": "h",
              "extra_data": "{\"k\": 1}"},
             {"id": "b", "subtime": 0, "res": 1, "walltime": -1, "profile": "h"}]
-    with pytest.warns(InputWarning, match="communication ignored.*'h'"):
-        workload = load_batsim_workload(_write(tmp_path, profiles, jobs), platform)
+    workload = load_batsim_workload(_write(tmp_path, profiles, jobs), platform)
+    assert any("communication ignored (hetsched models no network) in profiles 'h'" in w
+               for w in input_warnings(platform, workload))
     a, b = workload.jobs
     assert (a.walltime, a.req_time, b.walltime) == (7, 7, None)
     assert workload.metadata["extra_data"] == {"a": "{\"k\": 1}"}

@@ -18,14 +18,13 @@ engine's walltime rule defaults to ``kill`` for it).
 
 from __future__ import annotations
 
-import warnings
 from pathlib import Path
 from typing import Annotated, Any
 
 from pydantic import Field
 
 from hetsched.documents import file_stem, read_structured, require_mapping
-from hetsched.errors import InputError, InputWarning
+from hetsched.errors import InputError
 from hetsched.fileio import ForeignModel, Identifier, check_unique, record_namer, validate
 from hetsched.limits import MAX_TIME
 from hetsched.platform.model import Platform
@@ -63,8 +62,8 @@ def batsim_workload_from_data(data: Any, path: Path, platform: Platform,
     check_unique([j.id for j in spec.jobs], path, "job", "id")
     jobs = tuple(_job(j, profiles, path, platform.slowest_speed, scale_delays)
                  for j in spec.jobs)
-    _warn_ignored(profiles, path)
-    return Workload(file_stem(path), jobs, str(path), metadata=_metadata(doc, spec, profiles))
+    return Workload(file_stem(path), jobs, str(path), metadata=_metadata(doc, spec, profiles),
+                    notes=_ignored(profiles))
 
 
 def _job(j: BatsimJob, profiles: Profiles, path: Path, slowest: float,
@@ -99,10 +98,11 @@ def _metadata(doc: dict, spec: BatsimWorkload, profiles: Profiles) -> dict[str, 
     return metadata
 
 
-def _warn_ignored(profiles: Profiles, path: Path) -> None:
-    if profiles.ignored_com:
-        names = ", ".join(f"'{n}'" for n in profiles.ignored_com[:5])
-        more = len(profiles.ignored_com) - 5
-        warnings.warn(f"{path}: communication ignored (hetsched models no network) in "
-                      f"profiles {names}{f' and {more} more' if more > 0 else ''}",
-                      InputWarning, stacklevel=3)
+def _ignored(profiles: Profiles) -> tuple[str, ...]:
+    """What the workload leaves out, as notes (reported as input warnings)."""
+    if not profiles.ignored_com:
+        return ()
+    names = ", ".join(f"'{n}'" for n in profiles.ignored_com[:5])
+    more = len(profiles.ignored_com) - 5
+    return (f"communication ignored (hetsched models no network) in profiles "
+            f"{names}{f' and {more} more' if more > 0 else ''}",)

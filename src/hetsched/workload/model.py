@@ -77,7 +77,9 @@ class Workload:
     """Jobs in submission order (stable for equal times); ``Job.index`` is the position.
 
     ``skipped`` lists the input records that could not become jobs (e.g. SWF records with an
-    unknown run time); ``metadata`` keeps the input's header (e.g. SWF ``MaxNodes``).
+    unknown run time); ``metadata`` keeps the input's header (e.g. SWF ``MaxNodes``);
+    ``notes`` say what the loader left out (reported as input warnings, as
+    ``Platform.notes``).
 
     Job ids are unique and every number is finite, or ``ValueError`` is raised: the loaders
     check their files first (and name the bad record), this only guards against code that
@@ -89,6 +91,7 @@ class Workload:
     source: str = "<memory>"
     skipped: tuple[SkippedRecord, ...] = ()
     metadata: dict[str, object] = field(default_factory=dict, compare=False)
+    notes: tuple[str, ...] = field(default=(), compare=False)
     by_id: dict[str, Job] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
