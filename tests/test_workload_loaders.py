@@ -370,3 +370,17 @@ def test_unrecognised_workload(tmp_path: Path) -> None:
                     "x.json", "unrecognised workload format")
     assert_mentions(error_of(load_workload, write(tmp_path / "x.csv", "a,b"), PLATFORM),
                     "x.csv", "unsupported workload file suffix")
+
+
+def test_swf_queue_partition_walltime_and_header(tmp_path: Path) -> None:
+    lines = [swf_line(1, req_time=30), swf_line(2)]
+    lines[0] = " ".join(lines[0].split()[:14] + ["3", "2", "-1", "-1"])
+    workload = load_swf(swf_file(tmp_path, *lines), PLATFORM)
+    one, two = workload.jobs
+    assert (one.queue, one.partition, one.walltime) == (3, 2, 30)
+    assert (two.queue, two.partition, two.walltime) == (-1, -1, None)
+    assert workload.metadata["Note"] == "first\nsecond" and workload.metadata["MaxNodes"] == 3
+    bad = swf_line(1).split()
+    bad[14] = "1.5"
+    message = error_of(load_swf, swf_file(tmp_path, " ".join(bad), name="bad.swf"), PLATFORM)
+    assert_mentions(message, "bad.swf", "line 5", "field 'queue'", "whole number")
