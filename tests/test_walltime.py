@@ -123,3 +123,22 @@ def test_cli_walltime_option(tmp_path, platform):
     assert bad.exit_code == 2
     assert bad.output.strip() == ("error: walltime must be one of auto, kill, ignore, "
                                   "got 'kil'")
+
+
+def test_native_workloads_carry_walltime_and_fixed_duration(tmp_path, platform):
+    from hetsched.workload.load import load_workload
+    from hetsched.workload.writers.native import write_native
+
+    path = tmp_path / "n.json"
+    path.write_text(json.dumps({"jobs": [
+        {"id": "a", "submit": 0, "ntasks": 1, "run_time": 10, "fixed_duration": True,
+         "walltime": 4, "queue": 2},
+        {"id": "b", "submit": 0, "ntasks": 1, "run_time": 10, "walltime": 30}]}))
+    workload = load_workload(path, platform)
+    a, b = workload.jobs
+    assert (a.req_ops, a.req_time, a.walltime, a.queue) == (10, 10, 4, 2)
+    assert b.req_ops == 10 * platform.slowest_speed and not b.fixed_duration
+    result = simulate(platform, workload, create("fcfs"), walltime="kill")
+    assert result.state.tolist() == [JobState.KILLED, JobState.FINISHED]
+    again = write_native(workload, tmp_path / "again.json", platform, {})
+    assert load_workload(again, platform).jobs == workload.jobs

@@ -21,14 +21,14 @@ from hetsched.platform.model import Platform
 from hetsched.workload.model import Job
 
 
-def node_speed(job: Job, speed: float) -> float:
-    """The speed ``job`` sees on a core of ``speed`` ops/s: 1 for a fixed-duration job."""
-    return 1.0 if job.fixed_duration else speed
+def node_speed(fixed_duration: bool, speed: float) -> float:
+    """The speed a job sees on a core of ``speed`` ops/s: 1 for a fixed-duration job."""
+    return 1.0 if fixed_duration else speed
 
 
 def rate(job: Job, speed: float) -> float:
     """Operations per second of one of ``job``'s tasks on a core of ``speed`` (uncontended)."""
-    return job.ipc * node_speed(job, speed)
+    return job.ipc * node_speed(job.fixed_duration, speed)
 
 
 def run_time(job: Job, speed: float) -> float:
@@ -57,7 +57,9 @@ class SpeedModel:
         return job.req_time * self.platform.slowest_speed / speeds
 
     def estimate_at_speed(self, job: Job, speed: float) -> float:
-        return job.req_time * node_speed(job, self.platform.slowest_speed) / node_speed(job, speed)
+        fixed = job.fixed_duration
+        return job.req_time * node_speed(fixed, self.platform.slowest_speed) / node_speed(fixed,
+                                                                                        speed)
 
     def base_time(self, job: Job) -> float:
         """Run time alone on the slowest node type (heterogeneous slowdown's denominator)."""
