@@ -102,13 +102,18 @@ BAD = [
      "profile 'b', field 'seq': a sequence mixing delays and computations"),
     ({"a": {"type": "parallel", "cpu": [1, "NaN"]}}, "profile 'a', field 'cpu"),
     ({"a": {"type": ["delay"]}}, "profile 'a', field 'type'"),
+    ({"a": {"type": "delay", "delay": 1}, "b": {"delay": 2}},
+     "profile 'b', field 'type': required field is missing"),
+    ({"a": {"type": "delay", "delay": 1}, "b": [1]}, "profile 'b': a profile must be a JSON"),
+    ({"a": {"type": "composed", "seq": []}}, "profile 'a', field 'seq'"),
+    ({"a": {"type": "composed", "seq": ["a"], "repeat": 1.5}}, "profile 'a', field 'repeat'"),
 ]
 
 
 @pytest.mark.parametrize(("profiles", "message"), BAD)
 def test_bad_profiles_are_one_line_errors(tmp_path, platform, profiles, message):
-    with pytest.raises(InputError, match=None) as err:
-        load_batsim_workload(_write(tmp_path, profiles), platform)
+    with pytest.raises(InputError) as err:
+        load_workload(_write(tmp_path, profiles), platform)
     text = str(err.value)
     assert message in text and "\n" not in text
 

@@ -116,8 +116,11 @@ class Profiles:
         return entry
 
     def _kind(self, name: str) -> str:
-        kind = self._entry(name).get("type")
-        kind = kind if isinstance(kind, str) else repr(kind)
+        entry = self._entry(name)
+        if "type" not in entry:
+            raise InputError(self.path, "required field is missing", record=f"profile '{name}'",
+                             field="type")
+        kind = entry["type"] if isinstance(entry["type"], str) else repr(entry["type"])
         if kind in UNMODELLED:
             raise InputError(self.path, f"profile type '{kind}' ({UNMODELLED[kind]}) cannot be "
                                         "modelled: hetsched simulates computation only",
