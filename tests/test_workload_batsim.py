@@ -48,14 +48,15 @@ def test_delays_are_exact_on_every_node(tmp_path):
     plat = load_platform(DATA / "batsim_platforms" / "small_platform_replay_usage.xml")
     profiles = {"d": {"type": "DelayProfile", "delay": 20.25},
                 "s": {"type": "composed", "repeat": 3, "seq": ["d", "d"]}}
-    jobs = [{"id": str(i), "subtime": i, "res": 1 + i % 2, "profile": "ds"[i % 2]}
+    jobs = [{"id": str(i), "subtime": i, "res": 50 + 40 * (i % 2), "profile": "ds"[i % 2]}
             for i in range(40)]
     workload = load_batsim_workload(_write(tmp_path, profiles, jobs), plat)
     result = simulate(plat, workload, create("fcfs"))
-    run = result.end - result.start
-    expected = np.array([20.25 if j.profile == "d" else 121.5 for j in workload.jobs])
+    delay = np.array([20.25 if j.profile == "d" else 121.5 for j in workload.jobs])
     assert (result.state == JobState.FINISHED).all()
-    assert np.array_equal(run, expected)
+    assert np.array_equal(result.end, result.start + delay)  # on 50 and 100 flop/s hosts
+    nodes = {node for allocation in result.allocation for node, _ in allocation}
+    assert len({plat.nodes[n].type.name for n in nodes}) > 1
 
 
 def test_computation_is_flops_per_task(tmp_path, platform):
