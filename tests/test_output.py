@@ -147,7 +147,7 @@ def test_write_run_files_and_summary(tmp_path: Path) -> None:
     assert sorted(written) == ["jobs.csv", "jobs.swf", "summary.json", "timeseries.csv"]
     summary = json.loads((tmp_path / "out" / "summary.json").read_text())
     assert set(summary) == {"hetsched_version", "scheduler", "seed", "inputs", "options",
-                            "metrics", "units", "nodes", "rejected", "unfinished",
+                            "metrics", "units", "nodes", "rejected", "unfinished", "killed",
                             "skipped_records", "wall_seconds"}
     assert set(summary["units"]) == set(summary["metrics"])  # every metric names its unit
     assert summary["scheduler"] == "fcfs" and summary["seed"] == 0

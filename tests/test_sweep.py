@@ -295,3 +295,21 @@ def test_dask_address_that_does_not_answer(swept: tuple[Path, Path], tmp_path: P
     result = runner.invoke(app, ["sweep", str(spec), "--store", str(tmp_path / "s.sqlite"),
                                  "--dask", "tcp://127.0.0.1:9"])
     assert_one_line_error(result, "--dask tcp://127.0.0.1:9: cannot connect to the scheduler")
+
+
+def test_walltime_is_a_sweep_option_and_old_stores_get_its_column(tmp_path: Path) -> None:
+    workload = {"profiles": {"d": {"type": "delay", "delay": 10}},
+                "jobs": [{"id": "a", "subtime": 0, "res": 1, "walltime": 5, "profile": "d"},
+                         {"id": "b", "subtime": 0, "res": 1, "walltime": 50, "profile": "d"}]}
+    (tmp_path / "batsim.json").write_text(json.dumps(workload))
+    spec = tmp_path / "sweep.yaml"
+    spec.write_text("workloads: [batsim.json]\nschedulers: [fcfs]\n"
+                    "options: {walltime: [auto, kill, ignore]}\n")
+    store = tmp_path / "results.sqlite"
+    hetsched.sweep.store.open_store(store).close()
+    with sqlite3.connect(store) as conn:  # as a store made before the walltime option
+        conn.execute("ALTER TABLE runs DROP COLUMN walltime")
+        conn.execute("ALTER TABLE runs DROP COLUMN killed")
+    _sweep(spec, store)
+    killed = {r["walltime"]: r["killed"] for r in _stored(store).values()}
+    assert killed == {"auto": 1, "kill": 1, "ignore": 0}

@@ -251,14 +251,17 @@ def batsim_doc() -> dict:
 def test_batsim_delay_profiles(tmp_path: Path) -> None:
     workload = load_workload(write(tmp_path / "b.json", batsim_doc()), PLATFORM)
     one, two = workload.jobs
-    assert (one.id, one.ntasks, one.nodes, one.req_ops, one.req_time) == (
-        "1", 3, SPREAD, 60e9, 100)
-    assert two.req_time == 60
+    assert (one.id, one.ntasks, one.nodes, one.req_ops, one.req_time, one.walltime) == (
+        "1", 3, SPREAD, 60, 100, 100)
+    assert one.fixed_duration and (two.req_time, two.walltime) == (60, None)
+    scaled = load_batsim_workload(write(tmp_path / "b.json", batsim_doc()), PLATFORM,
+                                  scale_delays=True)
+    assert not scaled.jobs[0].fixed_duration and scaled.jobs[0].req_ops == 60e9
 
 
 @pytest.mark.parametrize("mutate, record, field, problem", [
-    (lambda d: d["profiles"]["d"].update(type="parallel"), "profile 'd'", "type",
-     "profile type 'parallel' not supported"),
+    (lambda d: d["profiles"]["d"].update(type="smpi"), "profile 'd'", "type",
+     "profile type 'smpi' (an SMPI trace) cannot be modelled"),
     (lambda d: d["profiles"]["d"].update(delay=-3), "profile 'd'", "delay", "greater than"),
     (lambda d: d["jobs"][0].update(profile="x"), "job '1'", "profile", "unknown profile 'x'"),
     (lambda d: d["jobs"][1].update(id=1), "job '1'", "id", "duplicate job id"),
@@ -367,3 +370,17 @@ def test_unrecognised_workload(tmp_path: Path) -> None:
                     "x.json", "unrecognised workload format")
     assert_mentions(error_of(load_workload, write(tmp_path / "x.csv", "a,b"), PLATFORM),
                     "x.csv", "unsupported workload file suffix")
+
+
+def test_swf_queue_partition_walltime_and_header(tmp_path: Path) -> None:
+    lines = [swf_line(1, req_time=30), swf_line(2)]
+    lines[0] = " ".join(lines[0].split()[:14] + ["3", "2", "-1", "-1"])
+    workload = load_swf(swf_file(tmp_path, *lines), PLATFORM)
+    one, two = workload.jobs
+    assert (one.queue, one.partition, one.walltime) == (3, 2, 30)
+    assert (two.queue, two.partition, two.walltime) == (-1, -1, None)
+    assert workload.metadata["Note"] == "first\nsecond" and workload.metadata["MaxNodes"] == 3
+    bad = swf_line(1).split()
+    bad[14] = "1.5"
+    message = error_of(load_swf, swf_file(tmp_path, " ".join(bad), name="bad.swf"), PLATFORM)
+    assert_mentions(message, "bad.swf", "line 5", "field 'queue'", "whole number")

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from hetsched.errors import ConfigError, InputWarning
-from hetsched.options import check_contention
+from hetsched.options import check_contention, check_walltime
 from hetsched.platform.model import Platform
 from hetsched.schedulers.base import Scheduler
 from hetsched.sim.result import SimResult
@@ -87,7 +87,7 @@ def simulate(platform: PathLike | Platform | None = None,
              scheduler: str | Scheduler = "fcfs", *, seed: int = 0,
              horizon: float | None = None, strict: bool = False, swf_placement: str = "auto",
              reference_speed: float | None = None, estimate_factor: float = 1.0,
-             contention: str | None = None,
+             contention: str | None = None, walltime: str = "auto",
              progress: Callable[[int, int], None] | None = None) -> Run:
     """Simulate ``workload`` on ``platform`` under ``scheduler`` and return a :class:`Run`.
 
@@ -104,6 +104,7 @@ def simulate(platform: PathLike | Platform | None = None,
 
     swf = SwfOptions(placement=swf_placement, reference_speed=reference_speed,
                      estimate_factor=estimate_factor, strict=strict)
+    check_walltime(walltime)
     policy = create(scheduler) if isinstance(scheduler, str) else scheduler
     if not isinstance(policy, Scheduler):
         raise ConfigError(f"scheduler must be a name or a hetsched Scheduler, got {policy!r}")
@@ -111,8 +112,9 @@ def simulate(platform: PathLike | Platform | None = None,
     for message in input_warnings(plat, work):
         warnings.warn(message, InputWarning, stacklevel=2)
     result = run_engine(plat, work, policy, seed=seed, horizon=horizon, strict=strict,
-                        progress=progress, contention=check_contention(contention))
-    return Run(result, recorded_options(horizon, strict, swf))
+                        progress=progress, contention=check_contention(contention),
+                        walltime=walltime)
+    return Run(result, recorded_options(horizon, strict, swf, walltime))
 
 
 def load_inputs(platform: PathLike | Platform | None, workload: PathLike | Workload | None,
@@ -138,11 +140,13 @@ def load_inputs(platform: PathLike | Platform | None, workload: PathLike | Workl
     return platform, load_workload(default_workload_path(), platform)
 
 
-def recorded_options(horizon: float | None, strict: bool, swf: SwfOptions) -> dict[str, Any]:
+def recorded_options(horizon: float | None, strict: bool, swf: SwfOptions,
+                     walltime: str = "auto") -> dict[str, Any]:
     """How a run was configured, as ``summary.json`` records it (the contention model used
     comes from the result)."""
     return {"horizon": horizon, "strict": strict, "swf_placement": swf.placement,
-            "reference_speed": swf.reference_speed, "estimate_factor": swf.estimate_factor}
+            "reference_speed": swf.reference_speed, "estimate_factor": swf.estimate_factor,
+            "walltime": walltime}
 
 
 def _path(value: object, what: str) -> Path:

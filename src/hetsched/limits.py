@@ -67,3 +67,10 @@ MAX_MODEL_PARAMETER = 1e30
 
 #: Most runnable threads per core a node may allow (``oversubscription``).
 MAX_OVERSUBSCRIPTION = 64
+
+#: Repetitions of one Batsim sequence profile (``repeat``); nested sequences multiply, and
+#: the total work is checked against :data:`MAX_TIME` / :data:`MAX_OPS`.
+MAX_REPEAT = 1_000_000_000
+#: Entries of a Batsim parallel-task profile's ``cpu`` vector or ``com`` matrix, and of a
+#: sequence's ``seq`` list.
+MAX_PROFILE_ENTRIES = 100_000_000

@@ -39,6 +39,16 @@ def check_number(name: str, value: object, minimum: float | None = None,
     return number
 
 
+#: The engine's walltime rules: ``auto`` is ``kill`` for Batsim workloads, ``ignore`` otherwise.
+WALLTIME_RULES = ("auto", "kill", "ignore")
+
+
+def check_walltime(rule: object) -> str:
+    if rule not in WALLTIME_RULES:
+        raise ConfigError(f"walltime must be one of {', '.join(WALLTIME_RULES)}, got {rule!r}")
+    return str(rule)
+
+
 def check_contention(name: str | None) -> str | None:
     """A contention model's name (``None``: the platform's), without importing the models."""
     from hetsched.sim.contention import MODELS

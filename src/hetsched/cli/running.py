@@ -17,7 +17,7 @@ from hetsched.api import load_inputs, recorded_options
 from hetsched.cli.errors import warn
 from hetsched.errors import ConfigError
 from hetsched.documents import file_stem
-from hetsched.options import check_contention, check_horizon, check_seed
+from hetsched.options import check_contention, check_horizon, check_seed, check_walltime
 from hetsched.platform.model import Platform
 from hetsched.schedulers.registry import create
 from hetsched.sim.checks import input_warnings
@@ -42,10 +42,11 @@ class Inputs:
     strict: bool
     swf: SwfOptions
     contention: str | None = None
+    walltime: str = "auto"
 
     def options(self) -> dict[str, Any]:
         """How the run was configured, as recorded in ``summary.json``."""
-        return recorded_options(self.horizon, self.strict, self.swf)
+        return recorded_options(self.horizon, self.strict, self.swf, self.walltime)
 
     def load(self) -> tuple[Platform, Workload]:
         return load_inputs(self.platform_path, self.workload_path, self.swf)
@@ -61,12 +62,13 @@ def warn_inputs(platform: Platform, workload: Workload, quiet: bool) -> None:
 
 def make_inputs(platform: Path | None, workload: Path | None, seed: int, horizon: float | None,
                 strict: bool, placement: str, reference_speed: float | None,
-                estimate_factor: float, contention: str | None = None) -> Inputs:
+                estimate_factor: float, contention: str | None = None,
+                walltime: str = "auto") -> Inputs:
     """The run's inputs, every option checked (one-line ConfigError) before any file is read."""
     swf = SwfOptions(placement=placement, reference_speed=reference_speed,
                      estimate_factor=estimate_factor, strict=strict)
     return Inputs(platform, workload, check_seed(seed), check_horizon(horizon), strict, swf,
-                  check_contention(contention))
+                  check_contention(contention), check_walltime(walltime))
 
 
 def safe_name(text: str) -> str:
@@ -122,7 +124,7 @@ def simulate_spec(spec: str, platform: Platform, workload: Workload, inputs: Inp
     with progress_bar(spec, len(workload.jobs), show) as progress:
         return simulate(platform, workload, scheduler, seed=inputs.seed,
                         horizon=inputs.horizon, strict=inputs.strict, progress=progress,
-                        contention=inputs.contention)
+                        contention=inputs.contention, walltime=inputs.walltime)
 
 
 def run_values(metrics: Mapping[str, float | int], wall_seconds: float) -> dict[str, Any]:

@@ -23,7 +23,7 @@ TABLE_METRICS = ("makespan", "mean_wait", "mean_bounded_slowdown", "utilisation"
                  "wall_seconds")
 #: Run options, shown in a table when they differ between the selected runs.
 OPTION_COLUMNS = ("horizon", "strict", "swf_placement", "reference_speed", "estimate_factor",
-                  "contention")
+                  "contention", "walltime")
 
 
 def sweep_command(

@@ -111,6 +111,7 @@ METRICS: tuple[Metric, ...] = (
     Metric("jobs finished", "finished", fmt_count),
     Metric("jobs rejected", "rejected", fmt_count),
     Metric("jobs unfinished", "unfinished", fmt_count),
+    Metric("jobs killed", "killed", fmt_count),
     Metric("records skipped", "skipped_records", fmt_count, ranked=False),
     Metric("wall time", "wall_seconds", lambda x: "—" if _missing(x) else f"{x:.3f} s",
            ranked=False),

@@ -15,6 +15,7 @@ from hetsched.sim.result import JobState, SimResult
 #: (slowdowns). ``currency`` is the unit of the platform's hourly prices.
 UNITS: dict[str, str] = {
     "jobs": "count", "finished": "count", "rejected": "count", "unfinished": "count",
+    "killed": "count",
     "skipped_records": "count", "makespan": "s", "mean_wait": "s", "median_wait": "s",
     "max_wait": "s", "mean_turnaround": "s", "mean_slowdown": "ratio",
     "mean_bounded_slowdown": "ratio", "max_bounded_slowdown": "ratio",
@@ -95,6 +96,7 @@ def summarize(result: SimResult) -> dict[str, float | int]:
         "finished": result.count(JobState.FINISHED),
         "rejected": result.count(JobState.REJECTED),
         "unfinished": result.count(JobState.UNFINISHED),
+        "killed": result.count(JobState.KILLED),
         "skipped_records": len(result.workload.skipped),
         "makespan": window,
         "mean_wait": _stat(rec.wait[done], np.mean),

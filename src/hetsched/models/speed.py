@@ -1,9 +1,14 @@
 """How long a job takes on a node, and what the scheduler may estimate beforehand.
 
-Run time of a task on a core of speed ``s``: ``req_ops / (ipc * s)``. A job spread over several
-nodes ends with its slowest node's tasks (without contention: ``req_ops / (ipc * slowest)``).
-Estimates scale the user's ``req_time`` (given for the slowest node type) by speed:
-``req_time * slowest_speed / s`` — the scheduler never sees ``req_ops``.
+A task on a core of speed ``s`` progresses at ``rate = ipc * s`` operations per second and
+takes ``req_ops / rate`` seconds. A job spread over several nodes ends with its slowest node's
+tasks (without contention: ``req_ops / (ipc * slowest)``). Estimates scale the user's
+``req_time`` (given for the slowest node type) by speed: ``req_time * slowest_speed / s`` —
+the scheduler never sees ``req_ops``.
+
+A job with ``fixed_duration`` (Batsim's ``delay``) takes the same time on every node: its rate
+is ``ipc`` whatever the node's speed (``req_ops`` is then ``ipc`` times its duration in
+seconds), and its estimate is ``req_time`` on every node. :func:`node_speed` is that one rule.
 """
 
 from __future__ import annotations
@@ -16,9 +21,19 @@ from hetsched.platform.model import Platform
 from hetsched.workload.model import Job
 
 
+def node_speed(fixed_duration: bool, speed: float) -> float:
+    """The speed a job sees on a core of ``speed`` ops/s: 1 for a fixed-duration job."""
+    return 1.0 if fixed_duration else speed
+
+
+def rate(job: Job, speed: float) -> float:
+    """Operations per second of one of ``job``'s tasks on a core of ``speed`` (uncontended)."""
+    return job.ipc * node_speed(job.fixed_duration, speed)
+
+
 def run_time(job: Job, speed: float) -> float:
     """Uncontended run time of ``job`` when its slowest core has ``speed`` ops/s."""
-    return job.req_ops / (job.ipc * speed)
+    return job.req_ops / rate(job, speed)
 
 
 @dataclass(frozen=True)
@@ -36,10 +51,15 @@ class SpeedModel:
 
     def estimates(self, job: Job) -> np.ndarray:
         """The estimate of ``job`` on every node (one value per node)."""
-        return job.req_time * self.platform.slowest_speed / self.platform.arrays.speed
+        speeds = self.platform.arrays.speed
+        if job.fixed_duration:
+            return np.full(speeds.shape, job.req_time)
+        return job.req_time * self.platform.slowest_speed / speeds
 
     def estimate_at_speed(self, job: Job, speed: float) -> float:
-        return job.req_time * self.platform.slowest_speed / speed
+        fixed = job.fixed_duration
+        return job.req_time * node_speed(fixed, self.platform.slowest_speed) / node_speed(fixed,
+                                                                                        speed)
 
     def base_time(self, job: Job) -> float:
         """Run time alone on the slowest node type (heterogeneous slowdown's denominator)."""

@@ -46,32 +46,38 @@ def _give_back(free: list[list[int]], ranges: Ranges) -> None:
             free[i - 1][1] = free.pop(i)[1]
 
 
+def _release(free: list[list[list[int]]], allocation: tuple[tuple[int, int], ...],
+             held: Ranges) -> None:
+    """Give a job's ``held`` ranges back to each node of its ``allocation``."""
+    per_node = iter(held)
+    for node, k in allocation:
+        ranges, need = [], k
+        while need:
+            lo, hi = next(per_node)
+            ranges.append((lo, hi))
+            need -= hi - lo
+        _give_back(free[node], ranges)
+
+
 def core_ranges(result: SimResult) -> list[Ranges | None]:
     """Per job, the global core-id ranges it held (``None`` if it never started)."""
     cores = result.platform.arrays.slots
     offsets = (np.cumsum(cores) - cores).tolist()
     free = [[[lo, lo + int(c)]] for lo, c in zip(offsets, cores.tolist())]
-    events = []  # (time, order, job): ends first, then starts, then zero-length ends
+    events = []  # (time, order, job): ends first, then zero-length jobs, then starts
     for index, allocation in enumerate(result.allocation):
         if allocation is None:
             continue
         start, end = float(result.start[index]), float(result.end[index])
-        events.append((start, 1, index))
-        if not math.isnan(end):
-            events.append((end, 2 if end == start else 0, index))
+        events.append((start, 1 if end == start else 2, index))
+        if not math.isnan(end) and end != start:
+            events.append((end, 0, index))
     held: list[Ranges | None] = [None] * len(result.allocation)
     for _, order, index in sorted(events):
         allocation = result.allocation[index]
         assert allocation is not None
-        if order == 1:
+        if order:
             held[index] = [r for node, k in allocation for r in _take(free[node], k)]
-        else:
-            per_node = iter(held[index] or [])
-            for node, k in allocation:
-                ranges, need = [], k
-                while need:
-                    lo, hi = next(per_node)
-                    ranges.append((lo, hi))
-                    need -= hi - lo
-                _give_back(free[node], ranges)
+        if order < 2:  # an end, or a zero-length job that gives its cores back at once
+            _release(free, allocation, held[index] or [])
     return held

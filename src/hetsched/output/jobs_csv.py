@@ -41,6 +41,7 @@ FINAL_STATE = {
     JobState.FINISHED: "COMPLETED_SUCCESSFULLY",
     JobState.REJECTED: "REJECTED",
     JobState.UNFINISHED: "UNFINISHED",
+    JobState.KILLED: "COMPLETED_WALLTIME_REACHED",
 }
 
 Allocation = tuple[tuple[int, int], ...]
@@ -95,7 +96,8 @@ def job_columns(result: SimResult) -> dict[str, list[object] | np.ndarray]:
     floats with NaN where a value does not exist (the Python API's ``jobs`` DataFrame)."""
     rec = job_records(result)
     jobs = result.workload.jobs
-    energy = (np.where(rec.finished, result.job_energy_j, np.nan) if result.has_energy
+    ended = ~np.isnan(result.end)  # finished or killed
+    energy = (np.where(ended, result.job_energy_j, np.nan) if result.has_energy
               else np.full(len(jobs), np.nan))
     cells = _NodeCells(result.platform)
     nodes = [cells(allocation) for allocation in result.allocation]
@@ -122,7 +124,7 @@ def _batsim_absent(columns: dict[str, list[object] | np.ndarray],
     start or wait before a job started, nothing else before it finished, no energy without a
     power model."""
     not_started = np.isnan(columns["starting_time"])
-    not_done = np.asarray(columns["success"]) == 0
+    not_done = np.isnan(np.asarray(columns["finish_time"], float))  # killed jobs ended
     after_end = dict.fromkeys(("execution_time", "finish_time", "turnaround_time", "stretch"),
                               not_done)
     return {"starting_time": not_started, "waiting_time": not_started, **after_end,

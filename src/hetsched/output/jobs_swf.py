@@ -3,9 +3,10 @@ Archive's tools.
 
 One line per job, in submission order (as ``jobs.csv``), with the run's own outcome: wait time
 (start − submit), run time (end − start), allocated processors, status 1 for a finished job,
-0 for one that started but did not finish (cut by the horizon), 5 for one that never started
-(rejected, or still waiting at the horizon). A value a job does not have is -1. The requested
-time is the job's estimate on the platform's slowest core; the header gives the platform's
+0 for one that started but did not finish (killed at its walltime: with its run time; cut by
+the horizon: run time -1), 5 for one that never started (rejected, or still waiting at the
+horizon). A value a job does not have is -1. The requested time is the job's estimate on the
+platform's slowest core; queue and partition are the job's; the header gives the platform's
 size. SWF's fields are whole numbers: times are rounded to the nearest second.
 """
 
@@ -31,7 +32,7 @@ def result_table(result: SimResult) -> np.ndarray:
     started = ~np.isnan(rec.start)
     finished = result.state == JobState.FINISHED
     table[:, COL["wait_time"]] = np.where(started, rec.wait, -1)
-    table[:, COL["run_time"]] = np.where(finished, rec.end - rec.start, -1)
+    table[:, COL["run_time"]] = np.where(np.isnan(rec.end), -1, rec.end - rec.start)
     table[:, COL["allocated_processors"]] = np.where(
         started, table[:, COL["requested_processors"]], -1)
     table[:, COL["status"]] = np.where(finished, COMPLETED,

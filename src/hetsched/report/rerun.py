@@ -55,7 +55,7 @@ def rerun(row: Mapping[str, Any]) -> Rerun:
     workload = _workload(row, key)
     options = RunOptions(plain(row["horizon"]), bool(row["strict"]), str(row["swf_placement"]),
                          plain(row["reference_speed"]), float(row["estimate_factor"]),
-                         plain(row["contention"]))
+                         plain(row["contention"]), plain(row.get("walltime")) or "ignore")
     part = plain(row["part"])
     workload_part = parts_of(platform, workload, options.swf())[
         None if part is None else int(part)].workload
@@ -64,7 +64,8 @@ def rerun(row: Mapping[str, Any]) -> Rerun:
             warnings.simplefilter("ignore", InputWarning)
             done = simulate(platform_of(platform), workload_part, str(row["scheduler"]),
                             seed=int(row["seed"]), horizon=options.horizon,
-                            strict=options.strict, contention=options.contention)
+                            strict=options.strict, contention=options.contention,
+                            walltime=options.walltime)
     except HetschedError as err:
         raise ConfigError(f"run {key}: cannot simulate it again: {err}") from None
     return Rerun(done.result, _differences(row, done.summary))

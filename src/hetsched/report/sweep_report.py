@@ -21,7 +21,7 @@ from hetsched.report import compare, html
 
 #: The axes of a sweep that make runs incomparable (besides the scheduler).
 AXES = ("platform", "workload", "split", "horizon", "strict", "swf_placement",
-        "reference_speed", "estimate_factor", "contention")
+        "reference_speed", "estimate_factor", "contention", "walltime")
 #: What identifies a case within a group: the axes, the part and the seed.
 CASE = (*AXES, "part", "seed")
 DEFAULT_METRICS = ("makespan", "mean_wait", "mean_bounded_slowdown", "mean_het_slowdown",

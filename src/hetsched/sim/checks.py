@@ -29,7 +29,9 @@ def input_warnings(platform: Platform, workload: Workload) -> list[str]:
     platform's loader (empty if none)."""
     found = [_empty(workload), _size(platform, workload), _power(platform),
              *(f"{_label(platform.source, platform.name, 'platform')}: {note}"
-               for note in platform.notes)]
+               for note in platform.notes),
+             *(f"{_label(workload.source, workload.name, 'workload')}: {note}"
+               for note in workload.notes)]
     return [message for message in found if message is not None]
 
 

@@ -19,6 +19,7 @@ from typing import NamedTuple
 import numpy as np
 
 from hetsched.errors import ConfigError, InputError, SchedulerError
+from hetsched.models.speed import run_time
 from hetsched.platform.model import Platform
 from hetsched.schedulers.base import (Decision, Dequeue, Enqueue, Events, Reject, Scheduler,
                                       Start, WakeUp)
@@ -26,7 +27,8 @@ from hetsched.sim import contention as models
 from hetsched.sim.checks import check_run
 from hetsched.sim.contention import ContentionModel, Group
 from hetsched.sim.dependencies import Dependencies
-from hetsched.sim.events import (AVAILABILITY, BOOT, FINISH, RELEASE, SUBMIT, WAKE,
+from hetsched.options import check_walltime
+from hetsched.sim.events import (AVAILABILITY, BOOT, FINISH, KILL, RELEASE, SUBMIT, WAKE,
                                  Availability, EventQueue)
 from hetsched.sim.ondemand import charged_seconds
 from hetsched.sim.rates import changed_rates, rerated
@@ -40,9 +42,9 @@ ProgressCallback = Callable[[int, int], None]
 
 ALIVE = (JobState.PENDING, JobState.QUEUED, JobState.RUNNING, JobState.HELD)
 # plain ints for the hot paths (an enum member lookup costs more than the comparison)
-_PENDING, _QUEUED, _RUNNING, _FINISHED, _REJECTED, _HELD = (
+_PENDING, _QUEUED, _RUNNING, _FINISHED, _REJECTED, _HELD, _KILLED = (
     int(s) for s in (JobState.PENDING, JobState.QUEUED, JobState.RUNNING, JobState.FINISHED,
-                     JobState.REJECTED, JobState.HELD))
+                     JobState.REJECTED, JobState.HELD, JobState.KILLED))
 
 
 _new = tuple.__new__
@@ -67,7 +69,9 @@ class Simulation:
     return after every single event instead of once per instant (so does a scheduler whose
     ``per_event`` is set); ``availability`` lists changes of node availability
     (:class:`~hetsched.sim.events.Availability`) beyond the platform's own
-    (``Platform.availability``).
+    (``Platform.availability``); ``walltime`` is the walltime rule: ``kill`` ends a job still
+    running ``Job.walltime`` seconds after its start (state ``KILLED``), ``ignore`` lets it
+    run, ``auto`` (the default) kills for Batsim workloads (``metadata["format"]``) only.
     """
 
     def __init__(self, platform: Platform, workload: Workload,
@@ -75,7 +79,8 @@ class Simulation:
                  horizon: float | None = None, strict: bool = False,
                  contention: str | ContentionModel | None = None,
                  progress: ProgressCallback | None = None, timeseries: bool = True,
-                 per_event: bool = False, availability: Iterable[Availability] = ()) -> None:
+                 per_event: bool = False, availability: Iterable[Availability] = (),
+                 walltime: str = "auto") -> None:
         self.platform = platform
         self.workload = workload
         self.scheduler = scheduler
@@ -83,6 +88,9 @@ class Simulation:
         if scheduler is not None:
             scheduler.check(platform, workload)
         self.strict = strict
+        rule = check_walltime(walltime)
+        self.kills = rule == "kill" or (rule == "auto"
+                                        and workload.metadata.get("format") == "batsim")
         self.progress = progress
         self.record_timeseries = timeseries
         self.asked_per_event = per_event
@@ -91,6 +99,7 @@ class Simulation:
                                                                   contention)
         self.deps = Dependencies.of(workload)
         self._speed = platform.arrays.speed.tolist()
+        self._fixed_speed = [1.0] * len(self._speed)  # what a fixed-duration job sees
         self._on_demand = platform.has_on_demand  # a start may have to boot nodes
         self._one_processor_each = all(c == 1 for c in platform.layout.count)
         self._never: dict[tuple[int, int, float, float], str | None] = {}  # by job shape
@@ -318,6 +327,15 @@ class Simulation:
                 self.job_state[index] = _PENDING
                 self.pending[index] = jobs[index]
                 released.append(jobs[index])
+            elif kind == KILL:
+                run = running.get(index)
+                if run is None:  # it ended before its walltime
+                    continue
+                self._kill(run, t)
+                finished.append(run.job)
+                if self.per_event:
+                    break
+                continue
             elif kind == BOOT:
                 for run in self.state.booted(index):  # threads placed now the node is up
                     self._run(replace(run, shares=self._shares(run.job, run.allocation, t)), t)
@@ -463,7 +481,7 @@ class Simulation:
         run = _new_run(RunningJob)
         run.job, run.allocation, run.start, run.version = job, pairs, at, 0
         run.est_end = at + self._estimate(job, speed)
-        run.end = at + job.req_ops / (job.ipc * speed)
+        run.end = at + run_time(job, speed)
         index = job.index
         self.job_state[index] = _RUNNING
         self.start_t[index] = at
@@ -485,6 +503,10 @@ class Simulation:
         else:  # its finish event is pushed once the instant's rates are known
             self.dirty.update(share.processor for share in run.shares)
             self.fresh.add(run.job.index)
+        if self.kills and run.job.walltime is not None:
+            limit = run.start + run.job.walltime
+            if self.contention is not None or limit < run.end:  # else it ends first
+                self.events.push(limit, KILL, run.job.index)
 
     def _boot_wait(self, nodes: list[int], now: float) -> int:
         """Boot the switched-off nodes among ``nodes``; the node whose boot a job started on
@@ -503,7 +525,8 @@ class Simulation:
     def _shares(self, job: Job, pairs: tuple[tuple[int, int], ...],
                 now: float) -> tuple[Share, ...]:
         """The job's threads per processor of each node, at uncontended rates."""
-        layout, speed, ops, ipc = self.state.layout, self._speed, job.req_ops, job.ipc
+        layout, ops, ipc = self.state.layout, job.req_ops, job.ipc
+        speed = self._fixed_speed if job.fixed_duration else self._speed
         if self.contention is None and self._one_processor_each:  # the common case, hot
             first = layout.first  # Share(...) without its Python __new__
             if len(pairs) == 1:
@@ -521,17 +544,25 @@ class Simulation:
                            for proc, threads in self.state.assign(node, count)])
         return tuple(shares)
 
-    def _finish(self, run: RunningJob, now: float) -> None:
+    def _kill(self, run: RunningJob, now: float) -> None:
+        """``run`` reached its walltime: it ends now, killed; its descendants are rejected."""
+        self._finish(run, now, _KILLED)
+        self.reason[run.job.index] = "walltime reached"
+        self._reject_descendants(run.job.index)
+        if self.queued_locally:
+            self._drain(run.nodes, now)
+
+    def _finish(self, run: RunningJob, now: float, end_state: int = _FINISHED) -> None:
         index = run.job.index
         self.state.release(run, now)
-        self.job_state[index] = _FINISHED
+        self.job_state[index] = end_state
         self.end_t[index] = now
         self.job_energy[index] = self._job_energy(run, now)
         self.last_end = now
         if self.contention is not None:
             self.dirty.update(share.processor for share in run.shares)
         self._count_done()
-        if not self.deps.children:
+        if not self.deps.children or end_state != _FINISHED:
             return
         for child in self.deps.children.get(index, ()):
             self.unmet[child] -= 1
@@ -552,12 +583,16 @@ class Simulation:
         self.job_state[job.index] = _REJECTED
         self.reason[job.index] = reason
         self._count_done()
+        self._reject_descendants(job.index)
+
+    def _reject_descendants(self, ancestor: int) -> None:
         jobs = self.workload.jobs
-        for index, parent in self.deps.descendants(job.index):
+        for index, parent in self.deps.descendants(ancestor):
             if self.job_state[index] in ALIVE:
                 self.pending.pop(index, None)
                 self.job_state[index] = _REJECTED
-                self.reason[index] = (f"parent '{jobs[parent].id}' was rejected: "
+                what = "killed" if self.job_state[parent] == _KILLED else "rejected"
+                self.reason[index] = (f"parent '{jobs[parent].id}' was {what}: "
                                       f"{self.reason[parent]}")
                 self._count_done()
 

@@ -2,7 +2,8 @@
 
 An entry is ``(time, kind, seq, job, version)``. Simultaneous events are handled by kind, in
 this order: boot completions (an on-demand node comes up and the jobs held for it start, so
-that everything else at that instant sees it up), finishes, node availability changes,
+that everything else at that instant sees it up), finishes, walltime kills (so a job that ends
+exactly at its walltime finishes), node availability changes,
 releases (jobs whose last parent just finished), submissions, wake-ups (so one asked for the
 current instant comes after everything else due then). Simultaneous finishes go by node (the
 lowest node of each job), then in the order they were scheduled: a finish's ``seq`` carries
@@ -25,14 +26,15 @@ __all__ = ["Availability", "EventQueue", "Kind"]
 class Kind(IntEnum):
     BOOT = 0
     FINISH = 1
-    AVAILABILITY = 2
-    RELEASE = 3
-    SUBMIT = 4
-    WAKE = 5
+    KILL = 2
+    AVAILABILITY = 3
+    RELEASE = 4
+    SUBMIT = 5
+    WAKE = 6
 
 
 # plain ints in the heap: tuples of ints compare faster than tuples of enum members
-BOOT, FINISH, AVAILABILITY, RELEASE, SUBMIT, WAKE = (int(k) for k in Kind)
+BOOT, FINISH, KILL, AVAILABILITY, RELEASE, SUBMIT, WAKE = (int(k) for k in Kind)
 
 
 Entry = tuple[float, int, int, int, int]

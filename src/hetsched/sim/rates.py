@@ -4,6 +4,7 @@ and a running job's record at its new rates. Pure functions of the cluster state
 from __future__ import annotations
 
 from hetsched.errors import SchedulerError
+from hetsched.models.speed import rate as task_rate
 from hetsched.sim.contention import ContentionModel, Group
 from hetsched.sim.state import ClusterState, RunningJob, Share
 
@@ -47,7 +48,7 @@ def changed_rates(state: ClusterState, model: ContentionModel, speed: list[float
             if not factor > 0:
                 raise SchedulerError(f"contention model {model.name}: factor {factor} for job "
                                      f"'{share.group.job.id}' is not positive")
-            rate = share.group.job.ipc * speed[node] * factor
+            rate = task_rate(share.group.job, speed[node]) * factor
             if rate != share.rate:
                 rates.setdefault(index, {})[share.processor] = rate
     return rates

@@ -19,6 +19,7 @@ class JobState(IntEnum):
     REJECTED = 4
     UNFINISHED = 5
     HELD = 6  # submitted, waiting for its parents (never an end state)
+    KILLED = 7  # reached its walltime (the engine's walltime rule)
 
 
 class TimeSeries:

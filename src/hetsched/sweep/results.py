@@ -32,7 +32,7 @@ _SQL_OPERATORS = {"=": "=", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">
                   "~": "GLOB"}
 #: Row order of every listing: what identifies a run.
 ORDER = ("platform", "workload", "part", "scheduler", "seed", "horizon", "strict",
-         "swf_placement", "reference_speed", "estimate_factor", "contention", "key")
+         "swf_placement", "reference_speed", "estimate_factor", "contention", "walltime", "key")
 #: The run columns per-job records come with.
 JOB_IDENTITY = tuple(name for name in IDENTITY if not name.endswith(("_path", "_sha256")))
 

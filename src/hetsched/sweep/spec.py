@@ -87,6 +87,7 @@ Placement = Literal["auto", "single", "spread"]
 Speed = Annotated[float, Field(gt=0, le=MAX_SPEED)]
 Factor = Annotated[float, Field(gt=0, le=MAX_ESTIMATE_FACTOR)]
 Contention = Annotated[str | None, AfterValidator(_contention)]
+Walltime = Literal["auto", "kill", "ignore"]
 
 
 class PlatformEntry(StrictModel):
@@ -128,6 +129,7 @@ class OptionsEntry(StrictModel):
     reference_speed: Annotated[list[Speed | None], Listed] = [None]
     estimate_factor: Annotated[list[Factor], Listed] = [1.0]
     contention: Annotated[list[Contention], Listed] = [None]
+    walltime: Annotated[list[Walltime], Listed] = ["auto"]
 
 
 class SweepFile(StrictModel):
@@ -191,6 +193,7 @@ class RunOptions:
     reference_speed: float | None = None
     estimate_factor: float = 1.0
     contention: str | None = None
+    walltime: str = "auto"
 
     def swf(self) -> SwfOptions:
         return SwfOptions(self.swf_placement, self.reference_speed, self.estimate_factor,

@@ -34,13 +34,14 @@ SCHEMA_VERSION = 1
 
 #: What identifies a run, as :meth:`RunSpec.columns` gives it (``part`` is NULL for a
 #: workload that is not split, ``horizon`` NULL for none, ``contention`` NULL for the
-#: platform's model).
+#: platform's model, ``walltime`` NULL in runs stored before the walltime rule: ``ignore``).
 IDENTITY: dict[str, str] = {
     "key": "TEXT PRIMARY KEY", "platform": "TEXT NOT NULL", "workload": "TEXT NOT NULL",
     "split": "TEXT", "part": "INTEGER", "part_start": "REAL", "scheduler": "TEXT NOT NULL",
     "seed": "INTEGER NOT NULL", "horizon": "REAL", "strict": "INTEGER NOT NULL",
     "swf_placement": "TEXT NOT NULL", "reference_speed": "REAL",
-    "estimate_factor": "REAL NOT NULL", "contention": "TEXT", "platform_path": "TEXT NOT NULL",
+    "estimate_factor": "REAL NOT NULL", "contention": "TEXT", "walltime": "TEXT",
+    "platform_path": "TEXT NOT NULL",
     "platform_sha256": "TEXT NOT NULL", "workload_path": "TEXT NOT NULL",
     "workload_sha256": "TEXT NOT NULL", "hetsched_version": "TEXT NOT NULL",
 }
@@ -88,7 +89,7 @@ def open_store(path: str | Path) -> sqlite3.Connection:
                     for statement in _schema():
                         conn.execute(statement)
         _check(conn, path)
-        _add_new_metrics(conn)
+        _add_new_columns(conn)
     except BaseException:
         conn.close()
         raise
@@ -143,13 +144,14 @@ def _check(conn: sqlite3.Connection, path: Path) -> None:
                                f"hetsched reads version {SCHEMA_VERSION}")
 
 
-def _add_new_metrics(conn: sqlite3.Connection) -> None:
-    """A column for each metric this hetsched has and the store does not (a newer version
-    adds one): its earlier rows hold NULL there."""
+def _add_new_columns(conn: sqlite3.Connection) -> None:
+    """A column for each run option or metric this hetsched has and the store does not (a
+    newer version adds one): its earlier rows hold NULL there."""
     present = {row[1] for row in conn.execute("PRAGMA table_info(runs)")}
+    added = {**IDENTITY, **METRICS}
     with transaction(conn):
-        for name in METRICS.keys() - present:
-            conn.execute(f"ALTER TABLE runs ADD COLUMN {name} {METRICS[name]}")
+        for name in sorted(added.keys() - present):
+            conn.execute(f"ALTER TABLE runs ADD COLUMN {name} {added[name]}")
 
 
 @contextmanager

@@ -39,10 +39,11 @@ def is_swf(path: Path) -> bool:
 
 
 def is_batsim_workload(data: Any) -> bool:
-    """Batsim's profiles have a ``type`` (IRMaSim's, derived from Batsim's, do not)."""
+    """Batsim's profiles have a ``type`` (IRMaSim's, derived from Batsim's, do not): a file
+    where any has one is Batsim's (its loader names a profile without one)."""
     profiles = data.get("profiles") if isinstance(data, Mapping) else None
-    return (isinstance(profiles, Mapping) and bool(profiles)
-            and all(isinstance(p, Mapping) and "type" in p for p in profiles.values()))
+    return (isinstance(profiles, Mapping)
+            and any(isinstance(p, Mapping) and "type" in p for p in profiles.values()))
 
 
 def is_irmasim_workload(data: Any) -> bool:

@@ -26,6 +26,11 @@ class Job:
     units (its contention model divides it by the task's uncontended run time). ``cpu_util``
     is the share of its time a task's thread is busy on the CPU (DESiDE's U; 1 = always).
     ``parents`` are the ids of jobs that must finish before this one is released.
+    ``fixed_duration``: the task takes ``req_ops / ipc`` seconds on **any** node (node speed
+    does not count: Batsim's ``delay`` profiles); ``req_time`` is then an estimate on any node
+    too (:mod:`hetsched.models.speed`). ``walltime``: a limit in wall-clock seconds from the
+    job's start (``None``: none); the engine's walltime rule kills a job still running then.
+    ``queue`` and ``partition``: the trace's numbers (SWF fields 15 and 16; -1 unknown).
     """
 
     id: str
@@ -42,6 +47,10 @@ class Job:
     cpu_util: float = 1.0
     profile: str = ""
     parents: tuple[str, ...] = ()
+    fixed_duration: bool = False
+    walltime: float | None = None
+    queue: int = -1
+    partition: int = -1
     index: int = -1
 
     @property
@@ -68,7 +77,9 @@ class Workload:
     """Jobs in submission order (stable for equal times); ``Job.index`` is the position.
 
     ``skipped`` lists the input records that could not become jobs (e.g. SWF records with an
-    unknown run time); ``metadata`` keeps the input's header (e.g. SWF ``MaxNodes``).
+    unknown run time); ``metadata`` keeps the input's header (e.g. SWF ``MaxNodes``);
+    ``notes`` say what the loader left out (reported as input warnings, as
+    ``Platform.notes``).
 
     Job ids are unique and every number is finite, or ``ValueError`` is raised: the loaders
     check their files first (and name the bad record), this only guards against code that
@@ -80,6 +91,7 @@ class Workload:
     source: str = "<memory>"
     skipped: tuple[SkippedRecord, ...] = ()
     metadata: dict[str, object] = field(default_factory=dict, compare=False)
+    notes: tuple[str, ...] = field(default=(), compare=False)
     by_id: dict[str, Job] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -103,3 +115,6 @@ def _check_finite(job: Job) -> None:
                  "mem_vol", "cpu_util"):
         if not math.isfinite(getattr(job, name)):
             raise ValueError(f"job '{job.id}': {name} is not finite ({getattr(job, name)})")
+    if job.walltime is not None and not 0 < job.walltime < math.inf:
+        raise ValueError(f"job '{job.id}': walltime must be positive and finite "
+                         f"({job.walltime})")

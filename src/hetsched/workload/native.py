@@ -18,7 +18,8 @@ from pydantic import BeforeValidator, Field
 from hetsched.errors import InputError
 from hetsched.documents import file_stem, read_structured
 from hetsched.fileio import Identifier, StrictModel, check_unique, record_namer, validate
-from hetsched.limits import MAX_TASKS
+from hetsched.limits import MAX_JOB_NUMBER, MAX_TASKS
+from hetsched.models.speed import node_speed
 from hetsched.platform.model import Platform
 from hetsched.quantities import (Bandwidth, Ipc, MemoryMb, MemVolume, Ops, PositiveSeconds, Seconds,
                                  Tasks, Utilisation)
@@ -44,6 +45,10 @@ class JobSpec(StrictModel):
     cpu_util: Utilisation = 1.0
     profile: str = ""
     parents: list[Identifier] = []
+    fixed_duration: bool = False
+    walltime: PositiveSeconds | None = None
+    queue: Annotated[int, Field(ge=-1, le=MAX_JOB_NUMBER)] = -1
+    partition: Annotated[int, Field(ge=-1, le=MAX_JOB_NUMBER)] = -1
 
 
 class WorkloadSpec(StrictModel):
@@ -76,13 +81,16 @@ def _job(spec: JobSpec, path: Path, slowest: float) -> Job:
         raise InputError(path, f"more nodes ({spec.nodes}) than tasks ({spec.ntasks})",
                          record=record, field="nodes")
     # run_time is the job's duration on the slowest node: req_ops / (ipc * slowest) = run_time
-    req_ops = spec.req_ops if spec.req_ops is not None else spec.run_time * spec.ipc * slowest
-    req_time = spec.req_time if spec.req_time is not None else req_ops / (spec.ipc * slowest)
+    speed = node_speed(spec.fixed_duration, slowest)  # 1 for a fixed duration: on any node
+    req_ops = spec.req_ops if spec.req_ops is not None else spec.run_time * spec.ipc * speed
+    req_time = spec.req_time if spec.req_time is not None else req_ops / (spec.ipc * speed)
     return Job(id=spec.id, submit=spec.submit, ntasks=spec.ntasks, req_ops=req_ops,
                req_time=req_time, ipc=spec.ipc, nodes=spec.nodes,
                memory_mb=spec.mem_mb * spec.ntasks,
                mem_bw_gbs=spec.mem_bw_gbs, mem_vol=spec.mem_vol, cpu_util=spec.cpu_util,
-               profile=spec.profile, parents=tuple(spec.parents))
+               profile=spec.profile, parents=tuple(spec.parents),
+               fixed_duration=spec.fixed_duration, walltime=spec.walltime, queue=spec.queue,
+               partition=spec.partition)
 
 
 def check_dag(jobs: tuple[Job, ...], path: Path) -> None:

@@ -29,12 +29,14 @@ FIELDS = ("job_number", "submit_time", "wait_time", "run_time", "allocated_proce
           "partition", "preceding_job", "think_time")
 COL = {name: i for i, name in enumerate(FIELDS)}
 #: Fields that must hold whole numbers.
-INTEGER_FIELDS = ("job_number", "allocated_processors", "requested_processors")
+INTEGER_FIELDS = ("job_number", "allocated_processors", "requested_processors", "queue",
+                  "partition")
 #: Largest magnitude of the fields hetsched uses (negative values mean "unknown" in most).
 MAGNITUDES = {"job_number": MAX_JOB_NUMBER, "submit_time": MAX_TIME, "run_time": MAX_TIME,
               "allocated_processors": MAX_TASKS, "requested_processors": MAX_TASKS,
               "requested_time": MAX_TIME, "used_memory": MAX_MEMORY_MB * 1024,
-              "requested_memory": MAX_MEMORY_MB * 1024}
+              "requested_memory": MAX_MEMORY_MB * 1024, "queue": MAX_JOB_NUMBER,
+              "partition": MAX_JOB_NUMBER}
 #: Largest ``SwfOptions.estimate_factor``.
 MAX_ESTIMATE_FACTOR = 1e6
 PLACEMENTS = ("auto", "single", "spread")
@@ -226,18 +228,21 @@ def _to_workload(name: str, path: Path, platform: Platform, options: SwfOptions,
     requested = t[:, COL["requested_time"]]
     estimate = np.where(requested > 0, requested, run * options.estimate_factor)
     req_time = estimate * reference / slowest
+    walltime = np.where(requested > 0, req_time, np.nan)  # the user's limit, if given
     req_ops = run * reference
     mem_kb = np.where(t[:, COL["requested_memory"]] > 0, t[:, COL["requested_memory"]],
                       np.maximum(t[:, COL["used_memory"]], 0))
     nodes = _placement(procs, platform, options.placement)
     submit = t[:, COL["submit_time"]]
 
+    queue, partition = (t[ok, COL[f]].astype(np.int64).tolist() for f in ("queue", "partition"))
     jobs = [Job(id=str(i), submit=s, ntasks=n, req_ops=o, req_time=r, nodes=k,
-                memory_mb=n * m, profile="swf")
-            for i, s, n, o, r, k, m in zip(ids[ok].tolist(), submit[ok].tolist(),
-                                           procs[ok].tolist(), req_ops[ok].tolist(),
-                                           req_time[ok].tolist(), nodes[ok].tolist(),
-                                           (mem_kb[ok] / 1024).tolist())]
+                memory_mb=n * m, profile="swf", walltime=w if w == w else None, queue=q,
+                partition=p)
+            for i, s, n, o, r, k, m, w, q, p in zip(
+                ids[ok].tolist(), submit[ok].tolist(), procs[ok].tolist(), req_ops[ok].tolist(),
+                req_time[ok].tolist(), nodes[ok].tolist(), (mem_kb[ok] / 1024).tolist(),
+                walltime[ok].tolist(), queue, partition)]
     return Workload(name, tuple(jobs), str(path), skipped=tuple(skipped),
                     metadata=metadata)
 

@@ -18,7 +18,8 @@ from hetsched.workload.model import SPREAD, Job, Workload
 from hetsched.workload.writers import Writer, losses
 
 _DEFAULTS = {"ipc": 1.0, "nodes": 1, "mem_mb": 0.0, "mem_bw_gbs": 0.0, "mem_vol": 0.0,
-             "cpu_util": 1.0, "profile": "", "parents": []}
+             "cpu_util": 1.0, "profile": "", "parents": [], "fixed_duration": False,
+             "walltime": None, "queue": -1, "partition": -1}
 
 
 def job_record(job: Job) -> dict[str, Any]:
@@ -27,7 +28,9 @@ def job_record(job: Job) -> dict[str, Any]:
               "req_time": job.req_time}
     optional = {"ipc": job.ipc, "nodes": "spread" if job.nodes == SPREAD else job.nodes,
                 "mem_mb": job.mem_mb, "mem_bw_gbs": job.mem_bw_gbs, "mem_vol": job.mem_vol,
-                "cpu_util": job.cpu_util, "profile": job.profile, "parents": list(job.parents)}
+                "cpu_util": job.cpu_util, "profile": job.profile, "parents": list(job.parents),
+                "fixed_duration": job.fixed_duration, "walltime": job.walltime,
+                "queue": job.queue, "partition": job.partition}
     record.update({k: v for k, v in optional.items() if v != _DEFAULTS[k]})
     return record
 

@@ -50,7 +50,8 @@ def workload_table(workload: Workload, reference_speed: float) -> np.ndarray:
 
 def job_table(workload: Workload) -> np.ndarray:
     """An SWF table of what ``workload``'s jobs ask for (number, submit time, processors,
-    requested time and memory per processor); every other field unknown (-1). Job numbers are
+    requested time and memory per processor, queue and partition); every other field unknown
+    (-1). Job numbers are
     the ids when every id is a whole number, else positions from 1."""
     jobs = workload.jobs
     table = np.full((len(jobs), len(FIELDS)), -1.0)
@@ -59,6 +60,8 @@ def job_table(workload: Workload) -> np.ndarray:
     table[:, COL["requested_processors"]] = [j.ntasks for j in jobs]
     table[:, COL["requested_time"]] = [j.req_time for j in jobs]
     table[:, COL["requested_memory"]] = [j.mem_mb * 1024 if j.memory_mb else -1 for j in jobs]
+    table[:, COL["queue"]] = [j.queue for j in jobs]
+    table[:, COL["partition"]] = [j.partition for j in jobs]
     return table
 
 

@@ -1,0 +1,127 @@
+"""Batsim workloads: v4 and v5 profiles, fixed delays, bad profiles as one-line errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from hetsched.errors import InputError
+from hetsched.platform.load import load_platform
+from hetsched.schedulers.registry import create
+from hetsched.sim.checks import input_warnings
+from hetsched.sim.engine import simulate
+from hetsched.sim.result import JobState
+from hetsched.workload.batsim import load_batsim_workload
+from hetsched.workload.load import load_workload
+
+DATA = Path(__file__).parent / "data"
+WORKLOADS = sorted((DATA / "batsim_workloads").glob("*.json"))
+
+
+@pytest.fixture(scope="module")
+def platform():
+    return load_platform(DATA / "batsim_platforms" / "cluster512_pfs.xml")
+
+
+@pytest.mark.parametrize("path", WORKLOADS, ids=lambda p: p.name)
+def test_batsim_examples_run_with_every_job_accounted_for(path, platform):
+    workload = load_workload(path, platform)
+    raw = json.loads(path.read_text())
+    assert len(workload.jobs) == len(raw["jobs"])
+    result = simulate(platform, workload, create("fcfs"))
+    done = result.count(JobState.FINISHED) + result.count(JobState.REJECTED) + \
+        result.count(JobState.UNFINISHED) + result.count(JobState.KILLED)
+    assert done == len(raw["jobs"])
+
+
+def _write(tmp_path, profiles, jobs=None):
+    jobs = jobs or [{"id": "j", "subtime": 0, "res": 2, "profile": next(iter(profiles))}]
+    path = tmp_path / "w.json"
+    path.write_text(json.dumps({"nb_res": 4, "jobs": jobs, "profiles": profiles}))
+    return path
+
+
+def test_delays_are_exact_on_every_node(tmp_path):
+    plat = load_platform(DATA / "batsim_platforms" / "small_platform_replay_usage.xml")
+    profiles = {"d": {"type": "DelayProfile", "delay": 20.25},
+                "s": {"type": "composed", "repeat": 3, "seq": ["d", "d"]}}
+    jobs = [{"id": str(i), "subtime": i, "res": 50 + 40 * (i % 2), "profile": "ds"[i % 2]}
+            for i in range(40)]
+    workload = load_batsim_workload(_write(tmp_path, profiles, jobs), plat)
+    result = simulate(plat, workload, create("fcfs"))
+    delay = np.array([20.25 if j.profile == "d" else 121.5 for j in workload.jobs])
+    assert (result.state == JobState.FINISHED).all()
+    assert np.array_equal(result.end, result.start + delay)  # on 50 and 100 flop/s hosts
+    nodes = {node for allocation in result.allocation for node, _ in allocation}
+    assert len({plat.nodes[n].type.name for n in nodes}) > 1
+
+
+def test_computation_is_flops_per_task(tmp_path, platform):
+    profiles = {"h": {"type": "ParallelTaskHomogeneousProfile", "cpu": 4e9, "com": 0},
+                "t": {"type": "ParallelTaskHomogeneousProfile", "cpu": 4e9, "com": 0,
+                      "generation_strategy": "DefinedAmountsSpreadUniformly"},
+                "p": {"type": "parallel", "cpu": [1e9, 3e9]},
+                "q": {"type": "SequentialCompositionProfile", "repeat": 2, "seq": ["h", "p"]}}
+    jobs = [{"id": n, "subtime": 0, "res": 2, "profile": n} for n in "htpq"]
+    workload = load_batsim_workload(_write(tmp_path, profiles, jobs), platform)
+    ops = {j.id: j.req_ops for j in workload.jobs}
+    assert ops == {"h": 4e9, "t": 2e9, "p": 3e9, "q": 14e9}
+    assert not any(j.fixed_duration for j in workload.jobs)
+
+
+def test_walltime_extra_data_and_warnings(tmp_path, platform):
+    profiles = {"h": {"type": "parallel_homogeneous", "cpu": 1e9, "com": 5,
+                      "extra_data": "x"}}
+    jobs = [{"id": "a", "subtime": 0, "res": 1, "walltime": 7, "profile": "h",
+             "extra_data": "{\"k\": 1}"},
+            {"id": "b", "subtime": 0, "res": 1, "walltime": -1, "profile": "h"}]
+    workload = load_batsim_workload(_write(tmp_path, profiles, jobs), platform)
+    assert any("communication ignored (hetsched models no network) in profiles 'h'" in w
+               for w in input_warnings(platform, workload))
+    a, b = workload.jobs
+    assert (a.walltime, a.req_time, b.walltime) == (7, 7, None)
+    assert workload.metadata["extra_data"] == {"a": "{\"k\": 1}"}
+    assert workload.metadata["profile_extra_data"] == {"h": "x"}
+
+
+BAD = [
+    ({"a": {"type": "composed", "seq": ["b"]}, "b": {"type": "composed", "seq": ["a"]}},
+     "profile 'b', field 'seq': sequence refers back to itself through 'a'"),
+    ({"a": {"type": "composed", "seq": ["zz"]}}, "profile 'a', field 'seq': unknown profile"),
+    ({"a": {"type": "smpi", "trace": "x"}}, "profile 'a', field 'type': profile type 'smpi'"),
+    ({"a": {"type": "nope"}}, "profile 'a', field 'type': unknown profile type 'nope'"),
+    ({"a": {"type": "delay", "delay": -1}}, "profile 'a', field 'delay'"),
+    ({"a": {"type": "delay"}}, "profile 'a', field 'delay'"),
+    ({"a": {"type": "delay", "delay": 1e9},
+      "b": {"type": "composed", "repeat": 1000000000, "seq": ["a"]}},
+     "profile 'b', field 'repeat': the sequence's work exceeds"),
+    ({"a": {"type": "delay", "delay": 1}, "h": {"type": "parallel_homogeneous", "cpu": 1},
+      "b": {"type": "composed", "seq": ["a", "h"]}},
+     "profile 'b', field 'seq': a sequence mixing delays and computations"),
+    ({"a": {"type": "parallel", "cpu": [1, "NaN"]}}, "profile 'a', field 'cpu"),
+    ({"a": {"type": ["delay"]}}, "profile 'a', field 'type'"),
+    ({"a": {"type": "delay", "delay": 1}, "b": {"delay": 2}},
+     "profile 'b', field 'type': required field is missing"),
+    ({"a": {"type": "delay", "delay": 1}, "b": [1]}, "profile 'b': a profile must be a JSON"),
+    ({"a": {"type": "composed", "seq": []}}, "profile 'a', field 'seq'"),
+    ({"a": {"type": "composed", "seq": ["a"], "repeat": 1.5}}, "profile 'a', field 'repeat'"),
+]
+
+
+@pytest.mark.parametrize(("profiles", "message"), BAD)
+def test_bad_profiles_are_one_line_errors(tmp_path, platform, profiles, message):
+    with pytest.raises(InputError) as err:
+        load_workload(_write(tmp_path, profiles), platform)
+    text = str(err.value)
+    assert message in text and "\n" not in text
+
+
+def test_deep_sequence_chain_does_not_overflow(tmp_path, platform):
+    profiles = {"p0": {"type": "delay", "delay": 1}}
+    profiles |= {f"p{i}": {"type": "composed", "seq": [f"p{i - 1}"]} for i in range(1, 5000)}
+    jobs = [{"id": "j", "subtime": 0, "res": 1, "profile": "p4999"}]
+    workload = load_batsim_workload(_write(tmp_path, profiles, jobs), platform)
+    assert workload.jobs[0].req_ops == 1
