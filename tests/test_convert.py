@@ -33,6 +33,18 @@ def _labelled(**extra) -> tuple[Job, ...]:
     return tuple(dataclasses.replace(j, profile=f"p{j.id}") for j in _jobs(**extra))
 
 
+def _delays() -> tuple[Job, ...]:
+    """Batsim's delays: fixed durations (whole seconds of work at speed 1), walltimes given."""
+    return tuple(dataclasses.replace(j, req_ops=60.0 + i, fixed_duration=True,
+                                     walltime=j.req_time)
+                 for i, j in enumerate(_labelled(nodes=SPREAD)))
+
+
+def _work() -> tuple[Job, ...]:
+    """Jobs that are work, walltimes given (Batsim's walltime is also the estimate)."""
+    return tuple(dataclasses.replace(j, walltime=j.req_time) for j in _labelled(nodes=SPREAD))
+
+
 def _write(tmp_path: Path, jobs: tuple[Job, ...]) -> tuple[Path, Path]:
     platform_file = write_yaml(PLATFORM, tmp_path / "pf.yaml")
     native = write_native(Workload("w", jobs), tmp_path / "w.json", PLATFORM, {})
@@ -51,10 +63,10 @@ def _same_jobs(a: Workload, b: Workload, *ignore: str) -> None:
     ("yaml", ".yaml", _jobs(nodes=SPREAD, memory_mb=100.0, mem_bw_gbs=2.5, cpu_util=0.5,
                             mem_vol=1.0, profile="io")),
     ("dssim", ".xml", _jobs(memory_mb=300.0, profile="dssim")),
-    ("batsim", ".json", _labelled(nodes=SPREAD)),
-    pytest.param("batsim5", ".json", _labelled(nodes=SPREAD), marks=pytest.mark.xfail(
-        strict=True, reason="Batsim 5's DelayProfile is read once the batsim reader's v5 "
-                            "names are merged")),
+    ("batsim", ".json", _delays()),
+    ("batsim5", ".json", _delays()),
+    ("batsim-ph", ".json", _work()),
+    ("batsim5-ph", ".json", _work()),
 ])
 def test_native_to_format_and_back_is_exact(tmp_path, fmt, suffix, jobs):
     native, platform_file = _write(tmp_path, jobs)
@@ -129,7 +141,9 @@ def test_crossing_seconds_and_work_needs_a_platform(tmp_path):
 def test_parallel_homogeneous_profiles_hold_each_task_s_flops(tmp_path, fmt, kind):
     import json
 
-    native, _ = _write(tmp_path, _labelled(nodes=SPREAD, ipc=2.0))
+    jobs = tuple(dataclasses.replace(j, walltime=j.req_time)
+                 for j in _labelled(nodes=SPREAD, ipc=2.0))
+    native, _ = _write(tmp_path, jobs)
     done = convert(native, tmp_path / "b.json", fmt, lossy=True)  # work to work: no platform
     assert done.losses == ["4 of 4 jobs have ipc other than 1: Batsim JSON has no ipc: "
                            "folded into the work (ipc 1)"]
@@ -211,3 +225,18 @@ def test_skipped_records_are_a_loss(tmp_path):
     result = CliRunner().invoke(app, ["convert", str(swf), str(tmp_path / "back.swf")])
     assert result.exit_code == 2
     assert "1 records of the input are not jobs (first, line 2: " in result.output
+
+
+def test_work_written_as_batsim_delays_is_a_listed_loss(tmp_path):
+    """Delays are fixed durations in Batsim: a job that is work changes meaning."""
+    native, platform_file = _write(tmp_path, _work())
+    refused = CliRunner().invoke(app, ["convert", str(native), str(tmp_path / "d.json"),
+                                       "--to", "batsim", "--platform", str(platform_file)])
+    assert refused.exit_code == 2 and "4 of 4 jobs are work, not fixed durations" in \
+        refused.output
+    done = convert(native, tmp_path / "d.json", "batsim", platform_file, lossy=True)
+    back = load_workload(tmp_path / "d.json", PLATFORM)
+    assert all(j.fixed_duration for j in back.jobs)
+    assert [j.req_ops for j in back.jobs] == [j.req_ops / PLATFORM.slowest_speed
+                                              for j in _work()]
+    assert len(done.losses) == 1

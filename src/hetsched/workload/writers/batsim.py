@@ -2,14 +2,19 @@
 
 Each job becomes ``{"id", "subtime", "res", "walltime", "profile"}``; its profile is one of:
 
-- a **delay** (``delay`` / ``DelayProfile``; formats ``batsim``, ``batsim5``): the run time in
-  seconds on the platform's slowest core, ``req_ops / (ipc · slowest)``, the rule of this
-  branch's Batsim reader read backwards, so reading the file back on the same platform gives
-  the same work;
+- a **delay** (``delay`` / ``DelayProfile``): a fixed duration, the same on every host, as
+  Batsim sleeps. A fixed-duration job (``Job.fixed_duration``: Batsim's own delays, read back)
+  is written as one in every format. In formats ``batsim`` and ``batsim5`` every other job is
+  written as a delay too, of its run time on the platform's slowest core (what Batsim users
+  make of an SWF trace), a change of meaning listed as a loss: Batsim will not scale it by
+  host speed;
 - a **parallel homogeneous** computation (``parallel_homogeneous`` /
-  ``ParallelTaskHomogeneousProfile``; formats ``batsim-ph``, ``batsim5-ph``): ``cpu`` = the
-  flops of each task, ``req_ops / ipc``, and no communication (``com`` 0). This is work, so it
-  needs no platform: Batsim runs it at its hosts' flop rates.
+  ``ParallelTaskHomogeneousProfile``; formats ``batsim-ph``, ``batsim5-ph``, for jobs that are
+  work): ``cpu`` = the flops of each task, ``req_ops / ipc``, and no communication (``com`` 0).
+  Batsim runs it at its hosts' flop rates, as hetsched does.
+
+Batsim's ``walltime`` is both the estimate and a limit Batsim enforces: a job's walltime is
+written, else its estimate (a loss: Batsim will kill the job there).
 
 One profile per distinct value, named after the jobs' label when every job of that label has
 the same value, else ``<label>_<k>``. ``nb_res`` is the platform's cores. Batsim's ``res`` may
@@ -25,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from hetsched.models.speed import run_time
 from hetsched.platform.model import Platform
 from hetsched.workload.model import Job, Workload
 from hetsched.workload.writers import Writer, losses as lost
@@ -44,33 +50,50 @@ class ProfileKind:
         return {"type": self.types[version], self.key: value, **dict(self.constants)}
 
 
-DELAY = ProfileKind({4: "delay", 5: "DelayProfile"}, "delay", lost.slowest_run_time)
+DELAY = ProfileKind({4: "delay", 5: "DelayProfile"}, "delay",
+                    lambda j, p: run_time(j, p.slowest_speed))
 HOMOGENEOUS = ProfileKind({4: "parallel_homogeneous", 5: "ParallelTaskHomogeneousProfile"},
                           "cpu", lambda j, p: j.req_ops / j.ipc, (("com", 0.0),))
 
 
+def kind_of(job: Job, work: ProfileKind) -> ProfileKind:
+    """The profile a job is written as: a delay if it is a fixed duration, else ``work``."""
+    return DELAY if job.fixed_duration else work
+
+
+#: A profile: its kind's key (``delay``, ``cpu``) and value.
+Profile = tuple[str, float]
+
+
 def profile_names(workload: Workload, platform: Platform,
-                  kind: ProfileKind) -> dict[str, tuple[str, float]]:
-    """Job id -> (profile name, the profile's value)."""
-    values = {j.id: kind.value(j, platform) for j in workload.jobs}
-    by_label: dict[str, set[float]] = {}
+                  work: ProfileKind) -> dict[str, tuple[str, Profile]]:
+    """Job id -> (profile name, the profile)."""
+    profiles: dict[str, Profile] = {}
+    for j in workload.jobs:
+        kind = kind_of(j, work)
+        profiles[j.id] = (kind.key, kind.value(j, platform))
+    by_label: dict[str, list[Profile]] = {}
     for job in workload.jobs:
-        by_label.setdefault(job.profile, set()).add(values[job.id])
-    names: dict[tuple[str, float], str] = {}
+        distinct = by_label.setdefault(job.profile, [])
+        if profiles[job.id] not in distinct:
+            distinct.append(profiles[job.id])
+    names: dict[tuple[str, Profile], str] = {}
     for label, distinct in by_label.items():
-        for k, value in enumerate(sorted(distinct)):
+        for k, profile in enumerate(sorted(distinct)):
             unique = label and len(distinct) == 1
-            names[label, value] = label if unique else f"{label or kind.key}_{k}"
-    return {j.id: (names[j.profile, values[j.id]], values[j.id]) for j in workload.jobs}
+            names[label, profile] = label if unique else f"{label or profile[0]}_{k}"
+    return {j.id: (names[j.profile, profiles[j.id]], profiles[j.id]) for j in workload.jobs}
 
 
-def batsim_document(workload: Workload, platform: Platform, kind: ProfileKind,
+def batsim_document(workload: Workload, platform: Platform, work: ProfileKind,
                     version: int) -> dict[str, Any]:
-    profiles = profile_names(workload, platform, kind)
-    jobs = [{"id": j.id, "subtime": j.submit, "res": j.ntasks, "walltime": j.req_time,
+    profiles = profile_names(workload, platform, work)
+    jobs = [{"id": j.id, "subtime": j.submit, "res": j.ntasks,
+             "walltime": j.walltime if j.walltime is not None else j.req_time,
              "profile": profiles[j.id][0]} for j in workload.jobs]
-    table = {name: kind.profile(version, value)
-             for name, value in sorted(set(profiles.values()))}
+    kinds = {kind.key: kind for kind in (DELAY, work)}
+    table = {name: kinds[key].profile(version, value)
+             for name, (key, value) in sorted(profiles.values())}
     return {"nb_res": platform.total_cores, "jobs": jobs, "profiles": table}
 
 
@@ -93,7 +116,15 @@ def _cannot_hold(kind: ProfileKind) -> tuple[lost.Loss, ...]:
         return sum(1 for j in workload.jobs if j.profile != names[j.id][0])
 
     fmt = "Batsim JSON"
+    delays = () if kind is not DELAY else (lost.Loss.each(
+        "are work, not fixed durations", lambda j, p: not j.fixed_duration,
+        "written as delays of their run time on the slowest core, which Batsim does not "
+        "scale by host speed (batsim-ph keeps them as work)"),)
     return (
+        *delays,
+        lost.Loss.each("have no walltime", lambda j, p: j.walltime is None,
+                       "their estimate is written as Batsim's walltime, where Batsim kills "
+                       "them"),
         lost.ipc(fmt),
         lost.nodes_other_than(lost.spread, "'res' as tasks over any hosts (spread)", fmt),
         lost.memory(fmt), lost.disk(fmt), lost.mem_bw(fmt), lost.mem_vol(fmt),
