@@ -87,6 +87,16 @@ def test_walltime_extra_data_and_warnings(tmp_path, platform):
     assert workload.metadata["profile_extra_data"] == {"h": "x"}
 
 
+def test_a_nonzero_return_code_is_a_warning_not_silence(tmp_path, platform):
+    profiles = {"ok": {"type": "delay", "delay": 5, "ret": 0},
+                "bad": {"type": "delay", "delay": 5, "ret": 1}}
+    jobs = [{"id": "a", "subtime": 0, "res": 1, "profile": "ok"},
+            {"id": "b", "subtime": 0, "res": 1, "profile": "bad"}]
+    workload = load_batsim_workload(_write(tmp_path, profiles, jobs), platform)
+    warnings = [w for w in input_warnings(platform, workload) if "return codes" in w]
+    assert len(warnings) == 1 and "profiles 'bad'" in warnings[0] and "'ok'" not in warnings[0]
+
+
 BAD = [
     ({"a": {"type": "composed", "seq": ["b"]}, "b": {"type": "composed", "seq": ["a"]}},
      "profile 'b', field 'seq': sequence refers back to itself through 'a'"),

@@ -18,6 +18,7 @@ engine's walltime rule defaults to ``kill`` for it).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -100,9 +101,13 @@ def _metadata(doc: dict, spec: BatsimWorkload, profiles: Profiles) -> dict[str, 
 
 def _ignored(profiles: Profiles) -> tuple[str, ...]:
     """What the workload leaves out, as notes (reported as input warnings)."""
-    if not profiles.ignored_com:
-        return ()
-    names = ", ".join(f"'{n}'" for n in profiles.ignored_com[:5])
-    more = len(profiles.ignored_com) - 5
-    return (f"communication ignored (hetsched models no network) in profiles "
-            f"{names}{f' and {more} more' if more > 0 else ''}",)
+    failing = [name for name, entry in profiles.raw.items()
+               if isinstance(entry, Mapping) and entry.get("ret", 0) not in (0, None)]
+    notes = [(profiles.ignored_com, "communication ignored (hetsched models no network)"),
+             (failing, "return codes other than 0 ignored (the jobs end as successful)")]
+    return tuple(f"{what} in profiles {_names(names)}" for names, what in notes if names)
+
+
+def _names(names: list[str]) -> str:
+    more = len(names) - 5
+    return ", ".join(f"'{n}'" for n in names[:5]) + (f" and {more} more" if more > 0 else "")
