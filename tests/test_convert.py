@@ -240,3 +240,17 @@ def test_work_written_as_batsim_delays_is_a_listed_loss(tmp_path):
     assert [j.req_ops for j in back.jobs] == [j.req_ops / PLATFORM.slowest_speed
                                               for j in _work()]
     assert len(done.losses) == 1
+
+
+def test_swf_to_swf_keeps_the_trace_header(tmp_path):
+    """The log's own header (machine, origin) survives; the counts are written anew; without a
+    platform nothing is said about one."""
+    swf = tmp_path / "t.swf"
+    swf.write_text("; Version: 2\n; MaxProcs: 128\n; UnixStartTime: 1000\n; MaxJobs: 9\n"
+                   "1 0 -1 100 4 -1 -1 4 300 -1 1 -1 -1 -1 -1 -1 -1 -1\n", encoding="utf-8")
+    convert(swf, tmp_path / "back.swf", None, None)
+    header = [line for line in (tmp_path / "back.swf").read_text().splitlines()
+              if line.startswith(";")]
+    assert "; MaxProcs: 128" in header and "; UnixStartTime: 1000" in header
+    assert "; MaxJobs: 1" in header and "; MaxJobs: 9" not in header
+    assert not any(line.startswith("; Note") for line in header)

@@ -139,5 +139,21 @@ def _convert_workload(source: Path, out: Path, fmt: str, platform_path: Path | N
     losses = _skipped(read) + losses_of(chosen, read, platform)
     if losses and not lossy:
         _refuse(losses, fmt)
-    chosen.write(read, out, platform, {"Converted": f"from {source.name} by hetsched convert"})
+    # without a platform, the nominal one's size and speed say nothing about the jobs
+    unknown = {"Note": None, "MaxProcs": None} if platform_path is None else {}
+    header = {**unknown, **_kept_header(read, source, fmt),
+              "Converted": f"from {source.name} by hetsched convert"}
+    chosen.write(read, out, platform, header)
     return Conversion("workload", fmt, losses)
+
+
+#: Header lines that describe the file itself, written anew.
+_RECOUNTED = frozenset({"Version", "MaxJobs", "MaxRecords", "Note", "Converted"})
+
+
+def _kept_header(read: Workload, source: Path, fmt: str) -> dict[str, object]:
+    """An SWF trace's ``; Key: value`` header (the machine, the log's origin …) when it is
+    written as SWF again; other formats have no place for it."""
+    if fmt != "swf" or _workload_format(source) != "swf":
+        return {}
+    return {key: value for key, value in read.metadata.items() if key not in _RECOUNTED}

@@ -22,8 +22,9 @@ from hetsched.workload.swf import COL, FIELDS
 
 
 def header_lines(header: Mapping[str, object]) -> list[str]:
-    """``; Key: value`` lines; a value with line breaks becomes one line per part."""
-    return [f"; {key}: {part}" for key, value in header.items()
+    """``; Key: value`` lines; a value with line breaks becomes one line per part, ``None``
+    none (a key left out)."""
+    return [f"; {key}: {part}" for key, value in header.items() if value is not None
             for part in str(value).splitlines() or [""]]
 
 
