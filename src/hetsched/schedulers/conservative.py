@@ -60,6 +60,7 @@ class ConservativeBackfill(Backfilling):
         self.exact = not view.platform.has_on_demand
         self.cursor: tuple[float, int] | None = None  # the reservation being compressed
         self.queue: list[tuple[float, int]] = []  # stale ones after it, by start
+        self.estimates: dict[int, list[float]] = {}  # reserved job -> its estimate per node
 
     def decide(self, now: float, events: Events) -> Iterator[Decision]:
         if self.profile is None:  # the first call, maybe on a fork with jobs already pending
@@ -154,7 +155,7 @@ class ConservativeBackfill(Backfilling):
         assert profile is not None
         if booking.home < 0:
             profile.release(job, booking.start, booking.end, booking.allocation)
-        found = profile.earliest(job, view.speed.estimates(job).tolist(),
+        found = profile.earliest(job, self._estimates(job),
                                  self.nodes.key(view), self.rng, self.nodes.order(view), lo, hi,
                                  booking.home, booking.start)
         if booking.home < 0 and found is None:
@@ -246,11 +247,19 @@ class ConservativeBackfill(Backfilling):
         """Book ``job`` at its earliest slot."""
         assert self.profile is not None
         view = self.view
-        found = self.profile.earliest(job, view.speed.estimates(job).tolist(),
+        found = self.profile.earliest(job, self._estimates(job),
                                       self.nodes.key(view), self.rng, self.nodes.order(view))
         if found is None:
             raise AssertionError(f"job {job.id} fits nowhere even when the cluster is empty")
         self._book_at(job, *found)
+
+    def _estimates(self, job: Job) -> list[float]:
+        """``job``'s estimate on each node, computed once per reserved job (a reservation is
+        searched again at every compression that may move it)."""
+        estimates = self.estimates.get(job.index)
+        if estimates is None:
+            estimates = self.estimates[job.index] = self.view.speed.estimates(job).tolist()
+        return estimates
 
     def _book_at(self, job: Job, start: float, allocation: Allocation) -> Booking:
         assert self.profile is not None
@@ -273,6 +282,7 @@ class ConservativeBackfill(Backfilling):
             self.waiting.discard(index)
             reserved.remove(index)
             self.stale.pop(index, None)
+            self.estimates.pop(index, None)
             self.exact = self.exact and booking.start == now
             self.started[index] = Booking.of(job, now, booking.allocation, booking.duration)
             yield Start(job, booking.allocation)
