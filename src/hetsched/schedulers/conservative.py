@@ -32,7 +32,6 @@ from hetsched.schedulers.base import Decision, Events, Start, WakeUp
 from hetsched.schedulers.placement import Allocation
 from hetsched.schedulers.profile import Profile
 from hetsched.schedulers.reservations import Booking, Reservations
-from hetsched.schedulers.skyline import Runs
 from hetsched.sim.resources import room, share
 from hetsched.sim.view import ClusterView
 from hetsched.workload.model import Job
@@ -183,17 +182,20 @@ class ConservativeBackfill(Backfilling):
         profile = self.profile
         assert profile is not None
         now, margin = profile.now, _slack(start)
-        runs: Runs | None = None
-        spans: dict[int, tuple[float, float]] = {}  # by tasks
+        runs = profile.nodes[node].runs(start, end, now)
+        spans = {1: runs.span(1)}  # by tasks
+        # a job booked after the run of one free core fits in its own run only if it fits in
+        # that one: a longer one needs no look at its own
+        widest_low, widest_high = spans[1]
+        widest = widest_high - widest_low + margin
         for home, on in self.reserved.on_node.items():
             after = on[bisect.bisect_right(on, (start, math.inf)):] if home == node else on
             for booked_at, tasks, duration, req_time, index in after:
-                if tasks > most_cores or booked_at <= now or index == mover:
+                if tasks > most_cores or booked_at <= now or index == mover or \
+                        (home == node and booked_at > widest_high and duration > widest):
                     continue
                 span = spans.get(tasks)
                 if span is None:
-                    if runs is None:
-                        runs = profile.nodes[node].runs(start, end, now)
                     span = spans[tasks] = runs.span(tasks)
                 low, high = span
                 if low >= booked_at:
