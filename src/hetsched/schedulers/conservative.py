@@ -32,7 +32,6 @@ from hetsched.schedulers.base import Decision, Events, Start, WakeUp
 from hetsched.schedulers.placement import Allocation
 from hetsched.schedulers.profile import Profile
 from hetsched.schedulers.reservations import Booking, Reservations
-from hetsched.schedulers.skyline import Runs
 from hetsched.sim.resources import room, share
 from hetsched.sim.view import ClusterView
 from hetsched.workload.model import Job
@@ -60,6 +59,7 @@ class ConservativeBackfill(Backfilling):
         self.exact = not view.platform.has_on_demand
         self.cursor: tuple[float, int] | None = None  # the reservation being compressed
         self.queue: list[tuple[float, int]] = []  # stale ones after it, by start
+        self.estimates: dict[int, list[float]] = {}  # reserved job -> its estimate per node
 
     def decide(self, now: float, events: Events) -> Iterator[Decision]:
         if self.profile is None:  # the first call, maybe on a fork with jobs already pending
@@ -154,7 +154,7 @@ class ConservativeBackfill(Backfilling):
         assert profile is not None
         if booking.home < 0:
             profile.release(job, booking.start, booking.end, booking.allocation)
-        found = profile.earliest(job, view.speed.estimates(job).tolist(),
+        found = profile.earliest(job, self._estimates(job),
                                  self.nodes.key(view), self.rng, self.nodes.order(view), lo, hi,
                                  booking.home, booking.start)
         if booking.home < 0 and found is None:
@@ -182,17 +182,20 @@ class ConservativeBackfill(Backfilling):
         profile = self.profile
         assert profile is not None
         now, margin = profile.now, _slack(start)
-        runs: Runs | None = None
-        spans: dict[int, tuple[float, float]] = {}  # by tasks
+        runs = profile.nodes[node].runs(start, end, now)
+        spans = {1: runs.span(1)}  # by tasks
+        # a job booked after the run of one free core fits in its own run only if it fits in
+        # that one: a longer one needs no look at its own
+        widest_low, widest_high = spans[1]
+        widest = widest_high - widest_low + margin
         for home, on in self.reserved.on_node.items():
             after = on[bisect.bisect_right(on, (start, math.inf)):] if home == node else on
             for booked_at, tasks, duration, req_time, index in after:
-                if tasks > most_cores or booked_at <= now or index == mover:
+                if tasks > most_cores or booked_at <= now or index == mover or \
+                        (home == node and booked_at > widest_high and duration > widest):
                     continue
                 span = spans.get(tasks)
                 if span is None:
-                    if runs is None:
-                        runs = profile.nodes[node].runs(start, end, now)
                     span = spans[tasks] = runs.span(tasks)
                 low, high = span
                 if low >= booked_at:
@@ -246,11 +249,19 @@ class ConservativeBackfill(Backfilling):
         """Book ``job`` at its earliest slot."""
         assert self.profile is not None
         view = self.view
-        found = self.profile.earliest(job, view.speed.estimates(job).tolist(),
+        found = self.profile.earliest(job, self._estimates(job),
                                       self.nodes.key(view), self.rng, self.nodes.order(view))
         if found is None:
             raise AssertionError(f"job {job.id} fits nowhere even when the cluster is empty")
         self._book_at(job, *found)
+
+    def _estimates(self, job: Job) -> list[float]:
+        """``job``'s estimate on each node, computed once per reserved job (a reservation is
+        searched again at every compression that may move it)."""
+        estimates = self.estimates.get(job.index)
+        if estimates is None:
+            estimates = self.estimates[job.index] = self.view.speed.estimates(job).tolist()
+        return estimates
 
     def _book_at(self, job: Job, start: float, allocation: Allocation) -> Booking:
         assert self.profile is not None
@@ -273,6 +284,7 @@ class ConservativeBackfill(Backfilling):
             self.waiting.discard(index)
             reserved.remove(index)
             self.stale.pop(index, None)
+            self.estimates.pop(index, None)
             self.exact = self.exact and booking.start == now
             self.started[index] = Booking.of(job, now, booking.allocation, booking.duration)
             yield Start(job, booking.allocation)
