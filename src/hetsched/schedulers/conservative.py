@@ -48,8 +48,6 @@ class ConservativeBackfill(Backfilling):
     def reset(self, view: ClusterView, rng: np.random.Generator) -> None:
         super().reset(view, rng)
         self.profile: Profile | None = None
-        self.node_speed: list[float] = view.platform.arrays.speed.tolist()
-        self.slowest = view.platform.slowest_speed
         self.reserved = Reservations()
         self.started: dict[int, Booking] = {}  # running job -> its real start and estimate
         self.stale: dict[int, tuple[float, float]] = {}  # reserved job -> starts to search
@@ -190,7 +188,7 @@ class ConservativeBackfill(Backfilling):
         widest = widest_high - widest_low + margin
         for home, on in self.reserved.on_node.items():
             after = on[bisect.bisect_right(on, (start, math.inf)):] if home == node else on
-            for booked_at, tasks, duration, req_time, index in after:
+            for booked_at, tasks, duration, _, index in after:
                 if tasks > most_cores or booked_at <= now or index == mover or \
                         (home == node and booked_at > widest_high and duration > widest):
                     continue
@@ -204,7 +202,7 @@ class ConservativeBackfill(Backfilling):
                     if high < booked_at and duration > high - low + margin:
                         continue
                     self._stale(index, booked_at, low, min(end, booked_at))
-                elif req_time * self.slowest / self.node_speed[node] <= high - low + margin:
+                elif self.estimates[index][node] <= high - low + margin:
                     self._stale(index, booked_at, low, end)
 
     def _mark_others(self, node: int, start: float, end: float, most_cores: int,
