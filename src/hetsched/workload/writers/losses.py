@@ -44,24 +44,27 @@ def disk(fmt: str) -> Loss:
     return Loss.each("need disk", lambda j, p: j.disk_mb != 0, f"{fmt} has no disk field: dropped")
 
 
+def _dropped(what: str, field: str, default: float, fmt: str) -> Loss:
+    """Jobs whose ``field`` differs from ``default``: the format has no place for it."""
+    return Loss.each(what, lambda j, p: getattr(j, field) != default,
+                     f"{fmt} has no {'memory field' if field == 'memory_mb' else 'field for it'}"
+                     ": dropped")
+
+
 def memory(fmt: str) -> Loss:
-    return Loss.each("need memory", lambda j, p: j.memory_mb != 0,
-                f"{fmt} has no memory field: dropped")
+    return _dropped("need memory", "memory_mb", 0, fmt)
 
 
 def mem_bw(fmt: str) -> Loss:
-    return Loss.each("have a memory bandwidth (mem_bw_gbs)", lambda j, p: j.mem_bw_gbs != 0,
-                f"{fmt} has no field for it: dropped")
+    return _dropped("have a memory bandwidth (mem_bw_gbs)", "mem_bw_gbs", 0, fmt)
 
 
 def mem_vol(fmt: str) -> Loss:
-    return Loss.each("have a memory volume (mem_vol)", lambda j, p: j.mem_vol != 0,
-                f"{fmt} has no field for it: dropped")
+    return _dropped("have a memory volume (mem_vol)", "mem_vol", 0, fmt)
 
 
 def cpu_util(fmt: str) -> Loss:
-    return Loss.each("have cpu_util below 1", lambda j, p: j.cpu_util != 1,
-                f"{fmt} has no field for it: dropped")
+    return _dropped("have cpu_util below 1", "cpu_util", 1, fmt)
 
 
 def ipc(fmt: str) -> Loss:
