@@ -44,15 +44,15 @@ def disk(fmt: str) -> Loss:
     return Loss.each("need disk", lambda j, p: j.disk_mb != 0, f"{fmt} has no disk field: dropped")
 
 
-def _dropped(what: str, field: str, default: float, fmt: str) -> Loss:
-    """Jobs whose ``field`` differs from ``default``: the format has no place for it."""
+def _dropped(what: str, field: str, default: float, fmt: str,
+             place: str = "field for it") -> Loss:
+    """Jobs whose ``field`` differs from ``default``: the format has no ``place`` for it."""
     return Loss.each(what, lambda j, p: getattr(j, field) != default,
-                     f"{fmt} has no {'memory field' if field == 'memory_mb' else 'field for it'}"
-                     ": dropped")
+                     f"{fmt} has no {place}: dropped")
 
 
 def memory(fmt: str) -> Loss:
-    return _dropped("need memory", "memory_mb", 0, fmt)
+    return _dropped("need memory", "memory_mb", 0, fmt, "memory field")
 
 
 def mem_bw(fmt: str) -> Loss:
