@@ -109,3 +109,15 @@ def test_swf_job_numbers_are_the_ids_only_when_they_are_plain_distinct_numbers()
     assert job_numbers(["7", "007"]) == [1, 2]  # "007" would repeat job 7
     assert job_numbers(["a", "2"]) == [1, 2]
     assert job_numbers(["²"]) == [1]
+
+
+def test_another_format_writes_and_warns_what_it_cannot_hold(tmp_path: Path) -> None:
+    """Any workload writer of `hetsched convert`; its losses are warnings, never silent."""
+    out = tmp_path / "jobs.xml"
+    result = runner.invoke(app, ["generate", "workload", "-m", "poisson", "--jobs", "20",
+                                 "--param", "mean_interarrival=30.5",
+                                 "--param", "runtime=[10.5, 99.5]", "-f", "dssim", "-o",
+                                 str(out), "-p", str(default_platform_path())])
+    assert result.exit_code == 0, result.output
+    assert "jobs have submit times that are not whole numbers" in result.stderr
+    assert len(load_workload(out, PLATFORM).jobs) == 20

@@ -62,14 +62,16 @@ def workload(
             "--param", help="A model parameter, key=value (JSON values; dots for groups: "
             "batch.pa=-0.01). Repeatable.")] = None,
         platform: Annotated[Optional[Path], typer.Option(
-            "--platform", "-p", help="Platform the jobs' work refers to (required for json: "
+            "--platform", "-p", help="Platform the jobs' work refers to (required but for swf: "
             "run times become req_ops on its slowest core).")] = None,
         fmt: Annotated[str, typer.Option("--format", "-f", help="swf (run times in seconds, "
-                                         "as the model draws them) or json (native).")] = "swf",
+                                         "as the model draws them), or any workload format of "
+                                         "`hetsched convert` (json, yaml, batsim, irmasim, …: "
+                                         "what it cannot hold is a warning).")] = "swf",
         quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing but "
                                             "errors.")] = False,
 ) -> None:
-    """Draw a seeded synthetic workload and write it (SWF or native JSON)."""
+    """Draw a seeded synthetic workload and write it (SWF, native or another format)."""
     with user_errors():
         text = write_generated(model, out, jobs, seed, param or [], platform, fmt)
         if not quiet:
@@ -83,7 +85,8 @@ def write_generated(model: str, out: Path, jobs: int | None, seed: int, items: l
     from hetsched.options import check_seed
     from hetsched.workload.generators import check_params, draw, drawn_workload
     from hetsched.workload.swf import SwfOptions
-    from hetsched.workload.writers import writer
+    from hetsched.cli.errors import warn
+    from hetsched.workload.writers import losses, writer
 
     chosen = writer(fmt)
     check_seed(seed)
@@ -96,6 +99,8 @@ def write_generated(model: str, out: Path, jobs: int | None, seed: int, items: l
         _write_swf(model, drawn, out, header)
     else:
         workload = drawn_workload(model, seed, drawn, platform, SwfOptions(), header)
+        for line in losses(chosen, workload, platform):  # as `hetsched convert --lossy` does
+            warn(f"{out}: {line}")
         chosen.write(workload, out, platform, header)
     return _summary(drawn.table, out, fmt)
 
