@@ -135,3 +135,30 @@ def test_deep_sequence_chain_does_not_overflow(tmp_path, platform):
     jobs = [{"id": "j", "subtime": 0, "res": 1, "profile": "p4999"}]
     workload = load_batsim_workload(_write(tmp_path, profiles, jobs), platform)
     assert workload.jobs[0].req_ops == 1
+
+
+def test_scale_delays_on_the_command_line_runs_delays_faster_on_faster_hosts(tmp_path):
+    """``hetsched run --scale-delays``: a delay holds on the slowest host (50 flop/s) and is
+    halved on the 100 flop/s hosts; without it every delay is exact."""
+    import csv
+
+    from typer.testing import CliRunner
+
+    from hetsched.cli.main import app
+
+    plat = DATA / "batsim_platforms" / "small_platform_replay_usage.xml"
+    slowest = load_platform(plat).slowest_speed
+    jobs = [{"id": str(i), "subtime": i, "res": 50, "profile": "d"} for i in range(12)]
+    path = _write(tmp_path, {"d": {"type": "delay", "delay": 40.0}}, jobs)
+    lengths = {}
+    for flag in ([], ["--scale-delays"]):
+        out = tmp_path / ("scaled" if flag else "fixed")
+        result = CliRunner().invoke(app, ["run", "-p", str(plat), "-w", str(path), "--out",
+                                          str(out), "-q", *flag])
+        assert result.exit_code == 0, result.output
+        with (out / "jobs.csv").open() as f:
+            lengths[bool(flag)] = {float(r["execution_time"]) for r in csv.DictReader(f)}
+        summary = json.loads((out / "summary.json").read_text())
+        assert summary["options"]["scale_delays"] is bool(flag)
+    assert lengths[False] == {40.0}
+    assert lengths[True] == {40.0, 40.0 * slowest / (2 * slowest)}

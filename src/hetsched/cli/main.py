@@ -74,6 +74,10 @@ ContentionOpt = Annotated[Optional[str], typer.Option(
 WalltimeOpt = Annotated[str, typer.Option(
     "--walltime", help="Walltime rule: kill (a job still running at start + walltime is "
     "killed, as Batsim does), ignore, or auto (kill for Batsim workloads, else ignore).")]
+ScaleDelaysOpt = Annotated[bool, typer.Option(
+    "--scale-delays", help="Run fixed-duration jobs (Batsim's delays) as work: their duration "
+    "holds on the slowest node, faster nodes run them faster. Default: the same duration on "
+    "every node, as in Batsim.")]
 SchedulerHelp = ("Scheduler: a name from `hetsched schedulers`, name:key=value,... to pass "
                  "options, or path/to/file.py:ClassName[:key=value,...] for your own class.")
 
@@ -88,7 +92,8 @@ def run(platform: PlatformOpt = None, workload: WorkloadOpt = None,
         seed: SeedOpt = 0, horizon: HorizonOpt = None, strict: StrictOpt = False,
         swf_placement: PlacementOpt = "auto", reference_speed: ReferenceOpt = None,
         estimate_factor: EstimateOpt = 1.0, contention: ContentionOpt = None,
-        walltime: WalltimeOpt = "auto", quiet: QuietOpt = False,
+        walltime: WalltimeOpt = "auto", scale_delays: ScaleDelaysOpt = False,
+        quiet: QuietOpt = False,
         output_format: Annotated[Format, FormatOpt] = Format.TABLE) -> None:
     """Simulate one scheduler: print its metrics, write jobs.csv, jobs.swf, summary.json,
     timeseries.csv.
@@ -102,7 +107,8 @@ def run(platform: PlatformOpt = None, workload: WorkloadOpt = None,
 
     with user_errors():
         inputs = running.make_inputs(platform, workload, seed, horizon, strict, swf_placement,
-                                     reference_speed, estimate_factor, contention, walltime)
+                                     reference_speed, estimate_factor, contention, walltime,
+                                     scale_delays)
         create(scheduler)  # fail fast on a bad name, before loading inputs
         plat, work = inputs.load()
         result = running.simulate_spec(scheduler, plat, work, inputs,
@@ -140,7 +146,7 @@ def compare(scheduler: Annotated[list[str], typer.Option(
             seed: SeedOpt = 0, horizon: HorizonOpt = None, strict: StrictOpt = False,
             swf_placement: PlacementOpt = "auto", reference_speed: ReferenceOpt = None,
             estimate_factor: EstimateOpt = 1.0, contention: ContentionOpt = None,
-            walltime: WalltimeOpt = "auto",
+            walltime: WalltimeOpt = "auto", scale_delays: ScaleDelaysOpt = False,
             quiet: QuietOpt = False,
             output_format: Annotated[Format, FormatOpt] = Format.TABLE) -> None:
     """Run several schedulers on the same inputs and compare their metrics side by side."""
@@ -152,7 +158,8 @@ def compare(scheduler: Annotated[list[str], typer.Option(
     output_format = Format.JSON if json_output else output_format
     with user_errors():
         inputs = running.make_inputs(platform, workload, seed, horizon, strict, swf_placement,
-                                     reference_speed, estimate_factor, contention, walltime)
+                                     reference_speed, estimate_factor, contention, walltime,
+                                     scale_delays)
         specs = running.split_specs(scheduler)
         for spec in specs:
             create(spec)

@@ -23,7 +23,7 @@ from hetsched.schedulers.registry import create
 from hetsched.sim.checks import input_warnings
 from hetsched.sim.engine import ProgressCallback, simulate
 from hetsched.sim.result import SimResult
-from hetsched.workload.model import Workload
+from hetsched.workload.model import Workload, scale_delays
 from hetsched.workload.swf import SwfOptions
 
 #: Workloads with more jobs than this get a progress bar (when stderr is a terminal).
@@ -43,13 +43,18 @@ class Inputs:
     swf: SwfOptions
     contention: str | None = None
     walltime: str = "auto"
+    scale_delays: bool = False
 
     def options(self) -> dict[str, Any]:
         """How the run was configured, as recorded in ``summary.json``."""
-        return recorded_options(self.horizon, self.strict, self.swf, self.walltime)
+        return {**recorded_options(self.horizon, self.strict, self.swf, self.walltime),
+                "scale_delays": self.scale_delays}
 
     def load(self) -> tuple[Platform, Workload]:
-        return load_inputs(self.platform_path, self.workload_path, self.swf)
+        platform, workload = load_inputs(self.platform_path, self.workload_path, self.swf)
+        if self.scale_delays:
+            workload = scale_delays(workload, platform.slowest_speed)
+        return platform, workload
 
 
 def warn_inputs(platform: Platform, workload: Workload, quiet: bool) -> None:
@@ -63,12 +68,12 @@ def warn_inputs(platform: Platform, workload: Workload, quiet: bool) -> None:
 def make_inputs(platform: Path | None, workload: Path | None, seed: int, horizon: float | None,
                 strict: bool, placement: str, reference_speed: float | None,
                 estimate_factor: float, contention: str | None = None,
-                walltime: str = "auto") -> Inputs:
+                walltime: str = "auto", scale_delays: bool = False) -> Inputs:
     """The run's inputs, every option checked (one-line ConfigError) before any file is read."""
     swf = SwfOptions(placement=placement, reference_speed=reference_speed,
                      estimate_factor=estimate_factor, strict=strict)
     return Inputs(platform, workload, check_seed(seed), check_horizon(horizon), strict, swf,
-                  check_contention(contention), check_walltime(walltime))
+                  check_contention(contention), check_walltime(walltime), scale_delays)
 
 
 def safe_name(text: str) -> str:

@@ -31,7 +31,7 @@ from hetsched.limits import MAX_TIME
 from hetsched.platform.model import Platform
 from hetsched.quantities import Seconds, Tasks
 from hetsched.workload.batsim_profiles import Profiles, Work, read_profiles
-from hetsched.workload.model import SPREAD, Job, Workload
+from hetsched.workload.model import SPREAD, Job, Workload, scale_delays as scaled
 
 
 class BatsimJob(ForeignModel):
@@ -61,14 +61,13 @@ def batsim_workload_from_data(data: Any, path: Path, platform: Platform,
     spec = validate(BatsimWorkload, doc, path,
                     records={"jobs": record_namer(doc.get("jobs"), "id", "job", "jobs")})
     check_unique([j.id for j in spec.jobs], path, "job", "id")
-    jobs = tuple(_job(j, profiles, path, platform.slowest_speed, scale_delays)
-                 for j in spec.jobs)
-    return Workload(file_stem(path), jobs, str(path), metadata=_metadata(doc, spec, profiles),
-                    notes=_ignored(profiles))
+    jobs = tuple(_job(j, profiles, path, platform.slowest_speed) for j in spec.jobs)
+    workload = Workload(file_stem(path), jobs, str(path),
+                        metadata=_metadata(doc, spec, profiles), notes=_ignored(profiles))
+    return scaled(workload, platform.slowest_speed) if scale_delays else workload
 
 
-def _job(j: BatsimJob, profiles: Profiles, path: Path, slowest: float,
-         scale_delays: bool) -> Job:
+def _job(j: BatsimJob, profiles: Profiles, path: Path, slowest: float) -> Job:
     record = f"job '{j.id}'"
     if j.profile not in profiles.done:
         raise InputError(path, f"unknown profile '{j.profile}'", record=record, field="profile")
@@ -77,11 +76,10 @@ def _job(j: BatsimJob, profiles: Profiles, path: Path, slowest: float,
                          record=record, field="walltime")
     work: Work = profiles.done[j.profile]
     amount = work.for_tasks(j.res)
-    fixed = work.fixed is not False and not scale_delays
-    ops = amount * slowest if work.fixed and scale_delays else amount
+    fixed = work.fixed is not False
     walltime = j.walltime if j.walltime is not None and j.walltime > 0 else None
-    estimate = walltime if walltime is not None else (ops if fixed else ops / slowest)
-    return Job(id=j.id, submit=j.subtime, ntasks=j.res, req_ops=ops, req_time=estimate,
+    estimate = walltime if walltime is not None else (amount if fixed else amount / slowest)
+    return Job(id=j.id, submit=j.subtime, ntasks=j.res, req_ops=amount, req_time=estimate,
                nodes=SPREAD, profile=j.profile, fixed_duration=fixed, walltime=walltime)
 
 

@@ -118,3 +118,14 @@ def _check_finite(job: Job) -> None:
     if job.walltime is not None and not 0 < job.walltime < math.inf:
         raise ValueError(f"job '{job.id}': walltime must be positive and finite "
                          f"({job.walltime})")
+
+
+def scale_delays(workload: Workload, speed: float) -> Workload:
+    """``workload`` with every fixed-duration job (Batsim's delays) made work: its duration
+    becomes its run time on a core of ``speed`` ops/s (the platform's slowest), so faster nodes
+    run it faster. Estimates, on the slowest node, stay the same seconds."""
+    if not any(job.fixed_duration for job in workload.jobs):
+        return workload
+    jobs = tuple(replace(job, fixed_duration=False, req_ops=job.req_ops * speed)
+                 if job.fixed_duration else job for job in workload.jobs)
+    return replace(workload, jobs=jobs)
