@@ -31,6 +31,7 @@ from hetsched.documents import file_stem, read_structured, require_mapping
 from hetsched.errors import InputError
 from hetsched.fileio import ForeignModel, validate
 from hetsched.parsing import parse_float, parse_int
+from hetsched.platform.irmasim import typed_groups
 from hetsched.platform.model import NodeType, Platform, Processor
 from hetsched.platform.native import nodes_from_groups
 from hetsched.platform.simgrid import compute_speed, host_of, host_power
@@ -101,14 +102,8 @@ def batsim_json_platform(data: Any, path: Path) -> Platform:
     spec = validate(PlatformSpec, doc, path)
     nodes = _library(path, NODE_TYPES)
     processors = _library(path, PROCESSOR_TYPES)
-    types: dict[str, NodeType] = {}
-    groups = []
-    for j, cluster in enumerate(spec.clusters):
-        for i, group in enumerate(cluster.nodes):
-            if group.type not in types:
-                types[group.type] = _node_type(group.type, nodes, processors, path,
-                                               f"clusters[{j}].nodes[{i}].type")
-            groups.append((f"cluster{j}", types[group.type], group.number))
+    groups = typed_groups(spec.clusters, lambda j, cluster: f"cluster{j}",
+                          lambda kind, where: _node_type(kind, nodes, processors, path, where))
     return Platform(file_stem(path), nodes_from_groups(groups, path, "number"), str(path))
 
 

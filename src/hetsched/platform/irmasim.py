@@ -16,7 +16,7 @@ processor are kept for the IRMaSim contention model, which IRMaSim platforms use
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -138,15 +138,9 @@ def irmasim_platform_from_data(data: Any, path: Path,
     name, raw_platform = _pick_platform(doc, path, platform_name)
     spec = validate(PlatformSpec, raw_platform, path, record=f"platform '{name}'")
     nodes, processors = _catalogues(doc, path, library)
-    types: dict[str, NodeType] = {}
-    groups = []
-    for j, cluster in enumerate(spec.clusters):
-        for i, group in enumerate(cluster.nodes):
-            if group.type not in types:
-                types[group.type] = _node_type(group.type, nodes, processors, path,
-                                               f"platform '{name}'",
-                                               f"clusters[{j}].nodes[{i}].type", hdeeprm)
-            groups.append((cluster.id, types[group.type], group.number))
+    groups = typed_groups(spec.clusters, lambda j, cluster: cluster.id,
+                          lambda kind, where: _node_type(kind, nodes, processors, path,
+                                                         f"platform '{name}'", where, hdeeprm))
     return Platform(file_stem(path), nodes_from_groups(groups, path, "number"), str(path),
                     contention="none" if hdeeprm else "irmasim")
 
@@ -186,6 +180,21 @@ def _catalogues(doc: Mapping[str, Any], path: Path,
         if catalogue.section in doc:  # the platform file's own definitions win
             catalogue.add(doc[catalogue.section], path)
     return catalogues
+
+
+def typed_groups(clusters: Sequence[Any], cluster_name: Callable[[int, Any], str],
+                 node_type: Callable[[str, str], NodeType]) -> list[tuple[str, NodeType, int]]:
+    """``(cluster, node type, count)`` for each node group of ``clusters`` (IRMaSim's and
+    Batsim's layout: ``clusters[j].nodes[i]`` = ``{type, number}``), each type built once by
+    ``node_type(name, where)``."""
+    types: dict[str, NodeType] = {}
+    groups = []
+    for j, cluster in enumerate(clusters):
+        for i, group in enumerate(cluster.nodes):
+            if group.type not in types:
+                types[group.type] = node_type(group.type, f"clusters[{j}].nodes[{i}].type")
+            groups.append((cluster_name(j, cluster), types[group.type], group.number))
+    return groups
 
 
 def _node_type(name: str, nodes: Catalogue, processors: Catalogue, path: Path,
