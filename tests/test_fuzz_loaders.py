@@ -98,6 +98,12 @@ SAMPLES = {
         DSSIM / "configs" / "config12-long-med.xml").read_bytes()),
     "dssim_jobs": Sample("jobs.xml", lambda: _head(
         DSSIM / "jobs" / "config12-long-med-jobs.xml", _first_jobs)),
+    "batsim_v5_profiles": Sample("batsim5.json", lambda: (
+        Path(__file__).parent / "data" / "batsim_workloads" / "test_various_profile_types_v5.json"
+    ).read_bytes()),
+    "batsim_sequences": Sample("batsim_seq.json", lambda: (
+        Path(__file__).parent / "data" / "batsim_workloads" / "test_sequence_delay_v4.json"
+    ).read_bytes()),
     "simgrid_platform": Sample("energy.xml", lambda: (
         Path(__file__).parent / "data" / "batsim_platforms" / "energy_platform.xml").read_bytes()),
     "simgrid_cluster": Sample("cluster.xml", lambda: (
