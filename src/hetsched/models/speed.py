@@ -57,9 +57,9 @@ class SpeedModel:
         return job.req_time * self.platform.slowest_speed / speeds
 
     def estimate_at_speed(self, job: Job, speed: float) -> float:
-        fixed = job.fixed_duration
-        return job.req_time * node_speed(fixed, self.platform.slowest_speed) / node_speed(fixed,
-                                                                                        speed)
+        if job.fixed_duration:
+            return job.req_time
+        return job.req_time * self.platform.slowest_speed / speed
 
     def base_time(self, job: Job) -> float:
         """Run time alone on the slowest node type (heterogeneous slowdown's denominator)."""
