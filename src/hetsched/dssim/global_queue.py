@@ -26,9 +26,6 @@ class GlobalQueue:
         self.checking = False
         self.checked_length = 0
 
-    def __len__(self) -> int:
-        return len(self.jobs)
-
     def enqueue(self, job: Job) -> None:
         """ENQJ GQ: ``job`` to the back."""
         self.jobs.append(job)

@@ -52,9 +52,6 @@ class Reservations:
         # node -> sorted (start, tasks, estimate, req_time, job) of one-node jobs without memory
         self.on_node: dict[int, list[tuple[float, int, float, float, int]]] = {}
 
-    def __len__(self) -> int:
-        return len(self.booked)
-
     def book(self, index: int, booking: Booking) -> None:
         """Book a job, or move its booking (it keeps its place in the order)."""
         old = self.booked.get(index)
