@@ -130,7 +130,8 @@ def _convert_workload(source: Path, out: Path, fmt: str, platform_path: Path | N
     from hetsched.workload.writers import losses as losses_of, writer
 
     chosen = writer(fmt)
-    crossing = (_workload_format(source) in SECONDS_FORMATS) != (fmt in SECONDS_FORMATS)
+    source_fmt = _workload_format(source)
+    crossing = (source_fmt in SECONDS_FORMATS) != (fmt in SECONDS_FORMATS)
     if crossing and platform_path is None:
         raise ConfigError(f"converting {source.name} to {fmt} turns run times into work or "
                           "back: give --platform (run times are on its slowest core)")
@@ -141,7 +142,7 @@ def _convert_workload(source: Path, out: Path, fmt: str, platform_path: Path | N
         _refuse(losses, fmt)
     # without a platform, the nominal one's size and speed say nothing about the jobs
     unknown = {"Note": None, "MaxProcs": None} if platform_path is None else {}
-    header = {**unknown, **_kept_header(read, source, fmt),
+    header = {**unknown, **_kept_header(read, source_fmt, fmt),
               "Converted": f"from {source.name} by hetsched convert"}
     chosen.write(read, out, platform, header)
     return Conversion("workload", fmt, losses)
@@ -151,9 +152,9 @@ def _convert_workload(source: Path, out: Path, fmt: str, platform_path: Path | N
 _RECOUNTED = frozenset({"Version", "MaxJobs", "MaxRecords", "Note", "Converted"})
 
 
-def _kept_header(read: Workload, source: Path, fmt: str) -> dict[str, object]:
+def _kept_header(read: Workload, source_fmt: str, fmt: str) -> dict[str, object]:
     """An SWF trace's ``; Key: value`` header (the machine, the log's origin …) when it is
     written as SWF again; other formats have no place for it."""
-    if fmt != "swf" or _workload_format(source) != "swf":
+    if fmt != "swf" or source_fmt != "swf":
         return {}
     return {key: value for key, value in read.metadata.items() if key not in _RECOUNTED}

@@ -13,6 +13,7 @@ from hetsched.limits import MAX_INT32
 from hetsched.platform.model import Platform
 from hetsched.workload.model import Job, Workload
 from hetsched.workload.writers import Writer, losses as lost
+from hetsched.workload.writers.swf import is_job_number
 
 FMT = "a ds-sim job list"
 
@@ -25,8 +26,7 @@ def _ids(workload: Workload) -> list[int]:
 
 
 def _plain_id(job: Job) -> bool:
-    return (job.id.isascii() and job.id.isdigit() and str(int(job.id)) == job.id
-            and int(job.id) <= MAX_INT32)
+    return is_job_number(job.id, MAX_INT32)
 
 
 def _run_time(job: Job, platform: Platform) -> float:

@@ -76,10 +76,11 @@ def job_numbers(ids: list[str]) -> list[int]:
     return list(range(1, len(ids) + 1))
 
 
-def is_job_number(text: str) -> bool:
-    """Whether an id is a whole number written plainly, within SWF's job numbers."""
+def is_job_number(text: str, limit: int = MAX_JOB_NUMBER) -> bool:
+    """Whether an id is a whole number written plainly, at most ``limit`` (SWF's job
+    numbers')."""
     return (text.isascii() and text.isdigit() and str(int(text)) == text
-            and int(text) <= MAX_JOB_NUMBER)
+            and int(text) <= limit)
 
 
 def write_swf(workload: Workload, path: Path, platform: Platform,
