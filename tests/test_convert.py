@@ -254,3 +254,21 @@ def test_swf_to_swf_keeps_the_trace_header(tmp_path):
     assert "; MaxProcs: 128" in header and "; UnixStartTime: 1000" in header
     assert "; MaxJobs: 1" in header and "; MaxJobs: 9" not in header
     assert not any(line.startswith("; Note") for line in header)
+
+
+def test_fixed_durations_become_work_in_formats_without_them(tmp_path):
+    """A Batsim delay written as SWF or IRMaSim is the work that takes as long on the slowest
+    core (a listed loss), not its seconds taken as operations."""
+    batsim = tmp_path / "d.json"
+    batsim.write_text('{"jobs": [{"id": 1, "subtime": 0, "res": 2, "walltime": 50, '
+                      '"profile": "d"}], "profiles": {"d": {"type": "delay", "delay": 30}}}')
+    refused = CliRunner().invoke(app, ["convert", str(batsim), str(tmp_path / "d.swf")])
+    assert refused.exit_code == 2 and "1 of 1 jobs are fixed durations" in refused.output
+    convert(batsim, tmp_path / "d.swf", None, None, lossy=True)
+    row = next(line.split() for line in (tmp_path / "d.swf").read_text().splitlines()
+               if not line.startswith(";"))
+    assert row[3] == "30"
+    platform_file = write_yaml(PLATFORM, tmp_path / "pf.yaml")
+    convert(batsim, tmp_path / "i.json", "irmasim", platform_file, lossy=True)
+    job, = load_workload(tmp_path / "i.json", PLATFORM).jobs
+    assert not job.fixed_duration and job.req_ops == 30 * PLATFORM.slowest_speed

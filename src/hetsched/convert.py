@@ -127,7 +127,7 @@ def _convert_workload(source: Path, out: Path, fmt: str, platform_path: Path | N
                       lossy: bool) -> Conversion:
     from hetsched.platform.load import load_platform
     from hetsched.workload.load import load_workload
-    from hetsched.workload.writers import losses as losses_of, writer
+    from hetsched.workload.writers import losses as losses_of, write, writer
 
     chosen = writer(fmt)
     source_fmt = _workload_format(source)
@@ -144,7 +144,7 @@ def _convert_workload(source: Path, out: Path, fmt: str, platform_path: Path | N
     unknown = {"Note": None, "MaxProcs": None} if platform_path is None else {}
     header = {**unknown, **_kept_header(read, source_fmt, fmt),
               "Converted": f"from {source.name} by hetsched convert"}
-    chosen.write(read, out, platform, header)
+    write(chosen, read, out, platform, header)
     return Conversion("workload", fmt, losses)
 
 

@@ -86,7 +86,7 @@ def write_generated(model: str, out: Path, jobs: int | None, seed: int, items: l
     from hetsched.workload.generators import check_params, draw, drawn_workload
     from hetsched.workload.swf import SwfOptions
     from hetsched.cli.errors import warn
-    from hetsched.workload.writers import losses, writer
+    from hetsched.workload.writers import losses, write, writer
 
     chosen = writer(fmt)
     check_seed(seed)
@@ -101,7 +101,7 @@ def write_generated(model: str, out: Path, jobs: int | None, seed: int, items: l
         workload = drawn_workload(model, seed, drawn, platform, SwfOptions(), header)
         for line in losses(chosen, workload, platform):  # as `hetsched convert --lossy` does
             warn(f"{out}: {line}")
-        chosen.write(workload, out, platform, header)
+        write(chosen, workload, out, platform, header)
     return _summary(drawn.table, out, fmt)
 
 

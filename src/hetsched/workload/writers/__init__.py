@@ -17,7 +17,7 @@ from pathlib import Path
 
 from hetsched.errors import ConfigError, did_you_mean
 from hetsched.platform.model import Platform
-from hetsched.workload.model import Workload
+from hetsched.workload.model import Workload, scale_delays
 
 if TYPE_CHECKING:
     from hetsched.workload.writers.losses import Loss
@@ -28,14 +28,16 @@ WriteFunction = Callable[[Workload, Path, Platform, Mapping[str, object]], Path]
 
 @dataclass(frozen=True)
 class Writer:
-    """A format hetsched writes: its name, the file name ending it suggests, its function and
-    what it cannot hold (``cannot_hold``)."""
+    """A format hetsched writes: its name, the file name ending it suggests, its function,
+    what it cannot hold (``cannot_hold``) and whether it holds fixed-duration jobs (Batsim's
+    delays; :func:`write` turns them into work for the formats that do not)."""
 
     name: str
     suffix: str
     write: WriteFunction
     description: str
     cannot_hold: tuple["Loss", ...] = ()
+    fixed_durations: bool = False
 
 
 def _registry() -> dict[str, Writer]:
@@ -57,12 +59,29 @@ def writer(name: str) -> Writer:
     return WRITERS[name]
 
 
+def prepared(chosen: Writer, workload: Workload, platform: Platform) -> Workload:
+    """What ``chosen`` writes of ``workload``: in a format without fixed durations, each is the
+    work that takes that long on the platform's slowest core (:func:`scale_delays`), a loss
+    :func:`losses` lists; the writers themselves only ever see work."""
+    if chosen.fixed_durations:
+        return workload
+    return scale_delays(workload, platform.slowest_speed)
+
+
+def write(chosen: Writer, workload: Workload, path: Path, platform: Platform,
+          header: Mapping[str, object]) -> Path:
+    """Write ``workload`` with ``chosen`` (:func:`prepared` first)."""
+    return chosen.write(prepared(chosen, workload, platform), path, platform, header)
+
+
 def losses(chosen: Writer, workload: Workload, platform: Platform) -> list[str]:
     """What writing ``workload`` with ``chosen`` would lose, one line per kind of loss
     (``"3 of 10 jobs have parents: Batsim JSON has no dependencies"``); empty if nothing."""
-    lines = []
-    for loss in chosen.cannot_hold:
-        count = loss.count(workload, platform)
-        if count:
-            lines.append(f"{count} of {len(workload.jobs)} jobs {loss.what}: {loss.effect}")
-    return lines
+    from hetsched.workload.writers.losses import fixed_durations
+
+    found = [(loss, loss.count(workload, platform)) for loss in
+             ([] if chosen.fixed_durations else [fixed_durations(f"the {chosen.name} format")])]
+    written = prepared(chosen, workload, platform)
+    found += [(loss, loss.count(written, platform)) for loss in chosen.cannot_hold]
+    return [f"{count} of {len(workload.jobs)} jobs {loss.what}: {loss.effect}"
+            for loss, count in found if count]

@@ -138,7 +138,7 @@ def _cannot_hold(kind: ProfileKind) -> tuple[lost.Loss, ...]:
 def _make(name: str, kind: ProfileKind, version: int) -> Writer:
     return Writer(name, ".json", _writer(kind, version),
                   f"Batsim {version} workload JSON ({kind.types[version]} profiles)",
-                  _cannot_hold(kind))
+                  _cannot_hold(kind), fixed_durations=True)
 
 
 WRITER = _make("batsim", DELAY, 4)

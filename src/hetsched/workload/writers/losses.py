@@ -36,6 +36,12 @@ def slowest_run_time(job: Job, platform: Platform) -> float:
     return job.req_ops / (job.ipc * platform.slowest_speed)
 
 
+def fixed_durations(fmt: str) -> Loss:
+    return Loss.each("are fixed durations (Batsim's delays)", lambda j, p: j.fixed_duration,
+                     f"{fmt} has none: written as the work that takes that long on the slowest "
+                     "core, faster on faster ones")
+
+
 def parents(fmt: str) -> Loss:
     return Loss.each("have parents", lambda j, p: bool(j.parents), f"{fmt} has no dependencies")
 

@@ -63,6 +63,7 @@ _CANNOT_HOLD = (
                      "the native format holds memory per task: off by a rounding"),
 )
 
-WRITER = Writer("json", ".json", write_native, "hetsched's native workload JSON", _CANNOT_HOLD)
+WRITER = Writer("json", ".json", write_native, "hetsched's native workload JSON", _CANNOT_HOLD,
+                fixed_durations=True)
 YAML_WRITER = Writer("yaml", ".yaml", write_native_yaml, "hetsched's native workload YAML",
-                     _CANNOT_HOLD)
+                     _CANNOT_HOLD, fixed_durations=True)
