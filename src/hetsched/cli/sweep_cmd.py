@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
-from hetsched.cli.console import Format, FormatOpt, console, print_csv, print_json
+from hetsched.cli.console import (Format, FormatOpt, QuietOpt, console, print_csv,
+                                  print_json)
 from hetsched.cli.errors import user_errors, warn
 
 if TYPE_CHECKING:
@@ -39,8 +40,7 @@ def sweep_command(
             "skipped. Default: <sweep file stem>.sqlite.")] = None,
         retry_failed: Annotated[bool, typer.Option(
             "--retry-failed", help="Run again the runs the store holds as failed.")] = False,
-        quiet: Annotated[bool, typer.Option("--quiet", "-q",
-                                            help="Print nothing but errors.")] = False,
+        quiet: QuietOpt = False,
 ) -> None:
     """Run a sweep file's grid of runs into a SQLite store, skipping the runs already there.
 
