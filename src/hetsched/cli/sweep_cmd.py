@@ -25,13 +25,13 @@ TABLE_METRICS = ("makespan", "mean_wait", "mean_bounded_slowdown", "utilisation"
 #: Run options, shown in a table when they differ between the selected runs.
 OPTION_COLUMNS = ("horizon", "strict", "swf_placement", "reference_speed", "estimate_factor",
                   "contention", "walltime")
+WorkersOpt = typer.Option("--workers", "-j", help="Worker processes (default: one per CPU); "
+                          "with --dask local, the local cluster's workers.")
 
 
 def sweep_command(
         spec: Annotated[Path, typer.Argument(help="Sweep file (YAML or JSON; docs/sweeps.md).")],
-        workers: Annotated[Optional[int], typer.Option(
-            "--workers", "-j", help="Worker processes (default: one per CPU); with "
-            "--dask local, the local cluster's workers.")] = None,
+        workers: Annotated[Optional[int], WorkersOpt] = None,
         dask: Annotated[Optional[str], typer.Option(
             help="Run on Dask: 'local' (a LocalCluster) or a scheduler's address "
             "(tcp://host:8786). Needs pip install 'hetsched\\[sweep]'.")] = None,
