@@ -22,9 +22,6 @@ if TYPE_CHECKING:
 #: The metrics ``hetsched results`` shows in a table (CSV and JSON have every column).
 TABLE_METRICS = ("makespan", "mean_wait", "mean_bounded_slowdown", "utilisation", "energy_j",
                  "wall_seconds")
-#: Run options, shown in a table when they differ between the selected runs.
-OPTION_COLUMNS = ("horizon", "strict", "swf_placement", "reference_speed", "estimate_factor",
-                  "contention", "walltime")
 WorkersOpt = typer.Option("--workers", "-j", help="Worker processes (default: one per CPU); "
                           "with --dask local, the local cluster's workers.")
 
@@ -131,6 +128,7 @@ def _columns(text: str | None, names: list[str], rows: list[tuple[Any, ...]],
     """The columns to show: those asked for (checked), else every one, or for a table what
     identifies each run (split and part if any, options where they vary) and a few metrics."""
     from hetsched.errors import ConfigError, did_you_mean
+    from hetsched.sweep.spec import RUN_OPTIONS
 
     if text is not None:
         asked = [c.strip() for c in text.split(",") if c.strip()]
@@ -146,7 +144,7 @@ def _columns(text: str | None, names: list[str], rows: list[tuple[Any, ...]],
 
     failed = "error" in values("status")
     return ["platform", "workload", *[c for c in ("split", "part") if values(c) - {None}],
-            "scheduler", "seed", *[c for c in OPTION_COLUMNS if len(values(c)) > 1], "status",
+            "scheduler", "seed", *[c for c in RUN_OPTIONS if len(values(c)) > 1], "status",
             *(["error"] if failed else []), *TABLE_METRICS]
 
 
