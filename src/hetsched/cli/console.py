@@ -8,7 +8,7 @@ import json
 import sys
 from collections.abc import Mapping, Sequence
 from enum import Enum
-from typing import Any
+from typing import Annotated, Any
 
 import typer
 
@@ -26,6 +26,7 @@ class Format(str, Enum):
 
 FormatOpt = typer.Option("--format", "-f", help="Output: table (Rich), csv or json.",
                          case_sensitive=False)
+QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing but errors.")]
 
 
 def console(stderr: bool = False) -> Any:

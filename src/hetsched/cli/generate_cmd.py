@@ -10,7 +10,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from hetsched.cli.console import console
+from hetsched.cli.console import QuietOpt, console
 from hetsched.cli.errors import user_errors
 from hetsched.errors import ConfigError
 
@@ -68,8 +68,7 @@ def workload(
                                          "as the model draws them), or any workload format of "
                                          "`hetsched convert` (json, yaml, batsim, irmasim, …: "
                                          "what it cannot hold is a warning).")] = "swf",
-        quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing but "
-                                            "errors.")] = False,
+        quiet: QuietOpt = False,
 ) -> None:
     """Draw a seeded synthetic workload and write it (SWF, native or another format)."""
     with user_errors():

@@ -16,7 +16,8 @@ import typer
 
 from hetsched import __version__
 from hetsched.cli.convert_cmd import convert_command
-from hetsched.cli.console import Format, FormatOpt, console, print_csv, print_json
+from hetsched.cli.console import (Format, FormatOpt, QuietOpt, console, print_csv,
+                                  print_json)
 from hetsched.cli.errors import OneLineErrors, user_errors
 from hetsched.cli.generate_cmd import generate_app
 from hetsched.cli.generate_platform_cmd import generate_platform
@@ -67,7 +68,6 @@ ReferenceOpt = Annotated[Optional[float], typer.Option(
     "on (default: the platform's slowest core).")]
 EstimateOpt = Annotated[float, typer.Option(
     "--estimate-factor", help="SWF: requested time = run time × this when a record has none.")]
-QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing but errors.")]
 ContentionOpt = Annotated[Optional[str], typer.Option(
     "--contention", help="Contention model: none, irmasim or deside (default: the platform's; "
     "IRMaSim platforms use irmasim).")]

@@ -9,6 +9,7 @@ from typing import Annotated, Optional
 
 import typer
 
+from hetsched.cli.console import QuietOpt
 from hetsched.cli.errors import user_errors
 
 
@@ -30,8 +31,7 @@ def plot_command(
         out: Annotated[Optional[Path], typer.Option(
             help="Where to write the figures (created if needed). Default: RUN_DIR.")] = None,
         figure_format: Annotated[FigureFormat, FigureFormatOpt] = FigureFormat.PNG,
-        quiet: Annotated[bool, typer.Option("--quiet", "-q",
-                                            help="Print nothing but errors.")] = False,
+        quiet: QuietOpt = False,
 ) -> None:
     """Draw a run directory's figures as PNG or SVG files.
 

@@ -8,6 +8,7 @@ from typing import Annotated, Optional
 
 import typer
 
+from hetsched.cli.console import QuietOpt
 from hetsched.cli.errors import user_errors, warn
 from hetsched.cli.plot_cmd import FigureFormat, FigureFormatOpt
 
@@ -44,8 +45,7 @@ def report_command(
             help="Comma-separated columns whose values make separate groups. Default: the "
             "sweep's axes that vary (platform, workload, split, run options).")] = None,
         figure_format: Annotated[FigureFormat, FigureFormatOpt] = FigureFormat.PNG,
-        quiet: Annotated[bool, typer.Option("--quiet", "-q",
-                                            help="Print nothing but errors.")] = False,
+        quiet: QuietOpt = False,
 ) -> None:
     """Write an HTML report of a results store: one file, figures embedded.
 

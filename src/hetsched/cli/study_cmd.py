@@ -9,6 +9,7 @@ import typer
 
 from hetsched.cli.console import console
 from hetsched.cli.errors import user_errors
+from hetsched.cli.sweep_cmd import WorkersOpt, progress_bar
 from hetsched.errors import ConfigError
 from hetsched.experiments.trace_studies import KIT_TRACE
 
@@ -94,8 +95,6 @@ def _write(out: Path, rows: list[dict[str, Any]], summary: list[dict[str, Any]])
     metric_bars(summary, list(CLOCK_BANDS), METRICS, LABELS, out / "bars.png")
 
 
-WorkersOpt = typer.Option("--workers", "-j", help="Worker processes (default: one per CPU); "
-                          "with --dask local, the local cluster's workers.")
 DaskOpt = typer.Option(help="Run on Dask: 'local' or a scheduler's address (tcp://host:8786).")
 TraceOpt = typer.Option(help="The KIT ForHLR II SWF trace (default: the project's shared "
                         "data, relative to the current directory).")
@@ -167,7 +166,6 @@ def _run(planned: Any, workers: int | None, dask: str | None) -> None:
     """Run the pending runs with a progress bar; a failed run is an error (a study's runs are
     all needed)."""
     from hetsched.cli.errors import warn
-    from hetsched.cli.sweep_cmd import progress_bar
     from hetsched.sweep.runner import run_plan
 
     for message in planned.warnings:

@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
-from hetsched.cli.console import Format, FormatOpt, console, print_csv, print_json
+from hetsched.cli.console import (Format, FormatOpt, QuietOpt, console, print_csv,
+                                  print_json)
 from hetsched.cli.errors import user_errors, warn
 
 if TYPE_CHECKING:
@@ -21,16 +22,13 @@ if TYPE_CHECKING:
 #: The metrics ``hetsched results`` shows in a table (CSV and JSON have every column).
 TABLE_METRICS = ("makespan", "mean_wait", "mean_bounded_slowdown", "utilisation", "energy_j",
                  "wall_seconds")
-#: Run options, shown in a table when they differ between the selected runs.
-OPTION_COLUMNS = ("horizon", "strict", "swf_placement", "reference_speed", "estimate_factor",
-                  "contention", "walltime")
+WorkersOpt = typer.Option("--workers", "-j", help="Worker processes (default: one per CPU); "
+                          "with --dask local, the local cluster's workers.")
 
 
 def sweep_command(
         spec: Annotated[Path, typer.Argument(help="Sweep file (YAML or JSON; docs/sweeps.md).")],
-        workers: Annotated[Optional[int], typer.Option(
-            "--workers", "-j", help="Worker processes (default: one per CPU); with "
-            "--dask local, the local cluster's workers.")] = None,
+        workers: Annotated[Optional[int], WorkersOpt] = None,
         dask: Annotated[Optional[str], typer.Option(
             help="Run on Dask: 'local' (a LocalCluster) or a scheduler's address "
             "(tcp://host:8786). Needs pip install 'hetsched\\[sweep]'.")] = None,
@@ -39,8 +37,7 @@ def sweep_command(
             "skipped. Default: <sweep file stem>.sqlite.")] = None,
         retry_failed: Annotated[bool, typer.Option(
             "--retry-failed", help="Run again the runs the store holds as failed.")] = False,
-        quiet: Annotated[bool, typer.Option("--quiet", "-q",
-                                            help="Print nothing but errors.")] = False,
+        quiet: QuietOpt = False,
 ) -> None:
     """Run a sweep file's grid of runs into a SQLite store, skipping the runs already there.
 
@@ -131,6 +128,7 @@ def _columns(text: str | None, names: list[str], rows: list[tuple[Any, ...]],
     """The columns to show: those asked for (checked), else every one, or for a table what
     identifies each run (split and part if any, options where they vary) and a few metrics."""
     from hetsched.errors import ConfigError, did_you_mean
+    from hetsched.sweep.spec import RUN_OPTIONS
 
     if text is not None:
         asked = [c.strip() for c in text.split(",") if c.strip()]
@@ -146,7 +144,7 @@ def _columns(text: str | None, names: list[str], rows: list[tuple[Any, ...]],
 
     failed = "error" in values("status")
     return ["platform", "workload", *[c for c in ("split", "part") if values(c) - {None}],
-            "scheduler", "seed", *[c for c in OPTION_COLUMNS if len(values(c)) > 1], "status",
+            "scheduler", "seed", *[c for c in RUN_OPTIONS if len(values(c)) > 1], "status",
             *(["error"] if failed else []), *TABLE_METRICS]
 
 

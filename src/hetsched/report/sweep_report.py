@@ -18,10 +18,10 @@ from typing import Any
 
 from hetsched.errors import ConfigError, InputError, did_you_mean
 from hetsched.report import compare, html
+from hetsched.sweep.spec import RUN_OPTIONS
 
 #: The axes of a sweep that make runs incomparable (besides the scheduler).
-AXES = ("platform", "workload", "split", "horizon", "strict", "swf_placement",
-        "reference_speed", "estimate_factor", "contention", "walltime")
+AXES = ("platform", "workload", "split", *RUN_OPTIONS)
 #: What identifies a case within a group: the axes, the part and the seed.
 CASE = (*AXES, "part", "seed")
 DEFAULT_METRICS = ("makespan", "mean_wait", "mean_bounded_slowdown", "mean_het_slowdown",

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from hetsched.errors import ConfigError, did_you_mean
 from hetsched.parsing import parse_float, quote
+from hetsched.sweep.spec import RUN_OPTIONS
 from hetsched.sweep.store import IDENTITY, open_readonly
 
 if TYPE_CHECKING:
@@ -31,8 +32,7 @@ _CONDITION = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*(!=|<=|>=|=|<|>|~)(.*)",
 _SQL_OPERATORS = {"=": "=", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">=",
                   "~": "GLOB"}
 #: Row order of every listing: what identifies a run.
-ORDER = ("platform", "workload", "part", "scheduler", "seed", "horizon", "strict",
-         "swf_placement", "reference_speed", "estimate_factor", "contention", "walltime", "key")
+ORDER = ("platform", "workload", "part", "scheduler", "seed", *RUN_OPTIONS, "key")
 #: The run columns per-job records come with.
 JOB_IDENTITY = tuple(name for name in IDENTITY if not name.endswith(("_path", "_sha256")))
 

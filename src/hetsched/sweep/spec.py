@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -198,6 +198,10 @@ class RunOptions:
     def swf(self) -> SwfOptions:
         return SwfOptions(self.swf_placement, self.reference_speed, self.estimate_factor,
                           self.strict)
+
+
+#: The run options' names, in order: one column each in a results store.
+RUN_OPTIONS: tuple[str, ...] = tuple(f.name for f in fields(RunOptions))
 
 
 @dataclass(frozen=True)
