@@ -15,7 +15,7 @@ from hetsched.limits import MAX_CORES_PER_NODE, MAX_INT32, MAX_NODES, MAX_PRICE,
 from hetsched.parsing import parse_float, parse_int, quote
 from hetsched.platform.model import NodeType, Platform
 from hetsched.platform.native import nodes_from_groups
-from hetsched.xmldoc import read_xml
+from hetsched.xmldoc import attribute, integer, read_xml
 from hetsched.workload.model import Job, Workload
 
 #: Node speed of ds-sim servers (ops/s): ds-sim has no speeds, so run time = work / 1e9.
@@ -46,31 +46,16 @@ class DsSimConfig:
 def _int(path: Path, element: ET.Element, name: str, record: str,
          bounds: tuple[int, int]) -> int:
     """The integer attribute ``name``, within ``bounds`` (both included)."""
-    text = _attribute(path, element, name, record)
-    value = parse_int(text)
-    if value is None and parse_float(text) is None:
-        raise InputError(path, f"not an integer: {quote(text)}", record=record, field=name)
-    low, high = bounds
-    if value is None or not low <= value <= high:
-        raise InputError(path, f"must be an integer from {low} to {high}, got {quote(text)}",
-                         record=record, field=name)
-    return value
+    return integer(attribute(element, name, path, record), path, record, name, bounds)
 
 
 def _rate(path: Path, element: ET.Element, record: str) -> float:
-    text = _attribute(path, element, "hourlyRate", record)
+    text = attribute(element, "hourlyRate", path, record)
     value = parse_float(text)
     if value is None or not 0 <= value <= MAX_PRICE:
         raise InputError(path, f"must be a number from 0 to {MAX_PRICE:g}, got {quote(text)}",
                          record=record, field="hourlyRate")
     return value + 0.0  # -0 -> 0
-
-
-def _attribute(path: Path, element: ET.Element, name: str, record: str) -> str:
-    text = element.get(name)
-    if text is None:
-        raise InputError(path, "missing attribute", record=record, field=name)
-    return text
 
 
 def _server_type(path: Path, element: ET.Element, number: int) -> ServerType:
