@@ -272,3 +272,21 @@ def test_fixed_durations_become_work_in_formats_without_them(tmp_path):
     convert(batsim, tmp_path / "i.json", "irmasim", platform_file, lossy=True)
     job, = load_workload(tmp_path / "i.json", PLATFORM).jobs
     assert not job.fixed_duration and job.req_ops == 30 * PLATFORM.slowest_speed
+
+
+@pytest.mark.parametrize("fmt,suffix", [("batsim", ".json"), ("dssim", ".xml")])
+def test_the_input_is_read_once(tmp_path, monkeypatch, fmt, suffix):
+    """Telling a workload from a platform, its format and its jobs come from one reading."""
+    import hetsched.documents as documents
+    import hetsched.xmldoc as xmldoc
+
+    native, platform_file = _write(tmp_path, _delays() if fmt == "batsim" else
+                                   _jobs(memory_mb=300.0, profile="dssim"))
+    source = tmp_path / f"in{suffix}"
+    convert(native, source, fmt, platform_file)
+    read: list[Path] = []
+    for module, name in ((documents, "read_structured"), (xmldoc, "read_xml")):
+        real = getattr(module, name)
+        monkeypatch.setattr(module, name, lambda path, real=real: read.append(path) or real(path))
+    convert(source, tmp_path / "back.json", "json", platform_file)
+    assert read.count(source) == 1
