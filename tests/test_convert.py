@@ -60,9 +60,9 @@ def _same_jobs(a: Workload, b: Workload, *ignore: str) -> None:
 
 @pytest.mark.parametrize("fmt,suffix,jobs", [
     ("irmasim", ".json", _jobs(nodes=2, memory_mb=512.0, mem_vol=3e6, ipc=1.5)),
-    ("yaml", ".yaml", _jobs(nodes=SPREAD, memory_mb=100.0, mem_bw_gbs=2.5, cpu_util=0.5,
-                            mem_vol=1.0, profile="io")),
-    ("dssim", ".xml", _jobs(memory_mb=300.0, profile="dssim")),
+    ("yaml", ".yaml", _jobs(nodes=SPREAD, memory_mb=100.0, disk_mb=12.5, mem_bw_gbs=2.5,
+                            cpu_util=0.5, mem_vol=1.0, profile="io")),
+    ("dssim", ".xml", _jobs(memory_mb=300.0, disk_mb=700.0, profile="dssim")),
     ("batsim", ".json", _delays()),
     ("batsim5", ".json", _delays()),
     ("batsim-ph", ".json", _work()),
@@ -175,20 +175,19 @@ def test_native_platform_keeps_downtime_and_contention(tmp_path):
            (read.availability, read.contention, read.contention_params, read.node_types)
 
 
-def test_dssim_job_list_to_native_and_back_keeps_all_but_disk(tmp_path, shared_data):
+def test_dssim_job_list_to_native_and_back_keeps_every_field(tmp_path, shared_data):
     import xml.etree.ElementTree as ET
 
     source = shared_data / "dssim" / "jobs" / "config12-med-med-jobs.xml"
     # 3 jobs' memory is no float per task times their tasks: off by one rounding in native,
     # rounded back to the same integer in ds-sim
     assert convert(source, tmp_path / "n.json", lossy=True).losses == [
-        "1257 of 1257 jobs need disk: the native format has no disk field: dropped",
         "3 of 1257 jobs need memory that no memory per task times their tasks gives: the "
         "native format holds memory per task: off by a rounding"]
     assert convert(tmp_path / "n.json", tmp_path / "back.xml", lossy=True).losses == [
         "3 of 1257 jobs have memory sizes in MB that are not whole numbers: a ds-sim job list "
         "holds integers: rounded"]
-    keys = ("id", "submitTime", "estRunTime", "actRunTime", "cores", "memory")
+    keys = ("id", "submitTime", "estRunTime", "actRunTime", "cores", "memory", "disk")
     read = [[e.get(k) for k in keys] for e in ET.parse(source).getroot().iter("job")]
     assert read == [[e.get(k) for k in keys]
                     for e in ET.parse(tmp_path / "back.xml").getroot().iter("job")]
