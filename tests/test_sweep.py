@@ -313,3 +313,27 @@ def test_walltime_is_a_sweep_option_and_old_stores_get_its_column(tmp_path: Path
     _sweep(spec, store)
     killed = {r["walltime"]: r["killed"] for r in _stored(store).values()}
     assert killed == {"auto": 1, "kill": 1, "ignore": 0}
+
+
+def test_a_platform_catalogue_is_part_of_a_run_s_identity(tmp_path: Path,
+                                                         shared_data: Path) -> None:
+    """An IRMaSim platform whose node and processor types are in catalogue files beside it:
+    editing a catalogue makes new runs (it used to reuse the stored ones)."""
+    doc = json.loads((shared_data / "platforms" / "irmasim_dual_core.json").read_text())
+    (tmp_path / "node_types.json").write_text(json.dumps(doc.pop("node")))
+    processors = doc.pop("processor")
+    (tmp_path / "processor_types.json").write_text(json.dumps(processors))
+    (tmp_path / "dual.json").write_text(json.dumps(doc))
+    (tmp_path / "w.json").write_text(json.dumps({"jobs": [
+        {"id": i, "submit": 0, "ntasks": 1, "req_ops": 1e9} for i in range(3)]}))
+    spec = tmp_path / "sweep.yaml"
+    spec.write_text("platforms: [dual.json]\nworkloads: [w.json]\nschedulers: [fcfs]\n")
+    store = tmp_path / "results.sqlite"
+    _sweep(spec, store)
+    [before] = _stored(store).values()
+    processors["proc_n1134"]["clock_rate"] *= 2
+    (tmp_path / "processor_types.json").write_text(json.dumps(processors))
+    assert "1 runs, 0 already in" in _sweep(spec, store).stdout
+    after = next(r for k, r in _stored(store).items() if r["key"] != before["key"])
+    assert after["platform_sha256"] != before["platform_sha256"]
+    assert after["makespan"] == pytest.approx(before["makespan"] / 2)

@@ -11,17 +11,15 @@ from pathlib import Path
 from hetsched.errors import InputError
 from hetsched.sweep.packing import Packed
 from hetsched.platform.model import Platform
-from hetsched.sweep.spec import Generated, Input, WorkloadInput
+from hetsched.sweep.spec import Generated, Input, WorkloadInput, input_sha256
 from hetsched.sweep.splits import Part, Split, split_workload
 from hetsched.workload.model import Workload
 from hetsched.workload.swf import SwfOptions
 
 
-def _check_unchanged(file: Input) -> None:
+def _check_unchanged(file: Input, kind: str) -> None:
     """A run is identified by its inputs' contents: refuse a file edited during the sweep."""
-    from hetsched.output.summary_json import file_sha256
-
-    if file_sha256(file.path) != file.sha256:
+    if input_sha256(file.path, kind) != file.sha256:
         raise InputError(file.path, "changed since the sweep started (its SHA-256 differs)")
 
 
@@ -29,7 +27,7 @@ def _check_unchanged(file: Input) -> None:
 def platform_of(file: Input) -> Platform:
     from hetsched.platform.load import load_platform
 
-    _check_unchanged(file)
+    _check_unchanged(file, "platform")
     return load_platform(file.path)
 
 
@@ -38,7 +36,7 @@ def workload_of(platform: Input, file: Input, swf: SwfOptions) -> Workload:
     """The whole workload file, converted for ``platform``."""
     from hetsched.workload.load import load_workload
 
-    _check_unchanged(file)
+    _check_unchanged(file, "workload")
     return load_workload(file.path, platform_of(platform), swf)
 
 

@@ -247,14 +247,30 @@ def load_sweep(path: str | Path) -> Sweep:
     return sweep
 
 
-def _input(path: Path, base: Path, field: str, file: str, name: str | None) -> Input:
-    from hetsched.output.summary_json import file_sha256
+def input_sha256(path: str | Path, kind: str) -> str:
+    """What identifies an input's contents: its file's SHA-256; a platform's covers the node
+    and processor catalogue files beside it too, when there are any (IRMaSim's, HDeepRM's and
+    Batsim's JSON platforms read them), so editing a catalogue makes new runs."""
+    import hashlib
 
+    from hetsched.output.summary_json import file_sha256
+    from hetsched.platform.load import catalogue_files
+
+    own = file_sha256(path)
+    companions = catalogue_files(Path(path)) if kind == "platform" else []
+    if not companions:
+        return own
+    parts = [own, *(f"{file.name}:{file_sha256(file)}" for file in companions)]
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()
+
+
+def _input(path: Path, base: Path, field: str, file: str, name: str | None) -> Input:
     resolved = (base / Path(file).expanduser()).resolve()
     if not resolved.is_file():
         problem = "is a directory, not a file" if resolved.is_dir() else "no such file"
         raise InputError(path, f"{problem}: {file}", field=f"{field}.file")
-    return Input(name or file_stem(resolved), str(resolved), file_sha256(resolved))
+    kind = "platform" if field.startswith("platforms") else "workload"
+    return Input(name or file_stem(resolved), str(resolved), input_sha256(resolved, kind))
 
 
 def _workload(path: Path, base: Path, field: str, entry: WorkloadEntry) -> WorkloadInput:
