@@ -55,30 +55,32 @@ class Backfilling(Scheduler):
 class _Shadow:
     """The head's reservation: its shadow time and what each node keeps free then beyond the
     head's needs (``extra_cores``, ``extra_mem``; ``max_extra`` is the most on one node,
-    ``total_extra`` the sum over the nodes)."""
+    ``total_extra`` the sum of what the nodes keep, each at least 0)."""
 
     def __init__(self, view: ClusterView, head: Job, nodes: NodePreference,
                  rng: np.random.Generator) -> None:
         self.head = head
         self.time, allocation, self.extra_cores, self.extra_mem = first_fit_time(
             view, head, nodes.key(view), rng, nodes.order(view))
+        self.max_extra = int(self.extra_cores.max())
+        self.total_extra = int(np.maximum(self.extra_cores, 0).sum())
         self.take(head, allocation)
 
     def take(self, job: Job, allocation: Allocation) -> None:
-        """A job that will still run at the shadow time takes its cores from the extra."""
-        if len(allocation) == 1:
-            (node, count), = allocation
-            self.extra_cores[node] -= count
-            if job.memory_mb:
-                self.extra_mem[node] -= share(job.memory_mb, count, job.ntasks)
-        else:  # each node once: one fancy-indexed subtraction
-            nodes, counts = zip(*allocation)
-            self.extra_cores[list(nodes)] -= counts
-            if job.memory_mb:
-                self.extra_mem[list(nodes)] -= [share(job.memory_mb, count, job.ntasks)
-                                               for count in counts]
-        self.max_extra = int(self.extra_cores.max())
-        self.total_extra = int(np.maximum(self.extra_cores, 0).sum())
+        """A job that will still run at the shadow time takes its cores from the extra (the
+        most and the sum follow the nodes it uses; the most is looked for again only when
+        it was on one of them)."""
+        extra, memory, tasks = self.extra_cores, job.memory_mb, job.ntasks
+        was_most = False
+        for node, count in allocation:
+            before = int(extra[node])
+            extra[node] = before - count
+            self.total_extra -= max(before, 0) - max(before - count, 0)
+            was_most = was_most or before == self.max_extra
+            if memory:
+                self.extra_mem[node] -= share(memory, count, tasks)
+        if was_most:
+            self.max_extra = int(extra.max())
 
 
 class EasyBackfill(Backfilling):
@@ -109,12 +111,17 @@ class EasyBackfill(Backfilling):
         # random node selection it draws from the generator, so it is then always made first
         shadow = None if self.nodes.key_of is not None else self._shadow(head, now)
         free, shortest = view.free_cores, self.shortest
-        max_free, total_free = int(free.max()), view.total_free_cores
+        max_free, total_free = -1, view.total_free_cores  # the most on a node: when needed
         for job in list(pending.values())[1:]:
             if total_free == 0:
                 return
-            if job.ntasks > (max_free if job.nodes == 1 else total_free):
+            if job.ntasks > total_free:
                 continue
+            if job.nodes == 1:
+                if max_free < 0:
+                    max_free = int(free.max())
+                if job.ntasks > max_free:
+                    continue
             if shadow is None:
                 shadow = self._shadow(head, now)
             if job.ntasks > (shadow.max_extra if job.nodes == 1 else shadow.total_extra) and \
@@ -128,7 +135,7 @@ class EasyBackfill(Backfilling):
                 if job.memory_mb:
                     self.kept = None
                 yield Start(job, allocation)
-                max_free, total_free = int(free.max()), view.total_free_cores
+                max_free, total_free = -1, view.total_free_cores
 
     def _shadow(self, head: Job, now: float) -> _Shadow:
         """The head's reservation: the one made at an earlier instant while it still holds,
