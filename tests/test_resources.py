@@ -72,3 +72,11 @@ def test_the_scalar_room_is_capacity_on_one_node() -> None:
         free = float(rng.choice([total, total * rng.uniform(0, 1.2), np.inf, 0.0]))
         expected = int(capacity(a, np.array([slots]), np.array([free]))[0])
         assert min(room(a, slots, free), ntasks) == min(expected, ntasks), (total, slots, free)
+        # the same amounts as disk, and both at once
+        b = job("b", 0, ntasks, 1, disk=total)
+        expected = int(capacity(b, np.array([slots]), np.array([np.inf]), np.array([free]))[0])
+        assert min(room(b, slots, np.inf, free), ntasks) == min(expected, ntasks)
+        c = job("c", 0, ntasks, 1, memory=total, disk=total / 2)
+        expected = int(capacity(c, np.array([slots]), np.array([free]),
+                                np.array([free / 3]))[0])
+        assert min(room(c, slots, free, free / 3), ntasks) == min(expected, ntasks)

@@ -25,8 +25,9 @@ INF = math.inf
 
 
 def skyline(*steps: tuple[float, int]) -> Skyline:
-    """A skyline of ``(start, free cores)`` steps with unlimited memory."""
-    return Skyline([t for t, _ in steps], [c for _, c in steps], [INF] * len(steps))
+    """A skyline of ``(start, free cores)`` steps with unlimited memory and disk."""
+    return Skyline([t for t, _ in steps], [c for _, c in steps], [INF] * len(steps),
+                   [INF] * len(steps))
 
 
 def steps(sky: Skyline) -> list[tuple[float, int]]:
@@ -86,7 +87,7 @@ def test_first_fit_finds_the_first_long_enough_window() -> None:
 
 def test_first_fit_with_memory() -> None:
     # 8 cores everywhere; memory 1000 MB over [0, 10), then 300 MB
-    sky = Skyline([0, 10], [8, 8], [1000.0, 300.0])
+    sky = Skyline([0, 10], [8, 8], [1000.0, 300.0], [INF, INF])
     eight = Job("e", 0.0, 8, 1e9, 1.0, memory_mb=800.0)  # 100 MB a task
     assert room(eight, 8, 300.0) == 3 and room(eight, 8, INF) == 8
     assert sky.first_fit(4, 400.0, 5, 0, INF, 0) == 0  # [0, 5) has 1000 MB
@@ -228,18 +229,18 @@ def test_flat_steps_give_each_skylines_lows_and_change_times(seed: int) -> None:
     skylines = []
     for _ in range(int(rng.integers(1, 12))):
         base = int(rng.integers(1, 9))
-        sky = Skyline([0.0], [base], [1000.0])
+        sky = Skyline([0.0], [base], [1000.0], [500.0])
         for _ in range(int(rng.integers(0, 8))):
             start = float(rng.integers(0, 30))
             sky.add(start, start + float(rng.integers(1, 10)), -int(rng.integers(1, base + 1)),
-                    -float(rng.integers(0, 3)) * 100.0)
+                    -float(rng.integers(0, 3)) * 100.0, -float(rng.integers(0, 3)) * 50.0)
         skylines.append(sky)
-    steps = _Steps(skylines, with_mem=True)
+    steps = _Steps(skylines, with_mem=True, with_disk=True)
     every = sorted({t for sky in skylines for t in sky.times})
     for start in [0.0, 2.5, *every, 45.0]:
         for duration in (0.0, 0.5, 1.0, 4.0, 11.0, INF):
-            cores, mem = steps.lowest(start, start + duration)
-            assert [(int(c), float(m)) for c, m in zip(cores, mem)] == \
+            cores, mem, disk = steps.lowest(start, start + duration)
+            assert [(int(c), float(m), float(d)) for c, m, d in zip(cores, mem, disk)] == \
                 [sky.lowest(start, start + duration) for sky in skylines]
     for first in every:
         expected = sorted({max(sky.times[sky.step_at(first)], 0.0) for sky in skylines} |

@@ -54,14 +54,14 @@ class Backfilling(Scheduler):
 
 class _Shadow:
     """The head's reservation: its shadow time and what each node keeps free then beyond the
-    head's needs (``extra_cores``, ``extra_mem``; ``max_extra`` is the most on one node,
-    ``total_extra`` the sum of what the nodes keep, each at least 0)."""
+    head's needs (``extra_cores``, ``extra_mem``, ``extra_disk``; ``max_extra`` is the most
+    cores on one node, ``total_extra`` the sum of what the nodes keep, each at least 0)."""
 
     def __init__(self, view: ClusterView, head: Job, nodes: NodePreference,
                  rng: np.random.Generator) -> None:
         self.head = head
-        self.time, allocation, self.extra_cores, self.extra_mem = first_fit_time(
-            view, head, nodes.key(view), rng, nodes.order(view))
+        self.time, allocation, self.extra_cores, self.extra_mem, self.extra_disk = \
+            first_fit_time(view, head, nodes.key(view), rng, nodes.order(view))
         self.max_extra = int(self.extra_cores.max())
         self.total_extra = int(np.maximum(self.extra_cores, 0).sum())
         self.take(head, allocation)
@@ -70,7 +70,7 @@ class _Shadow:
         """A job that will still run at the shadow time takes its cores from the extra (the
         most and the sum follow the nodes it uses; the most is looked for again only when
         it was on one of them)."""
-        extra, memory, tasks = self.extra_cores, job.memory_mb, job.ntasks
+        extra, memory, disk, tasks = self.extra_cores, job.memory_mb, job.disk_mb, job.ntasks
         was_most = False
         for node, count in allocation:
             before = int(extra[node])
@@ -79,6 +79,8 @@ class _Shadow:
             was_most = was_most or before == self.max_extra
             if memory:
                 self.extra_mem[node] -= share(memory, count, tasks)
+            if disk:
+                self.extra_disk[node] -= share(disk, count, tasks)
         if was_most:
             self.max_extra = int(extra.max())
 
@@ -132,7 +134,7 @@ class EasyBackfill(Backfilling):
                 continue
             allocation = self._backfill(job, now, shadow)
             if allocation is not None:
-                if job.memory_mb:
+                if job.memory_mb or job.disk_mb:
                     self.kept = None
                 yield Start(job, allocation)
                 max_free, total_free = -1, view.total_free_cores
@@ -143,7 +145,7 @@ class EasyBackfill(Backfilling):
 
         One made earlier with a static node selection is still what a new one would be while
         the head is the same job, no job ended, no node changed, every job started since used
-        no memory (with memory, sums in another order could differ in the last bit) and the
+        no memory or disk (with them, sums in another order could differ in the last bit) and the
         shadow time is still to come. A new reservation would release the same jobs at the
         same times after now (those past their estimate now rather than earlier, but the head
         did not fit before the shadow time anyway), from fewer free cores (the jobs started
@@ -153,7 +155,8 @@ class EasyBackfill(Backfilling):
         if kept is not None and kept.head is head and kept.time > now:
             return kept
         shadow = _Shadow(self.view, head, self.nodes, self.rng)
-        self.kept = shadow if self.nodes.static and not head.memory_mb else None
+        self.kept = shadow if self.nodes.static and not (head.memory_mb or head.disk_mb) \
+            else None
         return shadow
 
     def _backfill(self, job: Job, now: float, shadow: _Shadow) -> Allocation | None:
@@ -161,7 +164,8 @@ class EasyBackfill(Backfilling):
         if job.nodes == 1:
             allowed = now + view.speed.estimates(job) <= shadow.time  # ends in time
             if job.ntasks <= shadow.max_extra:  # or only uses what the head leaves free
-                allowed |= capacity(job, shadow.extra_cores, shadow.extra_mem) >= job.ntasks
+                allowed |= capacity(job, shadow.extra_cores, shadow.extra_mem,
+                                    shadow.extra_disk) >= job.ntasks
             allocation = self._place_now(job, allowed)
         else:
             allocation = self._place_now(job)
@@ -169,7 +173,7 @@ class EasyBackfill(Backfilling):
                 allocation = place(job, np.minimum(view.free_cores, shadow.extra_cores),
                                    np.minimum(view.free_mem, shadow.extra_mem),
                                    self.nodes.key(view), self.rng, order=self.nodes.order(view),
-                                   free_disk=view.free_disk)
+                                   free_disk=np.minimum(view.free_disk, shadow.extra_disk))
         if allocation is not None and _end(view, job, now, allocation) > shadow.time:
             shadow.take(job, allocation)
         return allocation

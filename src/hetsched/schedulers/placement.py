@@ -2,10 +2,9 @@
 
 ``key`` ranks nodes (lower is preferred, ties by node index); ``None`` means uniformly random.
 A caller whose key never changes may also pass ``order``, the nodes sorted by it (stable), to
-skip ranking on every call. Works on any free-cores/free-memory arrays, so backfilling can
-place jobs on projected future states with the same rules as placement now. Free disk is
-looked at when given (placements made now pass the view's; projections of backfilling
-track cores and memory only).
+skip ranking on every call. Works on any free-cores/free-memory/free-disk arrays, so
+backfilling can place jobs on projected future states with the same rules as placement now.
+Free disk is looked at when given.
 """
 
 from __future__ import annotations

@@ -40,14 +40,19 @@ def capacity(job: Job, free_slots: np.ndarray, free_mem: np.ndarray,
     return room
 
 
-def room(job: Job, slots: int, free_mem: float) -> int:
-    """The scalar form of :func:`capacity` for one node's free slots and memory (no disk;
-    like it, exact up to the job's task count)."""
-    total = job.memory_mb
-    if total <= 0 or free_mem >= total:
-        return slots
-    tasks = math.floor(free_mem * job.ntasks / total)  # as _tasks_within, for one node
-    return min(slots, tasks - (total * tasks / job.ntasks > free_mem))
+def room(job: Job, slots: int, free_mem: float, free_disk: float = math.inf) -> int:
+    """The scalar form of :func:`capacity` for one node's free slots, memory and disk (like
+    it, exact up to the job's task count)."""
+    return min(slots, _tasks_in(job.memory_mb, job.ntasks, free_mem, slots),
+               _tasks_in(job.disk_mb, job.ntasks, free_disk, slots))
+
+
+def _tasks_in(total: float, ntasks: int, free: float, most: int) -> int:
+    """The scalar form of :func:`_tasks_within` (``most`` when ``total`` fits whole)."""
+    if total <= 0 or free >= total:
+        return most
+    tasks = math.floor(free * ntasks / total)
+    return tasks - (total * tasks / ntasks > free)
 
 
 def _tasks_within(total: float, ntasks: int, free: np.ndarray) -> np.ndarray:
