@@ -20,7 +20,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from hetsched.schedulers.base import Decision, Events, Scheduler, Start
-from hetsched.schedulers.placement import Allocation, place
+from hetsched.schedulers.placement import Allocation, largest, place, positive_total
 from hetsched.sim.resources import capacity, share
 from hetsched.schedulers.profile import first_fit_time
 from hetsched.schedulers.queue import NodePreference
@@ -77,8 +77,8 @@ class _Shadow:
             if job.memory_mb:
                 self.extra_mem[list(nodes)] -= [share(job.memory_mb, count, job.ntasks)
                                                for count in counts]
-        self.max_extra = int(self.extra_cores.max())
-        self.total_extra = int(np.maximum(self.extra_cores, 0).sum())
+        self.max_extra = largest(self.extra_cores)
+        self.total_extra = positive_total(self.extra_cores)
 
 
 class EasyBackfill(Backfilling):
@@ -109,10 +109,11 @@ class EasyBackfill(Backfilling):
         # random node selection it draws from the generator, so it is then always made first
         shadow = None if self.nodes.key_of is not None else self._shadow(head, now)
         free, shortest = view.free_cores, self.shortest
-        max_free, total_free = int(free.max()), view.total_free_cores
+        total_free = view.total_free_cores
+        if total_free == 0:
+            return
+        max_free = largest(free)
         for job in list(pending.values())[1:]:
-            if total_free == 0:
-                return
             if job.ntasks > (max_free if job.nodes == 1 else total_free):
                 continue
             if shadow is None:
@@ -128,7 +129,10 @@ class EasyBackfill(Backfilling):
                 if job.memory_mb:
                     self.kept = None
                 yield Start(job, allocation)
-                max_free, total_free = int(free.max()), view.total_free_cores
+                total_free = view.total_free_cores
+                if total_free == 0:
+                    return
+                max_free = largest(free)
 
     def _shadow(self, head: Job, now: float) -> _Shadow:
         """The head's reservation: the one made at an earlier instant while it still holds,
