@@ -20,7 +20,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from hetsched.schedulers.base import Decision, Events, Scheduler, Start
-from hetsched.schedulers.placement import Allocation, place
+from hetsched.schedulers.placement import Allocation, largest, place, positive_total
 from hetsched.sim.resources import capacity, share
 from hetsched.schedulers.profile import first_fit_time
 from hetsched.schedulers.queue import NodePreference
@@ -62,8 +62,8 @@ class _Shadow:
         self.head = head
         self.time, allocation, self.extra_cores, self.extra_mem, self.extra_disk = \
             first_fit_time(view, head, nodes.key(view), rng, nodes.order(view))
-        self.max_extra = int(self.extra_cores.max())
-        self.total_extra = int(np.maximum(self.extra_cores, 0).sum())
+        self.max_extra = largest(self.extra_cores)
+        self.total_extra = positive_total(self.extra_cores)
         self.take(head, allocation)
 
     def take(self, job: Job, allocation: Allocation) -> None:
@@ -82,7 +82,7 @@ class _Shadow:
             if disk:
                 self.extra_disk[node] -= share(disk, count, tasks)
         if was_most:
-            self.max_extra = int(extra.max())
+            self.max_extra = largest(extra)
 
 
 class EasyBackfill(Backfilling):
@@ -113,15 +113,16 @@ class EasyBackfill(Backfilling):
         # random node selection it draws from the generator, so it is then always made first
         shadow = None if self.nodes.key_of is not None else self._shadow(head, now)
         free, shortest = view.free_cores, self.shortest
-        max_free, total_free = -1, view.total_free_cores  # the most on a node: when needed
+        total_free = view.total_free_cores
+        if total_free == 0:
+            return
+        max_free = -1  # the most free cores on a node: computed when a one-node job needs it
         for job in list(pending.values())[1:]:
-            if total_free == 0:
-                return
             if job.ntasks > total_free:
                 continue
             if job.nodes == 1:
                 if max_free < 0:
-                    max_free = int(free.max())
+                    max_free = largest(free)
                 if job.ntasks > max_free:
                     continue
             if shadow is None:
@@ -137,7 +138,10 @@ class EasyBackfill(Backfilling):
                 if job.memory_mb or job.disk_mb:
                     self.kept = None
                 yield Start(job, allocation)
-                max_free, total_free = -1, view.total_free_cores
+                total_free = view.total_free_cores
+                if total_free == 0:
+                    return
+                max_free = -1
 
     def _shadow(self, head: Job, now: float) -> _Shadow:
         """The head's reservation: the one made at an earlier instant while it still holds,

@@ -277,7 +277,8 @@ def first_fit_time(view: ClusterView, job: Job, key: np.ndarray | None, rng: np.
     first fit, so it costs only as many releases as the job needs. After the first try,
     placement is tried only when the releases could have made room: enough free slots in all,
     and for a one-node job a released node with as many (the others did not fit before)."""
-    cores, mem, disk = view.free_cores.copy(), view.free_mem.copy(), view.free_disk.copy()
+    # releases add to a list of free cores (numpy's scalar access costs more than the walk)
+    cores, mem, disk = view.free_cores.tolist(), view.free_mem.copy(), view.free_disk.copy()
     now = view.now
     runs = sorted(view.running.values(), key=_EST_END)
     if runs and runs[0].est_end < now:  # jobs past their estimate end now, in view order
@@ -298,9 +299,10 @@ def first_fit_time(view: ClusterView, job: Job, key: np.ndarray | None, rng: np.
                 may_fit = may_fit or (one_node and cores[node] >= need)
             i += 1
         if may_fit and total >= need:
-            allocation = place(job, cores, mem, key, rng, order=order, free_disk=disk)
+            projected = np.array(cores, dtype=view.free_cores.dtype)
+            allocation = place(job, projected, mem, key, rng, order=order, free_disk=disk)
             if allocation is not None:
-                return t, allocation, cores, mem, disk
+                return t, allocation, projected, mem, disk
         if i == len(runs):
             raise AssertionError(f"job {job.id} fits nowhere even when the cluster is empty")
         t = max(runs[i].est_end, now)
