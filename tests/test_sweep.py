@@ -16,7 +16,7 @@ import hetsched
 from hetsched.api import load_inputs
 from hetsched.cli.main import app
 from hetsched.errors import ConfigError
-from hetsched.examples import default_workload_path
+from hetsched.examples import default_platform_path, default_workload_path
 from hetsched.sweep import executors, load_jobs, load_results
 from hetsched.sweep.results import where_clause
 from hetsched.sweep.store import METRICS
@@ -337,3 +337,19 @@ def test_a_platform_catalogue_is_part_of_a_run_s_identity(tmp_path: Path,
     after = next(r for k, r in _stored(store).items() if r["key"] != before["key"])
     assert after["platform_sha256"] != before["platform_sha256"]
     assert after["makespan"] == pytest.approx(before["makespan"] / 2)
+
+
+def test_only_the_catalogues_a_platform_reads_are_part_of_its_identity(
+        tmp_path: Path, shared_data: Path) -> None:
+    """Catalogue files beside a platform count only when its loader takes types from them."""
+    from hetsched.output.summary_json import file_sha256
+    from hetsched.sweep.spec import input_sha256
+
+    own = tmp_path / "own.json"  # an IRMaSim platform with its own node and processor types
+    shutil.copy(shared_data / "platforms" / "irmasim_dual_core.json", own)
+    native = tmp_path / "native.json"
+    shutil.copy(default_platform_path(), native)
+    (tmp_path / "node_types.json").write_text("{}")
+    (tmp_path / "processor_types.json").write_text("{}")
+    assert input_sha256(own, "platform") == file_sha256(own)
+    assert input_sha256(native, "platform") == file_sha256(native)

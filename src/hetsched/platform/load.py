@@ -62,17 +62,6 @@ PLATFORM_FORMATS: tuple[PlatformFormat, ...] = (
 )
 
 
-def catalogue_files(path: Path) -> list[Path]:
-    """The node and processor catalogue files beside a JSON/YAML platform file, which
-    IRMaSim's, HDeepRM's and Batsim's heterogeneous platforms read (the ones that exist)."""
-    if path.suffix.lower() not in STRUCTURED_SUFFIXES:
-        return []
-    from hetsched.platform.irmasim import LIBRARY_FILES
-
-    names = sorted(name for section in LIBRARY_FILES.values() for name in section)
-    return [path.parent / name for name in names if (path.parent / name).is_file()]
-
-
 def load_platform(path: str | Path) -> Platform:
     """Read a platform file in any supported format (native JSON/YAML, IRMaSim JSON, SimGrid
     or Batsim platform XML, ds-sim configuration XML: XML formats told apart by their root)."""

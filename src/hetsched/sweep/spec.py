@@ -248,19 +248,27 @@ def load_sweep(path: str | Path) -> Sweep:
 
 
 def input_sha256(path: str | Path, kind: str) -> str:
-    """What identifies an input's contents: its file's SHA-256; a platform's covers the node
-    and processor catalogue files beside it too, when there are any (IRMaSim's, HDeepRM's and
-    Batsim's JSON platforms read them), so editing a catalogue makes new runs."""
+    """What identifies an input's contents: its file's SHA-256; a platform built from
+    catalogue files too (IRMaSim's, HDeepRM's and Batsim's JSON platforms:
+    ``Platform.companions``) covers them, so editing a catalogue makes new runs."""
+    if kind != "platform":
+        return contents_sha256(path)
+    from hetsched.platform.load import load_platform
+
+    return contents_sha256(path, load_platform(path).companions)
+
+
+def contents_sha256(path: str | Path, companions: tuple[str, ...] = ()) -> str:
+    """The SHA-256 of a file, or with ``companions``, of its SHA-256 and each companion's
+    ``name:SHA-256``, one per line."""
     import hashlib
 
     from hetsched.output.summary_json import file_sha256
-    from hetsched.platform.load import catalogue_files
 
     own = file_sha256(path)
-    companions = catalogue_files(Path(path)) if kind == "platform" else []
     if not companions:
         return own
-    parts = [own, *(f"{file.name}:{file_sha256(file)}" for file in companions)]
+    parts = [own, *(f"{Path(file).name}:{file_sha256(file)}" for file in companions)]
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()
 
 
