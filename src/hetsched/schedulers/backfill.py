@@ -48,8 +48,8 @@ class Backfilling(Scheduler):
 
     def _place_now(self, job: Job, allowed: np.ndarray | None = None) -> Allocation | None:
         view = self.view
-        return place(job, view.free_cores, view.free_mem, self.nodes.key(view), self.rng, allowed,
-                     self.nodes.order(view), view.free_disk)
+        return place(job, view.free_cores, view.free_mem, view.free_disk, self.nodes.key(view),
+                     self.rng, allowed, self.nodes.order(view))
 
 
 class _Shadow:
@@ -176,8 +176,8 @@ class EasyBackfill(Backfilling):
             if allocation is not None and _end(view, job, now, allocation) > shadow.time:
                 allocation = place(job, np.minimum(view.free_cores, shadow.extra_cores),
                                    np.minimum(view.free_mem, shadow.extra_mem),
-                                   self.nodes.key(view), self.rng, order=self.nodes.order(view),
-                                   free_disk=np.minimum(view.free_disk, shadow.extra_disk))
+                                   np.minimum(view.free_disk, shadow.extra_disk),
+                                   self.nodes.key(view), self.rng, order=self.nodes.order(view))
         if allocation is not None and _end(view, job, now, allocation) > shadow.time:
             shadow.take(job, allocation)
         return allocation

@@ -50,10 +50,9 @@ def _best(candidates: np.ndarray, key: np.ndarray | None, rng: np.random.Generat
     return int(candidates[np.argmin(key[candidates])])
 
 
-def place(job: Job, free_cores: np.ndarray, free_mem: np.ndarray, key: np.ndarray | None,
-          rng: np.random.Generator, allowed: np.ndarray | None = None,
-          order: np.ndarray | None = None,
-          free_disk: np.ndarray | None = None) -> Allocation | None:
+def place(job: Job, free_cores: np.ndarray, free_mem: np.ndarray, free_disk: np.ndarray,
+          key: np.ndarray | None, rng: np.random.Generator, allowed: np.ndarray | None = None,
+          order: np.ndarray | None = None) -> Allocation | None:
     """An allocation of ``job`` on the preferred nodes where it fits, or ``None``.
 
     ``allowed`` optionally masks the nodes that may be used; ``order`` is ``key``'s ranking

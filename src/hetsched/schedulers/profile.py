@@ -166,7 +166,7 @@ class Profile:
             cores, mem, disk = steps.lowest(t, t + duration)
             if not _may_fit(job, capacity(job, cores, mem, disk)):
                 continue
-            allocation = place(job, cores, mem, key, rng, order=order, free_disk=disk)
+            allocation = place(job, cores, mem, disk, key, rng, order=order)
             if allocation is not None:
                 return t, allocation
         return None
@@ -300,7 +300,7 @@ def first_fit_time(view: ClusterView, job: Job, key: np.ndarray | None, rng: np.
             i += 1
         if may_fit and total >= need:
             projected = np.array(cores, dtype=view.free_cores.dtype)
-            allocation = place(job, projected, mem, key, rng, order=order, free_disk=disk)
+            allocation = place(job, projected, mem, disk, key, rng, order=order)
             if allocation is not None:
                 return t, allocation, projected, mem, disk
         if i == len(runs):

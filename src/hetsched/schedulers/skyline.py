@@ -34,7 +34,7 @@ class Skyline:
         """Index of the step holding ``t`` (the first one if ``t`` is before it)."""
         return max(bisect.bisect_right(self.times, t) - 1, 0)
 
-    def add(self, start: float, end: float, cores: int, mem: float, disk: float = 0.0) -> None:
+    def add(self, start: float, end: float, cores: int, mem: float, disk: float) -> None:
         """Add ``cores``, ``mem`` and ``disk`` (negative: take them) over ``[start, end)``;
         ``start`` is never before the first step. Steps left equal to their neighbour are
         merged (no start can be earliest at their boundary: the step before offers the
