@@ -8,7 +8,7 @@ EASY: the queue head (FCFS) starts if it fits. Otherwise it gets a reservation a
 earliest projected time (the shadow time) at which it fits, on specific nodes chosen by the
 node selection. Any other queued job, in queue order, may start now if it fits now and
 either ends by estimate no later than the shadow time or only uses resources the
-reservation leaves free at the shadow time ("extra" cores, per node).
+reservation leaves free at the shadow time ("extra" cores, memory and disk, per node).
 
 Conservative backfilling: :mod:`.conservative`.
 """
@@ -135,7 +135,7 @@ class EasyBackfill(Backfilling):
                 continue
             allocation = self._backfill(job, now, shadow)
             if allocation is not None:
-                if job.memory_mb or job.disk_mb:
+                if job.takes_space:
                     self.kept = None
                 yield Start(job, allocation)
                 total_free = view.total_free_cores
@@ -159,8 +159,7 @@ class EasyBackfill(Backfilling):
         if kept is not None and kept.head is head and kept.time > now:
             return kept
         shadow = _Shadow(self.view, head, self.nodes, self.rng)
-        self.kept = shadow if self.nodes.static and not (head.memory_mb or head.disk_mb) \
-            else None
+        self.kept = shadow if self.nodes.static and not head.takes_space else None
         return shadow
 
     def _backfill(self, job: Job, now: float, shadow: _Shadow) -> Allocation | None:

@@ -37,8 +37,7 @@ class Booking:
     def of(job: Job, start: float, allocation: Allocation, duration: float) -> "Booking":
         per_node = job.ntasks if job.nodes == 1 else 1 if job.nodes == SPREAD else \
             even_split(job)[0]
-        home = allocation[0][0] if job.nodes == 1 and not (job.memory_mb or job.disk_mb) \
-            else -1
+        home = allocation[0][0] if job.nodes == 1 and not job.takes_space else -1
         return Booking(job, start, allocation, duration, start + duration, per_node,
                        start + job.req_time, home)
 
