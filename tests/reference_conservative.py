@@ -18,6 +18,8 @@ from hetsched.sim.resources import capacity
 from hetsched.sim.view import ClusterView
 from hetsched.workload.model import Job
 
+UNLIMITED = np.array(np.inf)  # free disk: this reference models memory only
+
 
 class Profile:
     def __init__(self, times: list[float], cores: np.ndarray, mem: np.ndarray) -> None:
@@ -76,7 +78,7 @@ class Profile:
         """Whether ``allocation`` fits over ``[start, end)`` in what is left."""
         first, last = self._rows(start, end)
         nodes, counts = _columns(allocation)
-        room = capacity(job, self.cores[first:last, nodes], self.mem[first:last, nodes])
+        room = capacity(job, self.cores[first:last, nodes], self.mem[first:last, nodes], UNLIMITED)
         return bool(np.all(room >= counts))
 
     def _rows(self, start: float, end: float) -> tuple[int, int]:
@@ -116,11 +118,11 @@ class Profile:
         """
         last = len(self.times) if before is None else bisect.bisect_left(self.times, before)
         spans = durations if job.nodes == 1 else np.full_like(durations, durations.max())
-        cap = capacity(job, self.cores[:last], self.mem[:last])
+        cap = capacity(job, self.cores[:last], self.mem[:last], UNLIMITED)
         room = cap.sum(axis=1) if job.nodes == 0 else cap.max(axis=1)
         for row in np.flatnonzero(room >= (job.ntasks if job.nodes == 0 else _min_per_node(job))):
             cores, mem = self.window_min(int(row), spans)
-            allocation = place(job, cores, mem, key, rng)
+            allocation = place(job, cores, mem, np.full(cores.size, np.inf), key, rng)
             if allocation is not None:
                 return self.times[row], allocation
         if before is None:

@@ -60,9 +60,9 @@ def _same_jobs(a: Workload, b: Workload, *ignore: str) -> None:
 
 @pytest.mark.parametrize("fmt,suffix,jobs", [
     ("irmasim", ".json", _jobs(nodes=2, memory_mb=512.0, mem_vol=3e6, ipc=1.5)),
-    ("yaml", ".yaml", _jobs(nodes=SPREAD, memory_mb=100.0, mem_bw_gbs=2.5, cpu_util=0.5,
-                            mem_vol=1.0, profile="io")),
-    ("dssim", ".xml", _jobs(memory_mb=300.0, profile="dssim")),
+    ("yaml", ".yaml", _jobs(nodes=SPREAD, memory_mb=100.0, disk_mb=12.5, mem_bw_gbs=2.5,
+                            cpu_util=0.5, mem_vol=1.0, profile="io")),
+    ("dssim", ".xml", _jobs(memory_mb=300.0, disk_mb=700.0, profile="dssim")),
     ("batsim", ".json", _delays()),
     ("batsim5", ".json", _delays()),
     ("batsim-ph", ".json", _work()),
@@ -175,20 +175,19 @@ def test_native_platform_keeps_downtime_and_contention(tmp_path):
            (read.availability, read.contention, read.contention_params, read.node_types)
 
 
-def test_dssim_job_list_to_native_and_back_keeps_all_but_disk(tmp_path, shared_data):
+def test_dssim_job_list_to_native_and_back_keeps_every_field(tmp_path, shared_data):
     import xml.etree.ElementTree as ET
 
     source = shared_data / "dssim" / "jobs" / "config12-med-med-jobs.xml"
     # 3 jobs' memory is no float per task times their tasks: off by one rounding in native,
     # rounded back to the same integer in ds-sim
     assert convert(source, tmp_path / "n.json", lossy=True).losses == [
-        "1257 of 1257 jobs need disk: the native format has no disk field: dropped",
         "3 of 1257 jobs need memory that no memory per task times their tasks gives: the "
         "native format holds memory per task: off by a rounding"]
     assert convert(tmp_path / "n.json", tmp_path / "back.xml", lossy=True).losses == [
         "3 of 1257 jobs have memory sizes in MB that are not whole numbers: a ds-sim job list "
         "holds integers: rounded"]
-    keys = ("id", "submitTime", "estRunTime", "actRunTime", "cores", "memory")
+    keys = ("id", "submitTime", "estRunTime", "actRunTime", "cores", "memory", "disk")
     read = [[e.get(k) for k in keys] for e in ET.parse(source).getroot().iter("job")]
     assert read == [[e.get(k) for k in keys]
                     for e in ET.parse(tmp_path / "back.xml").getroot().iter("job")]
@@ -272,3 +271,21 @@ def test_fixed_durations_become_work_in_formats_without_them(tmp_path):
     convert(batsim, tmp_path / "i.json", "irmasim", platform_file, lossy=True)
     job, = load_workload(tmp_path / "i.json", PLATFORM).jobs
     assert not job.fixed_duration and job.req_ops == 30 * PLATFORM.slowest_speed
+
+
+@pytest.mark.parametrize("fmt,suffix", [("batsim", ".json"), ("dssim", ".xml")])
+def test_the_input_is_read_once(tmp_path, monkeypatch, fmt, suffix):
+    """Telling a workload from a platform, its format and its jobs come from one reading."""
+    import hetsched.documents as documents
+    import hetsched.xmldoc as xmldoc
+
+    native, platform_file = _write(tmp_path, _delays() if fmt == "batsim" else
+                                   _jobs(memory_mb=300.0, profile="dssim"))
+    source = tmp_path / f"in{suffix}"
+    convert(native, source, fmt, platform_file)
+    read: list[Path] = []
+    for module, name in ((documents, "read_structured"), (xmldoc, "read_xml")):
+        real = getattr(module, name)
+        monkeypatch.setattr(module, name, lambda path, real=real: read.append(path) or real(path))
+    convert(source, tmp_path / "back.json", "json", platform_file)
+    assert read.count(source) == 1

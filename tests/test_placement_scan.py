@@ -36,7 +36,8 @@ def test_scans_match_numpy(case, ntasks, spread) -> None:
     j = Job(id="j", submit=0, ntasks=ntasks, req_ops=1e9, req_time=1, nodes=spread)
     rng = np.random.default_rng(0)
     with pytest.MonkeyPatch.context() as mp:
-        got, expected = both(mp, lambda: place(j, cap, np.full(cap.size, np.inf), order, rng,
+        unlimited = np.full(cap.size, np.inf)
+        got, expected = both(mp, lambda: place(j, cap, unlimited, unlimited, order, rng,
                                                allowed, order))
     assert got == expected
     if got is not None:

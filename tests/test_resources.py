@@ -12,6 +12,8 @@ from hetsched.sim.resources import capacity, fits, room, share
 from hetsched.workload.model import SPREAD, Job, Workload
 
 
+NO_DISK = np.array(np.inf)  # unlimited free disk on every node
+
 def job(id: str, submit: float, ntasks: int, seconds: float, memory: float = 0.0,
         disk: float = 0.0, nodes: int = 1) -> Job:
     return Job(id=id, submit=submit, ntasks=ntasks, req_ops=seconds * 1e9, req_time=seconds,
@@ -29,7 +31,7 @@ def test_a_whole_job_amount_fits_exactly_where_per_task_floats_would_not() -> No
     seven = job("a", 0, 7, 10, memory=29)
     free = (np.array([7]), np.array([29.0]), np.array([np.inf]))
     assert fits(seven, 7, 0, *free) and share(29, 7, 7) == 29
-    assert capacity(seven, np.array([7, 7]), np.array([29.0, 28.0])).tolist() == [7, 6]
+    assert capacity(seven, np.array([7, 7]), np.array([29.0, 28.0]), NO_DISK).tolist() == [7, 6]
     # a node of 7 cores and 29 MB runs it at once; twice on 58 MB, both at once
     assert starts(NodeType("n", 7, 1.0, memory_mb=29), [seven]) == {"a": 0.0}
     both = [seven, job("b", 0, 7, 10, memory=29)]
@@ -39,7 +41,7 @@ def test_a_whole_job_amount_fits_exactly_where_per_task_floats_would_not() -> No
 def test_a_spread_job_takes_its_share_of_memory_on_each_node() -> None:
     # 6 tasks, 60 MB in all: 10 MB a task. Nodes of 4 cores and 30 MB hold 3 tasks each.
     wide = job("w", 0, 6, 10, memory=60, nodes=SPREAD)
-    assert capacity(wide, np.array([4, 4]), np.array([30.0, 30.0])).tolist() == [3, 3]
+    assert capacity(wide, np.array([4, 4]), np.array([30.0, 30.0]), NO_DISK).tolist() == [3, 3]
     result = simulate(Platform.from_counts("p", [(NodeType("n", 4, 1.0, memory_mb=30), 2)]),
                       Workload("w", (wide,)), create("fcfs"))
     assert result.allocation[0] == ((0, 3), (1, 3))
@@ -70,5 +72,14 @@ def test_the_scalar_room_is_capacity_on_one_node() -> None:
         a = job("a", 0, ntasks, 1, memory=total)
         slots = int(rng.integers(0, 16))
         free = float(rng.choice([total, total * rng.uniform(0, 1.2), np.inf, 0.0]))
-        expected = int(capacity(a, np.array([slots]), np.array([free]))[0])
-        assert min(room(a, slots, free), ntasks) == min(expected, ntasks), (total, slots, free)
+        expected = int(capacity(a, np.array([slots]), np.array([free]), NO_DISK)[0])
+        assert min(room(a, slots, free, np.inf), ntasks) == min(expected, ntasks), \
+            (total, slots, free)
+        # the same amounts as disk, and both at once
+        b = job("b", 0, ntasks, 1, disk=total)
+        expected = int(capacity(b, np.array([slots]), np.array([np.inf]), np.array([free]))[0])
+        assert min(room(b, slots, np.inf, free), ntasks) == min(expected, ntasks)
+        c = job("c", 0, ntasks, 1, memory=total, disk=total / 2)
+        expected = int(capacity(c, np.array([slots]), np.array([free]),
+                                np.array([free / 3]))[0])
+        assert min(room(c, slots, free, free / 3), ntasks) == min(expected, ntasks)

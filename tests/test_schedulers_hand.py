@@ -14,6 +14,7 @@ Power model (DESIGN.md): a node draws ``idle_w`` when no core is busy, otherwise
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -588,6 +589,19 @@ def test_conservative_delays_nobody() -> None:
     assert s["makespan"] == pytest.approx(410.0)
     # waits 0, 0, 99, 103, 107 -> 309 / 5
     assert s["mean_wait"] == pytest.approx(61.8)
+
+
+@pytest.mark.parametrize("scheduler", ["easy", "conservative"])
+def test_backfilling_counts_disk(scheduler: str) -> None:
+    # One node, 5 cores, 100 MB of disk. A (2 cores, 50 MB) runs [0, 10). t=1: H (4 cores,
+    # 100 MB) fits at 10, when A ends. t=2: B (1 core, 50 MB, 100 s) fits now, and at 10 the
+    # node keeps 1 core beyond H's needs, but no disk: starting B would hold H back to 102.
+    # So B waits for H: [20, 120).
+    disk = NodeType("disk", cores=5, clock_ghz=1.0, disk_mb=100)
+    jobs = [replace(job("A", 0, 2, 10), disk_mb=50.0), replace(job("H", 1, 4, 10), disk_mb=100.0),
+            replace(job("B", 2, 1, 100), disk_mb=50.0)]
+    assert timeline(run([(disk, 1)], jobs, scheduler)) == {
+        "A": (0.0, 10.0, ((0, 2),)), "H": (10.0, 20.0, ((0, 4),)), "B": (20.0, 120.0, ((0, 1),))}
 
 
 @pytest.mark.parametrize("scheduler", ["easy", "conservative"])

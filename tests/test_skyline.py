@@ -25,8 +25,9 @@ INF = math.inf
 
 
 def skyline(*steps: tuple[float, int]) -> Skyline:
-    """A skyline of ``(start, free cores)`` steps with unlimited memory."""
-    return Skyline([t for t, _ in steps], [c for _, c in steps], [INF] * len(steps))
+    """A skyline of ``(start, free cores)`` steps with unlimited memory and disk."""
+    return Skyline([t for t, _ in steps], [c for _, c in steps], [INF] * len(steps),
+                   [INF] * len(steps))
 
 
 def steps(sky: Skyline) -> list[tuple[float, int]]:
@@ -38,13 +39,13 @@ def steps(sky: Skyline) -> list[tuple[float, int]]:
 def test_add_splits_steps_and_merges_equal_neighbours() -> None:
     # 4 free from 0. Taking 2 over [5, 10) makes three steps; giving them back merges again.
     sky = skyline((0, 4))
-    sky.add(5, 10, -2, 0.0)
+    sky.add(5, 10, -2, 0.0, 0.0)
     assert steps(sky) == [(0, 4), (5, 2), (10, 4)]
-    sky.add(10, 20, -2, 0.0)  # now 2 free over [5, 20): the boundary at 10 goes
+    sky.add(10, 20, -2, 0.0, 0.0)  # now 2 free over [5, 20): the boundary at 10 goes
     assert steps(sky) == [(0, 4), (5, 2), (20, 4)]
-    sky.add(5, 20, 2, 0.0)
+    sky.add(5, 20, 2, 0.0, 0.0)
     assert steps(sky) == [(0, 4)]
-    sky.add(3, 3, -1, 0.0)  # an empty interval changes nothing
+    sky.add(3, 3, -1, 0.0, 0.0)  # an empty interval changes nothing
     assert steps(sky) == [(0, 4)]
 
 
@@ -86,9 +87,9 @@ def test_first_fit_finds_the_first_long_enough_window() -> None:
 
 def test_first_fit_with_memory() -> None:
     # 8 cores everywhere; memory 1000 MB over [0, 10), then 300 MB
-    sky = Skyline([0, 10], [8, 8], [1000.0, 300.0])
+    sky = Skyline([0, 10], [8, 8], [1000.0, 300.0], [INF, INF])
     eight = Job("e", 0.0, 8, 1e9, 1.0, memory_mb=800.0)  # 100 MB a task
-    assert room(eight, 8, 300.0) == 3 and room(eight, 8, INF) == 8
+    assert room(eight, 8, 300.0, INF) == 3 and room(eight, 8, INF, INF) == 8
     assert sky.first_fit(4, 400.0, 5, 0, INF, 0) == 0  # [0, 5) has 1000 MB
     assert sky.first_fit(4, 400.0, 15, 0, INF, 0) is None  # it would need 400 MB after 10
 
@@ -139,13 +140,13 @@ def test_skyline_matches_a_brute_force_step_function(seed: int) -> None:
     for _ in range(25):
         if booked and rng.random() < 0.3:  # give back something taken
             start, end, cores = booked.pop(int(rng.integers(len(booked))))
-            sky.add(start, end, cores, 0.0)
+            sky.add(start, end, cores, 0.0, 0.0)
             brute.add(start, end, cores)
             continue
         start = float(rng.integers(0, 40))
         end = start + float(rng.integers(1, 15))
         cores = int(rng.integers(1, base + 1))
-        sky.add(start, end, -cores, 0.0)
+        sky.add(start, end, -cores, 0.0, 0.0)
         brute.add(start, end, -cores)
         booked.append((start, end, cores))
     for t in brute.times():
@@ -185,7 +186,8 @@ def _state(seed: int) -> tuple[Simulation, list[Job]]:
             break
         view = sim.view
         for job in list(view.pending.values()):
-            allocation = place(job, view.free_cores, view.free_mem, view.node_index, rng)
+            allocation = place(job, view.free_cores, view.free_mem, view.free_disk,
+                               view.node_index, rng)
             if allocation is not None:
                 sim.apply([Start(job, allocation)])
     return sim, [random_job(100 + i, 0.0) for i in range(30)]
@@ -228,18 +230,18 @@ def test_flat_steps_give_each_skylines_lows_and_change_times(seed: int) -> None:
     skylines = []
     for _ in range(int(rng.integers(1, 12))):
         base = int(rng.integers(1, 9))
-        sky = Skyline([0.0], [base], [1000.0])
+        sky = Skyline([0.0], [base], [1000.0], [500.0])
         for _ in range(int(rng.integers(0, 8))):
             start = float(rng.integers(0, 30))
             sky.add(start, start + float(rng.integers(1, 10)), -int(rng.integers(1, base + 1)),
-                    -float(rng.integers(0, 3)) * 100.0)
+                    -float(rng.integers(0, 3)) * 100.0, -float(rng.integers(0, 3)) * 50.0)
         skylines.append(sky)
-    steps = _Steps(skylines, with_mem=True)
+    steps = _Steps(skylines, with_mem=True, with_disk=True)
     every = sorted({t for sky in skylines for t in sky.times})
     for start in [0.0, 2.5, *every, 45.0]:
         for duration in (0.0, 0.5, 1.0, 4.0, 11.0, INF):
-            cores, mem = steps.lowest(start, start + duration)
-            assert [(int(c), float(m)) for c, m in zip(cores, mem)] == \
+            cores, mem, disk = steps.lowest(start, start + duration)
+            assert [(int(c), float(m), float(d)) for c, m, d in zip(cores, mem, disk)] == \
                 [sky.lowest(start, start + duration) for sky in skylines]
     for first in every:
         expected = sorted({max(sky.times[sky.step_at(first)], 0.0) for sky in skylines} |

@@ -16,7 +16,7 @@ import hetsched
 from hetsched.api import load_inputs
 from hetsched.cli.main import app
 from hetsched.errors import ConfigError
-from hetsched.examples import default_workload_path
+from hetsched.examples import default_platform_path, default_workload_path
 from hetsched.sweep import executors, load_jobs, load_results
 from hetsched.sweep.results import where_clause
 from hetsched.sweep.store import METRICS
@@ -313,3 +313,43 @@ def test_walltime_is_a_sweep_option_and_old_stores_get_its_column(tmp_path: Path
     _sweep(spec, store)
     killed = {r["walltime"]: r["killed"] for r in _stored(store).values()}
     assert killed == {"auto": 1, "kill": 1, "ignore": 0}
+
+
+def test_a_platform_catalogue_is_part_of_a_run_s_identity(tmp_path: Path,
+                                                         shared_data: Path) -> None:
+    """An IRMaSim platform whose node and processor types are in catalogue files beside it:
+    editing a catalogue makes new runs (it used to reuse the stored ones)."""
+    doc = json.loads((shared_data / "platforms" / "irmasim_dual_core.json").read_text())
+    (tmp_path / "node_types.json").write_text(json.dumps(doc.pop("node")))
+    processors = doc.pop("processor")
+    (tmp_path / "processor_types.json").write_text(json.dumps(processors))
+    (tmp_path / "dual.json").write_text(json.dumps(doc))
+    (tmp_path / "w.json").write_text(json.dumps({"jobs": [
+        {"id": i, "submit": 0, "ntasks": 1, "req_ops": 1e9} for i in range(3)]}))
+    spec = tmp_path / "sweep.yaml"
+    spec.write_text("platforms: [dual.json]\nworkloads: [w.json]\nschedulers: [fcfs]\n")
+    store = tmp_path / "results.sqlite"
+    _sweep(spec, store)
+    [before] = _stored(store).values()
+    processors["proc_n1134"]["clock_rate"] *= 2
+    (tmp_path / "processor_types.json").write_text(json.dumps(processors))
+    assert "1 runs, 0 already in" in _sweep(spec, store).stdout
+    after = next(r for k, r in _stored(store).items() if r["key"] != before["key"])
+    assert after["platform_sha256"] != before["platform_sha256"]
+    assert after["makespan"] == pytest.approx(before["makespan"] / 2)
+
+
+def test_only_the_catalogues_a_platform_reads_are_part_of_its_identity(
+        tmp_path: Path, shared_data: Path) -> None:
+    """Catalogue files beside a platform count only when its loader takes types from them."""
+    from hetsched.output.summary_json import file_sha256
+    from hetsched.sweep.spec import input_sha256
+
+    own = tmp_path / "own.json"  # an IRMaSim platform with its own node and processor types
+    shutil.copy(shared_data / "platforms" / "irmasim_dual_core.json", own)
+    native = tmp_path / "native.json"
+    shutil.copy(default_platform_path(), native)
+    (tmp_path / "node_types.json").write_text("{}")
+    (tmp_path / "processor_types.json").write_text("{}")
+    assert input_sha256(own, "platform") == file_sha256(own)
+    assert input_sha256(native, "platform") == file_sha256(native)

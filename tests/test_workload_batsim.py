@@ -137,6 +137,31 @@ def test_deep_sequence_chain_does_not_overflow(tmp_path, platform):
     assert workload.jobs[0].req_ops == 1
 
 
+def test_wide_sequence_looks_at_each_profile_a_bounded_number_of_times(tmp_path, platform,
+                                                                       monkeypatch):
+    """A sequence of many sequences: each profile is checked a few times, not once per part
+    still to resolve (which made wide sequences quadratic)."""
+    from hetsched.workload import batsim_profiles
+
+    checked: list[str] = []
+    real = batsim_profiles.validate
+
+    def counting(model, raw, path, record):
+        checked.append(record)
+        return real(model, raw, path, record=record)
+
+    monkeypatch.setattr(batsim_profiles, "validate", counting)
+    width = 300
+    profiles = {"top": {"type": "composed", "seq": [f"s{i}" for i in range(width)]},
+                "d": {"type": "delay", "delay": 1}}  # top first: read before its parts
+    profiles |= {f"s{i}": {"type": "composed", "seq": ["d"]} for i in range(width)}
+    jobs = [{"id": "j", "subtime": 0, "res": 1, "profile": "top"}]
+    workload = load_batsim_workload(_write(tmp_path, profiles, jobs), platform)
+    assert workload.jobs[0].fixed_duration and workload.jobs[0].req_ops == width
+    assert checked.count("profile 'top'") <= 3
+    assert len(checked) <= 3 * len(profiles)
+
+
 def test_scale_delays_on_the_command_line_runs_delays_faster_on_faster_hosts(tmp_path):
     """``hetsched run --scale-delays``: a delay holds on the slowest host (50 flop/s) and is
     halved on the 100 flop/s hosts; without it every delay is exact."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from hetsched.errors import ConfigError
 from hetsched.platform.model import NodeType, Platform
@@ -41,20 +42,15 @@ def nominal_platform() -> Platform:
     return Platform.from_counts("nominal", [(NodeType("nominal", MAX_CORES_PER_NODE, 1.0), 1)])
 
 
-def input_kind(path: Path) -> str:
-    """``workload`` or ``platform``: what the file holds (workload when in doubt)."""
-    from hetsched.documents import STRUCTURED_SUFFIXES, read_structured
+def input_kind(path: Path, data: Any) -> str:
+    """``workload`` or ``platform``: what the file whose document is ``data``
+    (:func:`~hetsched.documents.read_document`) holds (workload when in doubt)."""
     from hetsched.platform.load import PLATFORM_FORMATS
 
-    suffix = path.suffix.lower()
-    if suffix == ".xml":
-        from hetsched.xmldoc import read_xml
-
-        return "platform" if read_xml(path).tag in ("platform",) else "workload"
-    if suffix in STRUCTURED_SUFFIXES:
-        data = read_structured(path)
-        if any(f.accepts(path, data) for f in PLATFORM_FORMATS):
-            return "platform"
+    if path.suffix.lower() == ".xml":
+        return "platform" if data.tag == "platform" else "workload"
+    if data is not None and any(f.accepts(path, data) for f in PLATFORM_FORMATS):
+        return "platform"
     return "workload"
 
 
@@ -74,14 +70,15 @@ def target_format(out: Path, kind: str, to: str | None) -> str:
 def convert(source: Path, out: Path, to: str | None = None, platform: Path | None = None,
             lossy: bool = False) -> Conversion:
     """Convert ``source`` to ``out``; raise ConfigError listing the losses unless ``lossy``."""
-    from hetsched.documents import check_exists
+    from hetsched.documents import check_exists, read_document
 
     check_exists(source)
-    kind = input_kind(source)
+    data = read_document(source)  # read once: what it holds, its format and its contents
+    kind = input_kind(source, data)
     fmt = target_format(out, kind, to)
     if kind == "platform":
-        return _convert_platform(source, out, fmt, lossy)
-    return _convert_workload(source, out, fmt, platform, lossy)
+        return _convert_platform(source, data, out, fmt, lossy)
+    return _convert_workload(source, data, out, fmt, platform, lossy)
 
 
 def _refuse(losses: list[str], fmt: str) -> None:
@@ -89,12 +86,13 @@ def _refuse(losses: list[str], fmt: str) -> None:
                       + " (give --lossy to convert anyway)")
 
 
-def _convert_platform(source: Path, out: Path, fmt: str, lossy: bool) -> Conversion:
-    from hetsched.platform.load import load_platform
+def _convert_platform(source: Path, data: Any, out: Path, fmt: str,
+                      lossy: bool) -> Conversion:
+    from hetsched.platform.load import platform_from_document
     from hetsched.platform.writers import writer
 
     chosen = writer(fmt)
-    read = load_platform(source)
+    read = platform_from_document(source, data)
     losses = chosen.losses(read)
     if losses and not lossy:
         _refuse(losses, fmt)
@@ -102,16 +100,12 @@ def _convert_platform(source: Path, out: Path, fmt: str, lossy: bool) -> Convers
     return Conversion("platform", fmt, losses)
 
 
-def _workload_format(source: Path) -> str:
+def _workload_format(source: Path, data: Any) -> str:
     from hetsched.workload.load import is_batsim_workload, is_swf
 
     if is_swf(source):
         return "swf"
-    if source.suffix.lower() in (".json", ".yaml", ".yml"):
-        from hetsched.documents import read_structured
-
-        return "batsim" if is_batsim_workload(read_structured(source)) else "work"
-    return "work"
+    return "batsim" if is_batsim_workload(data) else "work"
 
 
 def _skipped(workload: Workload) -> list[str]:
@@ -123,20 +117,20 @@ def _skipped(workload: Workload) -> list[str]:
             f"{first.line}: {first.reason}): not written"]
 
 
-def _convert_workload(source: Path, out: Path, fmt: str, platform_path: Path | None,
-                      lossy: bool) -> Conversion:
+def _convert_workload(source: Path, data: Any, out: Path, fmt: str,
+                      platform_path: Path | None, lossy: bool) -> Conversion:
     from hetsched.platform.load import load_platform
-    from hetsched.workload.load import load_workload
+    from hetsched.workload.load import workload_from_document
     from hetsched.workload.writers import losses as losses_of, write, writer
 
     chosen = writer(fmt)
-    source_fmt = _workload_format(source)
+    source_fmt = _workload_format(source, data)
     crossing = (source_fmt in SECONDS_FORMATS) != (fmt in SECONDS_FORMATS)
     if crossing and platform_path is None:
         raise ConfigError(f"converting {source.name} to {fmt} turns run times into work or "
                           "back: give --platform (run times are on its slowest core)")
     platform = load_platform(platform_path) if platform_path else nominal_platform()
-    read = load_workload(source, platform)
+    read = workload_from_document(source, data, platform)
     losses = _skipped(read) + losses_of(chosen, read, platform)
     if losses and not lossy:
         _refuse(losses, fmt)

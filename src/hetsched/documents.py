@@ -75,6 +75,19 @@ def read_structured(path: str | Path) -> Any:
 _SURROGATE_ESCAPE = re.compile(r"\\[uU]0*[dD][89a-fA-F][0-9a-fA-F]{2}")
 
 
+def read_document(path: Path) -> Any:
+    """What the loaders detect a format from: the parsed document of a JSON/YAML file, the root
+    element of an XML file, ``None`` for other files (which their reader reads itself)."""
+    suffix = path.suffix.lower()
+    if suffix in STRUCTURED_SUFFIXES:
+        return read_structured(path)
+    if suffix == ".xml":
+        from hetsched.xmldoc import read_xml  # only XML inputs pay for ElementTree
+
+        return read_xml(path)
+    return None
+
+
 def _check_encodable(data: Any, path: Path) -> None:
     """Refuse strings that cannot be written back as UTF-8: lone surrogates, which the
     escapes ``\\ud800`` (JSON, YAML) can make; an id holding one would break every output.

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from hetsched.documents import check_exists
 from hetsched.errors import InputError
+from hetsched.parsing import parse_float, parse_int, quote
 
 
 def read_xml(path: Path) -> ET.Element:
@@ -36,3 +37,23 @@ def read_xml(path: Path) -> ET.Element:
         raise InputError(path, f"malformed XML: {err}") from None
     except RecursionError:
         raise InputError(path, "malformed XML: nested too deeply") from None
+
+
+def attribute(element: ET.Element, name: str, path: Path, record: str) -> str:
+    """The required attribute ``name`` of ``element``."""
+    text = element.get(name)
+    if text is None:
+        raise InputError(path, "missing attribute", record=record, field=name)
+    return text
+
+
+def integer(text: str, path: Path, record: str, field: str, bounds: tuple[int, int]) -> int:
+    """``text`` (the value of ``field``) as an integer within ``bounds`` (both included)."""
+    value = parse_int(text)
+    if value is None and parse_float(text) is None:
+        raise InputError(path, f"not an integer: {quote(text)}", record=record, field=field)
+    low, high = bounds
+    if value is None or not low <= value <= high:
+        raise InputError(path, f"must be an integer from {low} to {high}, got {quote(text)}",
+                         record=record, field=field)
+    return value

@@ -15,7 +15,7 @@ from hetsched.limits import MAX_CORES_PER_NODE, MAX_INT32, MAX_NODES, MAX_PRICE,
 from hetsched.parsing import parse_float, parse_int, quote
 from hetsched.platform.model import NodeType, Platform
 from hetsched.platform.native import nodes_from_groups
-from hetsched.xmldoc import read_xml
+from hetsched.xmldoc import attribute, integer, read_xml
 from hetsched.workload.model import Job, Workload
 
 #: Node speed of ds-sim servers (ops/s): ds-sim has no speeds, so run time = work / 1e9.
@@ -46,31 +46,16 @@ class DsSimConfig:
 def _int(path: Path, element: ET.Element, name: str, record: str,
          bounds: tuple[int, int]) -> int:
     """The integer attribute ``name``, within ``bounds`` (both included)."""
-    text = _attribute(path, element, name, record)
-    value = parse_int(text)
-    if value is None and parse_float(text) is None:
-        raise InputError(path, f"not an integer: {quote(text)}", record=record, field=name)
-    low, high = bounds
-    if value is None or not low <= value <= high:
-        raise InputError(path, f"must be an integer from {low} to {high}, got {quote(text)}",
-                         record=record, field=name)
-    return value
+    return integer(attribute(element, name, path, record), path, record, name, bounds)
 
 
 def _rate(path: Path, element: ET.Element, record: str) -> float:
-    text = _attribute(path, element, "hourlyRate", record)
+    text = attribute(element, "hourlyRate", path, record)
     value = parse_float(text)
     if value is None or not 0 <= value <= MAX_PRICE:
         raise InputError(path, f"must be a number from 0 to {MAX_PRICE:g}, got {quote(text)}",
                          record=record, field="hourlyRate")
     return value + 0.0  # -0 -> 0
-
-
-def _attribute(path: Path, element: ET.Element, name: str, record: str) -> str:
-    text = element.get(name)
-    if text is None:
-        raise InputError(path, "missing attribute", record=record, field=name)
-    return text
 
 
 def _server_type(path: Path, element: ET.Element, number: int) -> ServerType:
@@ -83,10 +68,11 @@ def _server_type(path: Path, element: ET.Element, number: int) -> ServerType:
     return ServerType(name, limit, boot, _rate(path, element, record), cores, memory, disk)
 
 
-def read_config(path: str | Path) -> DsSimConfig:
-    """A ds-sim configuration (or the ``ds-system.xml`` a ds-sim server writes)."""
+def read_config(path: str | Path, root: ET.Element | None = None) -> DsSimConfig:
+    """A ds-sim configuration (or the ``ds-system.xml`` a ds-sim server writes); ``root``: its
+    root element when the file was read already."""
     path = Path(path)
-    root = read_xml(path)
+    root = read_xml(path) if root is None else root
     if root.tag not in ("config", "system"):
         raise InputError(path, f"not a ds-sim configuration: the root element is <{root.tag}>, "
                                "expected <config>")
@@ -95,10 +81,11 @@ def read_config(path: str | Path) -> DsSimConfig:
         raise InputError(path, "no <server> elements: a ds-sim configuration needs server types",
                          record="<servers>")
     types = [_server_type(path, e, i + 1) for i, e in enumerate(elements)]
-    names = [t.name for t in types]
-    duplicate = next((n for n in names if names.count(n) > 1), None)
-    if duplicate:
-        raise InputError(path, f"server type '{duplicate}' is defined twice", record="<servers>")
+    seen: set[str] = set()
+    for name in (t.name for t in types):
+        if name in seen:
+            raise InputError(path, f"server type '{name}' is defined twice", record="<servers>")
+        seen.add(name)
     jobs = root.find("jobs")
     job_file = jobs.get("file") if jobs is not None else None
     seed = (_int(path, root, "randomSeed", f"<{root.tag}>", (0, MAX_INT32))
@@ -107,9 +94,10 @@ def read_config(path: str | Path) -> DsSimConfig:
                        path.parent / job_file if job_file else None, seed)
 
 
-def config_platform(path: str | Path) -> Platform:
-    """The servers of a configuration as a hetsched platform, in ds-sim's server order."""
-    config = read_config(path)
+def config_platform(path: str | Path, root: ET.Element | None = None) -> Platform:
+    """The servers of a configuration as a hetsched platform, in ds-sim's server order
+    (``root``: as :func:`read_config`)."""
+    config = read_config(path, root)
     groups = [("cluster0", NodeType(t.name, t.cores, clock_ghz=SPEED / 1e9, memory_mb=t.memory,
                                     hourly_price=t.hourly_rate, boot_time=t.boot_time,
                                     on_demand=True, disk_mb=t.disk, has_power=False), t.limit)
@@ -163,13 +151,15 @@ def _check_unique_ids(path: Path, jobs: list[tuple[JobRequest, int]]) -> None:
         first[request.id] = number
 
 
-def read_job_list(path: str | Path, platform: Platform) -> Workload:
+def read_job_list(path: str | Path, platform: Platform,
+                  root: ET.Element | None = None) -> Workload:
     """A ds-sim job list (``<jobs><job id submitTime estRunTime [actRunTime] cores memory
-    disk/>``). Without ``actRunTime`` a job runs for its estimate, as in ds-sim."""
+    disk/>``). Without ``actRunTime`` a job runs for its estimate, as in ds-sim. ``root``: the
+    file's root element when it was read already."""
     path = Path(path)
-    root = read_xml(path)
+    root = read_xml(path) if root is None else root
     if root.tag == "config":
-        return workload_for_config(path, platform)
+        return workload_for_config(path, platform, root)
     return _job_list(path, root, platform)
 
 
@@ -204,10 +194,11 @@ def _generated_message(path: Path, config: DsSimConfig) -> str:
             "ds-jobs.xml a ds-sim server writes, or a <name>-jobs.xml list)")
 
 
-def workload_for_config(path: str | Path, platform: Platform) -> Workload:
+def workload_for_config(path: str | Path, platform: Platform,
+                        root: ET.Element | None = None) -> Workload:
     """The workload a configuration names (``<jobs file=...>``), or a clear error when its
-    jobs are generated by ds-sim's random generator."""
-    config = read_config(path)
+    jobs are generated by ds-sim's random generator (``root``: as :func:`read_config`)."""
+    config = read_config(path, root)
     if config.job_file is None:
         raise InputError(config.path, _generated_message(config.path, config))
     return _job_list(config.job_file, read_xml(config.job_file), platform)  # never a config

@@ -104,7 +104,8 @@ def batsim_json_platform(data: Any, path: Path) -> Platform:
     processors = _library(path, PROCESSOR_TYPES)
     groups = typed_groups(spec.clusters, lambda j, cluster: f"cluster{j}",
                           lambda kind, where: _node_type(kind, nodes, processors, path, where))
-    return Platform(file_stem(path), nodes_from_groups(groups, path, "number"), str(path))
+    return Platform(file_stem(path), nodes_from_groups(groups, path, "number"), str(path),
+                    companions=(str(nodes[0]), str(processors[0])))
 
 
 def _library(path: Path, name: str) -> tuple[Path, dict[str, Any]]:

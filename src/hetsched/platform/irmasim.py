@@ -36,6 +36,7 @@ from hetsched.quantities import (ClockGhz, Coefficient, Cores, Count, MemoryGb, 
 INF = float("inf")
 
 #: Library file names per section, IRMaSim's first.
+LIBRARY_NAME = "<library>"  # where entries given as a dict (not files) come from
 LIBRARY_FILES = {"node": ("node_types.json", "nodes.json"),
                  "processor": ("processor_types.json", "processors.json")}
 
@@ -141,8 +142,10 @@ def irmasim_platform_from_data(data: Any, path: Path,
     groups = typed_groups(spec.clusters, lambda j, cluster: cluster.id,
                           lambda kind, where: _node_type(kind, nodes, processors, path,
                                                          f"platform '{name}'", where, hdeeprm))
+    used = {str(file) for catalogue in (nodes, processors) for file in catalogue.origin.values()
+            if file != path and file.name != LIBRARY_NAME}
     return Platform(file_stem(path), nodes_from_groups(groups, path, "number"), str(path),
-                    contention="none" if hdeeprm else "irmasim")
+                    contention="none" if hdeeprm else "irmasim", companions=tuple(sorted(used)))
 
 
 def _pick_platform(doc: Mapping[str, Any], path: Path,
@@ -168,7 +171,7 @@ def _catalogues(doc: Mapping[str, Any], path: Path,
     for catalogue in catalogues:
         if isinstance(library, Mapping):
             if catalogue.section in library:
-                catalogue.add(library[catalogue.section], Path("<library>"))
+                catalogue.add(library[catalogue.section], Path(LIBRARY_NAME))
         else:
             folder = Path(library) if library is not None else path.parent
             if library is not None and not folder.is_dir():

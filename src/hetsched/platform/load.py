@@ -2,7 +2,8 @@
 
 A format is a :class:`PlatformFormat` in :data:`PLATFORM_FORMATS`: ``accepts(path, data)`` says
 whether it reads the file (``data`` is the parsed document for ``.json``/``.yaml``/``.yml`` files,
-the root element for ``.xml`` files, ``None`` for other suffixes). Formats are tried in
+the root element for ``.xml`` files, ``None`` for other suffixes: see
+:func:`~hetsched.documents.read_document`). Formats are tried in
 order; adding one means appending an entry. A format's reader is imported only when a file of
 that format is read (:func:`hetsched.lazy.deferred`), so start-up pays for one format only.
 """
@@ -14,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from hetsched.documents import STRUCTURED_SUFFIXES, check_exists, read_structured
+from hetsched.documents import STRUCTURED_SUFFIXES, check_exists, read_document
 from hetsched.errors import InputError
 from hetsched.lazy import deferred
 from hetsched.platform.model import Platform
@@ -24,7 +25,6 @@ _irmasim = deferred("hetsched.platform.irmasim:irmasim_platform_from_data")
 _dssim = deferred("hetsched.dssim.xml:config_platform")
 _batsim_json = deferred("hetsched.platform.batsim_json:batsim_json_platform")
 _simgrid = deferred("hetsched.platform.simgrid:simgrid_platform")
-_xml = deferred("hetsched.xmldoc:read_xml")
 
 
 @dataclass(frozen=True)
@@ -58,7 +58,7 @@ PLATFORM_FORMATS: tuple[PlatformFormat, ...] = (
     PlatformFormat("simgrid", lambda path, data: getattr(data, "tag", None) == "platform",
                    lambda path, data: _simgrid(data, path)),
     PlatformFormat("dssim", lambda path, data: getattr(data, "tag", None) in ("config", "system"),
-                   lambda path, data: _dssim(path)),
+                   lambda path, data: _dssim(path, data)),
 )
 
 
@@ -67,16 +67,19 @@ def load_platform(path: str | Path) -> Platform:
     or Batsim platform XML, ds-sim configuration XML: XML formats told apart by their root)."""
     path = Path(path)
     check_exists(path)
-    structured = path.suffix.lower() in STRUCTURED_SUFFIXES
-    xml = path.suffix.lower() == ".xml"
-    data = read_structured(path) if structured else _xml(path) if xml else None
+    return platform_from_document(path, read_document(path))
+
+
+def platform_from_document(path: Path, data: Any) -> Platform:
+    """The platform in ``path``, whose document (:func:`~hetsched.documents.read_document`)
+    is ``data``."""
     for fmt in PLATFORM_FORMATS:
         if fmt.accepts(path, data):
             return fmt.load(path, data)
-    if xml:
+    if path.suffix.lower() == ".xml":
         raise InputError(path, f"unrecognised platform XML: the root element is <{data.tag}>, "
                                "expected <platform> (SimGrid, Batsim) or <config> (ds-sim)")
-    if not structured:
+    if path.suffix.lower() not in STRUCTURED_SUFFIXES:
         raise InputError(path, f"unsupported platform file suffix '{path.suffix}' "
                                f"(expected one of {', '.join(STRUCTURED_SUFFIXES)}, .xml)")
     raise InputError(path, "unrecognised platform format: expected a native platform (top-level "

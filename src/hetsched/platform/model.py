@@ -147,7 +147,9 @@ class Platform:
     platform-wide parameters (e.g. DESiDE's ``remote_fraction`` and ``latency_ratio``).
     ``availability`` lists planned changes of node availability (downtimes) every run applies.
     ``notes`` are what the loader left out of the file (e.g. a SimGrid platform's links), which
-    runs report as input warnings.
+    runs report as input warnings. ``companions`` are the other files the loader took node or
+    processor types from (IRMaSim's and Batsim's catalogues): with ``source`` they make the
+    platform.
     """
 
     name: str
@@ -157,6 +159,7 @@ class Platform:
     contention_params: tuple[tuple[str, float], ...] = ()
     availability: tuple[Availability, ...] = ()
     notes: tuple[str, ...] = ()
+    companions: tuple[str, ...] = ()
     arrays: "PlatformArrays" = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:

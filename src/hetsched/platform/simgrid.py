@@ -30,6 +30,7 @@ from hetsched.errors import InputError
 from hetsched.limits import MAX_CORES_PER_NODE, MAX_NODES, MAX_POWER_W, MAX_SPEED, MIN_SPEED
 from hetsched.parsing import parse_float, parse_int, quote
 from hetsched.platform.model import Node, NodeType, Platform
+from hetsched.xmldoc import attribute, integer
 
 #: SimGrid's speed units, in flop/s.
 SPEED_UNITS = {"": 1.0, "f": 1.0, "flops": 1.0}
@@ -108,7 +109,7 @@ def _hosts(element: ET.Element, path: Path, count: list[int]):
         elif child.tag in ("host", "peer"):
             count[0] += 1
             _check_count(count[0], path, f"<{child.tag} id='{child.get('id', '')}'>", "id")
-            yield host_of(child, path, (_attribute(child, "id", path, f"<{child.tag}>"),),
+            yield host_of(child, path, (attribute(child, "id", path, f"<{child.tag}>"),),
                           _props(child, path))
         elif child.tag in HOST_SETS:
             yield from _host_set(child, path, count)
@@ -119,7 +120,7 @@ def _hosts(element: ET.Element, path: Path, count: list[int]):
 
 def _host_set(element: ET.Element, path: Path, count: list[int]):
     record = f"<{element.tag} id='{element.get('id', '')}'>"
-    ranges = parse_radical(_attribute(element, "radical", path, record), path, record)
+    ranges = parse_radical(attribute(element, "radical", path, record), path, record)
     count[0] += sum(high - low + 1 for low, high in ranges)
     _check_count(count[0], path, record, "radical")
     prefix, suffix = element.get("prefix", ""), element.get("suffix", "")
@@ -152,9 +153,11 @@ def host_of(element: ET.Element, path: Path, names: tuple[str, ...], props: dict
           record: str | None = None, cluster: str | None = None) -> Host:
     record = record or f"<host id='{names[0]}'>"
     speeds = tuple(parse_speed(s, path, record) for s in
-                   _attribute(element, "speed", path, record).split(","))
-    cores = _integer(element.get("core", "1"), path, record, "core", 1, MAX_CORES_PER_NODE)
-    pstate = _integer(element.get("pstate", "0"), path, record, "pstate", 0, len(speeds) - 1)
+                   attribute(element, "speed", path, record).split(","))
+    cores = integer(element.get("core", "1").strip(), path, record, "core",
+                    (1, MAX_CORES_PER_NODE))
+    pstate = integer(element.get("pstate", "0").strip(), path, record, "pstate",
+                     (0, len(speeds) - 1))
     return Host(names, speeds, cores, pstate, props, record, cluster)
 
 
@@ -173,25 +176,10 @@ def parse_speed(text: str, path: Path, record: str) -> float:
     return value
 
 
-def _integer(text: str, path: Path, record: str, field: str, low: int, high: int) -> int:
-    value = parse_int(text.strip())
-    if value is None or not low <= value <= high:
-        raise InputError(path, f"must be an integer from {low} to {high}, got {quote(text)}",
-                         record=record, field=field)
-    return value
-
-
-def _attribute(element: ET.Element, name: str, path: Path, record: str) -> str:
-    text = element.get(name)
-    if text is None:
-        raise InputError(path, "missing attribute", record=record, field=name)
-    return text
-
-
 def _props(element: ET.Element, path: Path) -> dict[str, str]:
     props = {}
     for prop in element.findall("prop"):
-        key = _attribute(prop, "id", path, f"<{element.tag} id='{element.get('id', '')}'>")
+        key = attribute(prop, "id", path, f"<{element.tag} id='{element.get('id', '')}'>")
         props[key] = prop.get("value", "")
     return props
 

@@ -87,14 +87,16 @@ def _workload(row: Mapping[str, Any], key: str) -> Any:
 
 def _input(row: Mapping[str, Any], kind: str, key: str) -> Any:
     from hetsched.output.summary_json import file_sha256
-    from hetsched.sweep.spec import Input
+    from hetsched.sweep.spec import Input, input_sha256
 
     path = Path(str(row[f"{kind}_path"]))
     if not path.is_file():
         raise InputError(path, f"no such file: run {key}'s {kind}, needed to draw its figures")
-    if file_sha256(path) != row[f"{kind}_sha256"]:
+    current = input_sha256(path, kind)
+    # stores made before catalogues were part of a platform's identity hold its file's hash
+    if row[f"{kind}_sha256"] not in (current, file_sha256(path)):
         raise InputError(path, f"changed since run {key} was stored (its SHA-256 differs)")
-    return Input(str(row[kind]), str(path), str(row[f"{kind}_sha256"]))
+    return Input(str(row[kind]), str(path), current)
 
 
 def plain(value: Any) -> Any:

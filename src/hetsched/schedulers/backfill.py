@@ -8,7 +8,7 @@ EASY: the queue head (FCFS) starts if it fits. Otherwise it gets a reservation a
 earliest projected time (the shadow time) at which it fits, on specific nodes chosen by the
 node selection. Any other queued job, in queue order, may start now if it fits now and
 either ends by estimate no later than the shadow time or only uses resources the
-reservation leaves free at the shadow time ("extra" cores, per node).
+reservation leaves free at the shadow time ("extra" cores, memory and disk, per node).
 
 Conservative backfilling: :mod:`.conservative`.
 """
@@ -20,7 +20,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from hetsched.schedulers.base import Decision, Events, Scheduler, Start
-from hetsched.schedulers.placement import Allocation, place
+from hetsched.schedulers.placement import Allocation, largest, place, positive_total
 from hetsched.sim.resources import capacity, share
 from hetsched.schedulers.profile import first_fit_time
 from hetsched.schedulers.queue import NodePreference
@@ -48,37 +48,41 @@ class Backfilling(Scheduler):
 
     def _place_now(self, job: Job, allowed: np.ndarray | None = None) -> Allocation | None:
         view = self.view
-        return place(job, view.free_cores, view.free_mem, self.nodes.key(view), self.rng, allowed,
-                     self.nodes.order(view), view.free_disk)
+        return place(job, view.free_cores, view.free_mem, view.free_disk, self.nodes.key(view),
+                     self.rng, allowed, self.nodes.order(view))
 
 
 class _Shadow:
     """The head's reservation: its shadow time and what each node keeps free then beyond the
-    head's needs (``extra_cores``, ``extra_mem``; ``max_extra`` is the most on one node,
-    ``total_extra`` the sum over the nodes)."""
+    head's needs (``extra_cores``, ``extra_mem``, ``extra_disk``; ``max_extra`` is the most
+    cores on one node, ``total_extra`` the sum of what the nodes keep, each at least 0)."""
 
     def __init__(self, view: ClusterView, head: Job, nodes: NodePreference,
                  rng: np.random.Generator) -> None:
         self.head = head
-        self.time, allocation, self.extra_cores, self.extra_mem = first_fit_time(
-            view, head, nodes.key(view), rng, nodes.order(view))
+        self.time, allocation, self.extra_cores, self.extra_mem, self.extra_disk = \
+            first_fit_time(view, head, nodes.key(view), rng, nodes.order(view))
+        self.max_extra = largest(self.extra_cores)
+        self.total_extra = positive_total(self.extra_cores)
         self.take(head, allocation)
 
     def take(self, job: Job, allocation: Allocation) -> None:
-        """A job that will still run at the shadow time takes its cores from the extra."""
-        if len(allocation) == 1:
-            (node, count), = allocation
-            self.extra_cores[node] -= count
-            if job.memory_mb:
-                self.extra_mem[node] -= share(job.memory_mb, count, job.ntasks)
-        else:  # each node once: one fancy-indexed subtraction
-            nodes, counts = zip(*allocation)
-            self.extra_cores[list(nodes)] -= counts
-            if job.memory_mb:
-                self.extra_mem[list(nodes)] -= [share(job.memory_mb, count, job.ntasks)
-                                               for count in counts]
-        self.max_extra = int(self.extra_cores.max())
-        self.total_extra = int(np.maximum(self.extra_cores, 0).sum())
+        """A job that will still run at the shadow time takes its cores from the extra (the
+        most and the sum follow the nodes it uses; the most is looked for again only when
+        it was on one of them)."""
+        extra, memory, disk, tasks = self.extra_cores, job.memory_mb, job.disk_mb, job.ntasks
+        was_most = False
+        for node, count in allocation:
+            before = int(extra[node])
+            extra[node] = before - count
+            self.total_extra -= max(before, 0) - max(before - count, 0)
+            was_most = was_most or before == self.max_extra
+            if memory:
+                self.extra_mem[node] -= share(memory, count, tasks)
+            if disk:
+                self.extra_disk[node] -= share(disk, count, tasks)
+        if was_most:
+            self.max_extra = largest(extra)
 
 
 class EasyBackfill(Backfilling):
@@ -109,12 +113,18 @@ class EasyBackfill(Backfilling):
         # random node selection it draws from the generator, so it is then always made first
         shadow = None if self.nodes.key_of is not None else self._shadow(head, now)
         free, shortest = view.free_cores, self.shortest
-        max_free, total_free = int(free.max()), view.total_free_cores
+        total_free = view.total_free_cores
+        if total_free == 0:
+            return
+        max_free = -1  # the most free cores on a node: computed when a one-node job needs it
         for job in list(pending.values())[1:]:
-            if total_free == 0:
-                return
-            if job.ntasks > (max_free if job.nodes == 1 else total_free):
+            if job.ntasks > total_free:
                 continue
+            if job.nodes == 1:
+                if max_free < 0:
+                    max_free = largest(free)
+                if job.ntasks > max_free:
+                    continue
             if shadow is None:
                 shadow = self._shadow(head, now)
             if job.ntasks > (shadow.max_extra if job.nodes == 1 else shadow.total_extra) and \
@@ -125,10 +135,13 @@ class EasyBackfill(Backfilling):
                 continue
             allocation = self._backfill(job, now, shadow)
             if allocation is not None:
-                if job.memory_mb:
+                if job.takes_space:
                     self.kept = None
                 yield Start(job, allocation)
-                max_free, total_free = int(free.max()), view.total_free_cores
+                total_free = view.total_free_cores
+                if total_free == 0:
+                    return
+                max_free = -1
 
     def _shadow(self, head: Job, now: float) -> _Shadow:
         """The head's reservation: the one made at an earlier instant while it still holds,
@@ -136,7 +149,7 @@ class EasyBackfill(Backfilling):
 
         One made earlier with a static node selection is still what a new one would be while
         the head is the same job, no job ended, no node changed, every job started since used
-        no memory (with memory, sums in another order could differ in the last bit) and the
+        no memory or disk (with them, sums in another order could differ in the last bit) and the
         shadow time is still to come. A new reservation would release the same jobs at the
         same times after now (those past their estimate now rather than earlier, but the head
         did not fit before the shadow time anyway), from fewer free cores (the jobs started
@@ -146,7 +159,7 @@ class EasyBackfill(Backfilling):
         if kept is not None and kept.head is head and kept.time > now:
             return kept
         shadow = _Shadow(self.view, head, self.nodes, self.rng)
-        self.kept = shadow if self.nodes.static and not head.memory_mb else None
+        self.kept = shadow if self.nodes.static and not head.takes_space else None
         return shadow
 
     def _backfill(self, job: Job, now: float, shadow: _Shadow) -> Allocation | None:
@@ -154,15 +167,16 @@ class EasyBackfill(Backfilling):
         if job.nodes == 1:
             allowed = now + view.speed.estimates(job) <= shadow.time  # ends in time
             if job.ntasks <= shadow.max_extra:  # or only uses what the head leaves free
-                allowed |= capacity(job, shadow.extra_cores, shadow.extra_mem) >= job.ntasks
+                allowed |= capacity(job, shadow.extra_cores, shadow.extra_mem,
+                                    shadow.extra_disk) >= job.ntasks
             allocation = self._place_now(job, allowed)
         else:
             allocation = self._place_now(job)
             if allocation is not None and _end(view, job, now, allocation) > shadow.time:
                 allocation = place(job, np.minimum(view.free_cores, shadow.extra_cores),
                                    np.minimum(view.free_mem, shadow.extra_mem),
-                                   self.nodes.key(view), self.rng, order=self.nodes.order(view),
-                                   free_disk=view.free_disk)
+                                   np.minimum(view.free_disk, shadow.extra_disk),
+                                   self.nodes.key(view), self.rng, order=self.nodes.order(view))
         if allocation is not None and _end(view, job, now, allocation) > shadow.time:
             shadow.take(job, allocation)
         return allocation

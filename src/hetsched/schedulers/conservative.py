@@ -146,8 +146,8 @@ class ConservativeBackfill(Backfilling):
                  hi: float) -> tuple[float, Allocation] | None:
         """The earliest slot of a reserved job among the starts in ``[lo, hi)``, searched as
         if its booking were released, and released if there is one. A one-node job without
-        memory stays booked while it looks: its booking leaves it its cores from its start on
-        (the search knows), so a failed search costs no release and booking again."""
+        memory or disk stays booked while it looks: its booking leaves it its cores from its
+        start on (the search knows), so a failed search costs no release and booking again."""
         profile, view = self.profile, self.view
         assert profile is not None
         if booking.home < 0:
@@ -167,16 +167,17 @@ class ConservativeBackfill(Backfilling):
         profile = self.profile
         assert profile is not None
         for node, start, end in freed:
-            most_cores, most_mem = profile.most_free(node, start, end)
-            if most_cores > 0:
-                self._mark_one_node(node, start, end, most_cores, mover)
-            self._mark_others(node, start, end, most_cores, most_mem, mover)
+            most = profile.most_free(node, start, end)
+            if most[0] > 0:
+                self._mark_one_node(node, start, end, most[0], mover)
+            self._mark_others(node, start, end, most, mover)
 
     def _mark_one_node(self, node: int, start: float, end: float, most_cores: int,
                        mover: int) -> None:
-        """One-node jobs without memory: a window of theirs there lies in a run of their free
-        cores through the freed time, as long as their estimate on that node, or, on their own
-        node, reaching their own start (there only what is freed before it can help)."""
+        """One-node jobs without memory or disk: a window of theirs there lies in a run of
+        their free cores through the freed time, as long as their estimate on that node, or,
+        on their own node, reaching their own start (there only what is freed before it can
+        help)."""
         profile = self.profile
         assert profile is not None
         now, margin = profile.now, _slack(start)
@@ -205,23 +206,25 @@ class ConservativeBackfill(Backfilling):
                 elif self.estimates[index][node] <= high - low + margin:
                     self._stale(index, booked_at, low, end)
 
-    def _mark_others(self, node: int, start: float, end: float, most_cores: int,
-                     most_mem: float, mover: int) -> None:
-        """Jobs with memory or on several nodes: they need room for ``per_node`` tasks on
-        that node, and for all their tasks on the platform, at a freed time (counting what
-        they hold there themselves), and their windows end before their reservation's start
-        plus ``req_time`` (no estimate is longer)."""
+    def _mark_others(self, node: int, start: float, end: float,
+                     most: tuple[int, float, float], mover: int) -> None:
+        """Jobs with memory or disk or on several nodes: they need room for ``per_node`` tasks
+        on that node (given ``most``: the most free cores, memory and disk there at a freed
+        time), and for all their tasks on the platform, at a freed time (counting what they
+        hold there themselves), and their windows end before their reservation's start plus
+        ``req_time`` (no estimate is longer)."""
         profile = self.profile
         assert profile is not None
         now, margin, most_total = profile.now, _slack(start), -1
+        most_cores, most_mem, most_disk = most
         for index, booking in self.reserved.others.items():
             if booking.start <= now or index == mover or start >= booking.reach + margin:
                 continue
             job = booking.job
             overlaps = booking.start < end and booking.end > start
             own = next((c for n, c in booking.allocation if n == node), 0) if overlaps else 0
-            if room(job, most_cores + own, most_mem + share(job.memory_mb, own, job.ntasks)) \
-                    < booking.per_node:
+            if room(job, most_cores + own, most_mem + share(job.memory_mb, own, job.ntasks),
+                    most_disk + share(job.disk_mb, own, job.ntasks)) < booking.per_node:
                 continue
             if job.nodes != 1:
                 if most_total < 0:

@@ -2,10 +2,9 @@
 
 ``key`` ranks nodes (lower is preferred, ties by node index); ``None`` means uniformly random.
 A caller whose key never changes may also pass ``order``, the nodes sorted by it (stable), to
-skip ranking on every call. Works on any free-cores/free-memory arrays, so backfilling can
-place jobs on projected future states with the same rules as placement now. Free disk is
-looked at when given (placements made now pass the view's; projections of backfilling
-track cores and memory only).
+skip ranking on every call. Works on any free-cores/free-memory/free-disk arrays, so
+backfilling can place jobs on projected future states with the same rules as placement now.
+Free disk is looked at when given.
 """
 
 from __future__ import annotations
@@ -17,9 +16,21 @@ from hetsched.workload.model import SPREAD, Job
 
 Allocation = tuple[tuple[int, int], ...]
 
-#: Up to this many nodes, a Python scan of the preference order is quicker than numpy's
-#: per-call overhead (about 1 us against 3 on 20 nodes).
+#: Up to this many nodes, a Python scan (of the preference order, for a maximum...) is quicker
+#: than numpy's per-call overhead (about 1 us against 3 on 20 nodes).
 SCAN_NODES = 64
+
+
+def largest(values: np.ndarray) -> int:
+    """``values.max()`` of an integer array, as an int (a Python scan on few nodes)."""
+    return max(values.tolist()) if values.size <= SCAN_NODES else int(values.max())
+
+
+def positive_total(values: np.ndarray) -> int:
+    """The sum of the positive values of an integer array (a Python scan on few nodes)."""
+    if values.size <= SCAN_NODES:
+        return sum([value for value in values.tolist() if value > 0])
+    return int(np.maximum(values, 0).sum())
 
 
 def _ranked(usable: np.ndarray, key: np.ndarray | None, rng: np.random.Generator,
@@ -39,10 +50,9 @@ def _best(candidates: np.ndarray, key: np.ndarray | None, rng: np.random.Generat
     return int(candidates[np.argmin(key[candidates])])
 
 
-def place(job: Job, free_cores: np.ndarray, free_mem: np.ndarray, key: np.ndarray | None,
-          rng: np.random.Generator, allowed: np.ndarray | None = None,
-          order: np.ndarray | None = None,
-          free_disk: np.ndarray | None = None) -> Allocation | None:
+def place(job: Job, free_cores: np.ndarray, free_mem: np.ndarray, free_disk: np.ndarray,
+          key: np.ndarray | None, rng: np.random.Generator, allowed: np.ndarray | None = None,
+          order: np.ndarray | None = None) -> Allocation | None:
     """An allocation of ``job`` on the preferred nodes where it fits, or ``None``.
 
     ``allowed`` optionally masks the nodes that may be used; ``order`` is ``key``'s ranking

@@ -42,20 +42,22 @@ class Profile:
         """Free resources now, then after each estimated end of a running job (the amounts
         freed at one time summed first, in the order of ``view.running``)."""
         now = view.now
-        ends: list[list[tuple[float, int, float]]] = [[] for _ in view.node_index]
+        ends: list[list[tuple[float, int, float, float]]] = [[] for _ in view.node_index]
         for run in view.running.values():
             end, job = view.estimated_end(run), run.job
             for node, count in run.allocation:
-                ends[node].append((end, count, share(job.memory_mb, count, job.ntasks)))
-        cores, mem = view.free_cores.tolist(), view.free_mem.tolist()
-        skylines = [_skyline(now, cores[n], mem[n], sorted(ends[n], key=_END))
+                ends[node].append((end, count, share(job.memory_mb, count, job.ntasks),
+                                   share(job.disk_mb, count, job.ntasks)))
+        cores, mem, disk = (view.free_cores.tolist(), view.free_mem.tolist(),
+                            view.free_disk.tolist())
+        skylines = [_skyline(now, (cores[n], mem[n], disk[n]), sorted(ends[n], key=_END))
                     for n in range(len(ends))]
         if len(skylines) == 1:  # its node's skyline is the platform's
             total = skylines[0]
         else:
-            every_end = sorted(((end, count, 0.0) for node in ends for end, count, _ in node),
-                               key=_END)
-            total = _skyline(now, view.total_free_cores, 0.0, every_end)
+            every_end = sorted(((end, count, 0.0, 0.0) for node in ends
+                                for end, count, _, _ in node), key=_END)
+            total = _skyline(now, (view.total_free_cores, 0.0, 0.0), every_end)
         return Profile(skylines, total, view.platform.arrays.slots.tolist(), now)
 
     def advance(self, now: float) -> None:
@@ -73,14 +75,17 @@ class Profile:
     def _book(self, job: Job, start: float, end: float, allocation: Allocation,
               sign: int) -> None:
         now, nodes, total = self.now, self.nodes, 0
+        memory, disk, tasks = job.memory_mb, job.disk_mb, job.ntasks
         for node, count in allocation:
             skyline = nodes[node]
             skyline.prune(now)
-            skyline.add(start, end, sign * count, sign * share(job.memory_mb, count, job.ntasks))
+            skyline.add(start, end, sign * count,
+                        sign * share(memory, count, tasks) if memory else 0.0,
+                        sign * share(disk, count, tasks) if disk else 0.0)
             total += count
         if len(nodes) > 1:
             self.total.prune(now)
-            self.total.add(start, end, sign * total, 0.0)
+            self.total.add(start, end, sign * total, 0.0, 0.0)
 
     def holds(self, job: Job, start: float, end: float, allocation: Allocation) -> bool:
         """Whether ``allocation`` fits over ``[start, end)`` in what is left."""
@@ -97,7 +102,7 @@ class Profile:
         allocation then; only starts before ``hi`` are searched (``None`` if none fits).
         ``lo`` says no start before it can fit: the search begins there.
 
-        ``home``: a one-node job without memory booked on that node from ``booked`` on, for
+        ``home``: a one-node job without memory or disk booked on that node from ``booked`` on, for
         ``durations[home]``, still in the profile; only starts before ``booked`` are searched.
         It may start earlier there if it fits until ``booked``: from then on its own booking
         leaves it its cores (the profile is searched as if it were released, without releasing
@@ -118,14 +123,14 @@ class Profile:
         """Each node's first fit; the preferred node among those that fit first. In a
         static preference order, a node that fits at ``lo`` ends the search (no later node can
         be earlier, nor preferred on a tie)."""
-        tasks, need_mem, now = job.ntasks, job.memory_mb, self.now
+        tasks, need_mem, need_disk, now = job.ntasks, job.memory_mb, job.disk_mb, self.now
         best, first = hi, []
         for node in range(len(self.nodes)) if order is None else order.tolist():
             if self.slots[node] < tasks:
                 continue
             bound = best if not first else math.nextafter(best, math.inf)
             t = self.nodes[node].first_fit(tasks, need_mem, durations[node], lo, bound, now,
-                                           booked if node == home else math.inf)
+                                           booked if node == home else math.inf, need_disk)
             if t is None:
                 continue
             if t < best or not first:
@@ -152,22 +157,23 @@ class Profile:
         first = total.first_fit(tasks, 0.0, duration, lo, hi, now)
         if first is None:
             return None
-        steps = _Steps(self.nodes, job.memory_mb > 0)
+        steps = _Steps(self.nodes, job.memory_mb > 0, job.disk_mb > 0)
         for t in steps.starts(first, now).tolist():
             if t >= hi:
                 break
             if total.lowest(t, t + duration)[0] < tasks:
                 continue
-            cores, mem = steps.lowest(t, t + duration)
-            if not _may_fit(job, capacity(job, cores, mem)):
+            cores, mem, disk = steps.lowest(t, t + duration)
+            if not _may_fit(job, capacity(job, cores, mem, disk)):
                 continue
-            allocation = place(job, cores, mem, key, rng, order=order)
+            allocation = place(job, cores, mem, disk, key, rng, order=order)
             if allocation is not None:
                 return t, allocation
         return None
 
-    def most_free(self, node: int, start: float, end: float) -> tuple[int, float]:
-        """The most free cores and memory ``node`` has at some time in ``[start, end)``."""
+    def most_free(self, node: int, start: float, end: float) -> tuple[int, float, float]:
+        """The most free cores, memory and disk ``node`` has at some time in
+        ``[start, end)``."""
         return self.nodes[node].highest(start, end)
 
     def most_total(self, start: float, end: float) -> int:
@@ -175,41 +181,46 @@ class Profile:
         return self.total.highest(start, end)[0]
 
 
-def _skyline(now: float, cores: int, mem: float,
-             ends: list[tuple[float, int, float]]) -> Skyline:
-    """A node with ``cores``/``mem`` free now that gets back each ``(end, cores, mem)`` (sorted
-    by end) then; the amounts of equal ends are summed first, as the engine's rows did."""
-    times, free, free_mem = [now], [cores], [mem]
+def _skyline(now: float, free: tuple[int, float, float],
+             ends: list[tuple[float, int, float, float]]) -> Skyline:
+    """A node with ``free`` cores, memory and disk now that gets back each ``(end, cores, mem,
+    disk)`` (sorted by end) then; the amounts of equal ends are summed first, as the engine's
+    rows did."""
+    times, cores, mem, disk = [now], [free[0]], [free[1]], [free[2]]
     for end, group in groupby(ends, key=_END):
         if end == now:
-            for _, count, count_mem in group:
-                free[0] += count
-                free_mem[0] += count_mem
+            for _, count, count_mem, count_disk in group:
+                cores[0] += count
+                mem[0] += count_mem
+                disk[0] += count_disk
             continue
-        step_cores, step_mem = 0, 0.0
-        for _, count, count_mem in group:
+        step_cores, step_mem, step_disk = 0, 0.0, 0.0
+        for _, count, count_mem, count_disk in group:
             step_cores += count
             step_mem += count_mem
+            step_disk += count_disk
         times.append(end)
-        free.append(free[-1] + step_cores)
-        free_mem.append(free_mem[-1] + step_mem)
-    return Skyline(times, free, free_mem)
+        cores.append(cores[-1] + step_cores)
+        mem.append(mem[-1] + step_mem)
+        disk.append(disk[-1] + step_disk)
+    return Skyline(times, cores, mem, disk)
 
 
 class _Steps:
     """Every node's skyline as flat numpy arrays (node after node), to find what all nodes
     keep free over a window at once: a multi-node search looks at every node at each time it
     tries, and a Python loop over the nodes there costs more than the rest of the search.
-    Memory is read only when the job needs some (otherwise placement ignores it)."""
+    Memory and disk are read only when the job needs some (otherwise placement ignores
+    them)."""
 
-    def __init__(self, skylines: list[Skyline], with_mem: bool) -> None:
+    def __init__(self, skylines: list[Skyline], with_mem: bool, with_disk: bool) -> None:
         lengths = list(map(len, map(_TIMES, skylines)))
         count = sum(lengths)
         self.times = _flat(skylines, _TIMES, np.float64, count)
         self.cores = _flat(skylines, _CORES, np.int64, count)
-        self.mem = _flat(skylines, _MEM, np.float64, count) if with_mem else \
-            np.zeros(len(skylines))
-        self.with_mem = with_mem
+        self.mem = _flat(skylines, _MEM, np.float64, count) if with_mem else None
+        self.disk = _flat(skylines, _DISK, np.float64, count) if with_disk else None
+        self.unlimited = np.full(len(skylines), math.inf)
         ends = np.cumsum(lengths)
         self.offsets = ends - lengths
         self.following = np.empty(count)  # when each step ends
@@ -225,19 +236,24 @@ class _Steps:
             return np.concatenate(([first], later))
         return later
 
-    def lowest(self, start: float, end: float) -> tuple[np.ndarray, np.ndarray]:
-        """Per node, the least free cores and memory over ``[start, end)`` (the steps that
-        end after ``start`` and begin before ``end``, or hold ``start``)."""
+    def lowest(self, start: float, end: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per node, the least free cores, memory and disk over ``[start, end)`` (the steps
+        that end after ``start`` and begin before ``end``, or hold ``start``); memory or disk
+        not read is unlimited."""
         times = self.times
         inside = (self.following > start) & ((times < end) | (times <= start))
         cores = np.minimum.reduceat(np.where(inside, self.cores, _MOST), self.offsets)
-        if not self.with_mem:
-            return cores, self.mem
-        return cores, np.minimum.reduceat(np.where(inside, self.mem, math.inf), self.offsets)
+        return cores, self._lowest(self.mem, inside), self._lowest(self.disk, inside)
+
+    def _lowest(self, amounts: np.ndarray | None, inside: np.ndarray) -> np.ndarray:
+        if amounts is None:
+            return self.unlimited
+        return np.minimum.reduceat(np.where(inside, amounts, math.inf), self.offsets)
 
 
 _MOST = np.iinfo(np.int64).max
-_TIMES, _CORES, _MEM = attrgetter("times"), attrgetter("cores"), attrgetter("mem")
+_TIMES, _CORES, _MEM, _DISK = (attrgetter("times"), attrgetter("cores"), attrgetter("mem"),
+                               attrgetter("disk"))
 
 
 def _flat(skylines: list[Skyline], column: Callable[[Skyline], list], dtype: type,
@@ -255,13 +271,14 @@ def _may_fit(job: Job, rooms: np.ndarray) -> bool:
 
 def first_fit_time(view: ClusterView, job: Job, key: np.ndarray | None, rng: np.random.Generator,
                    order: np.ndarray | None = None
-                   ) -> tuple[float, Allocation, np.ndarray, np.ndarray]:
-    """Earliest projected time ``job`` can start, its allocation then, and the free cores and
-    memory projected at that time. Walks estimated ends in order and stops at the first fit,
-    so it costs only as many releases as the job needs. After the first try, placement is
-    tried only when the releases could have made room: enough free slots in all, and for a
-    one-node job a released node with as many (the others did not fit before)."""
-    cores, mem = view.free_cores.copy(), view.free_mem.copy()
+                   ) -> tuple[float, Allocation, np.ndarray, np.ndarray, np.ndarray]:
+    """Earliest projected time ``job`` can start, its allocation then, and the free cores,
+    memory and disk projected at that time. Walks estimated ends in order and stops at the
+    first fit, so it costs only as many releases as the job needs. After the first try,
+    placement is tried only when the releases could have made room: enough free slots in all,
+    and for a one-node job a released node with as many (the others did not fit before)."""
+    # releases add to a list of free cores (numpy's scalar access costs more than the walk)
+    cores, mem, disk = view.free_cores.tolist(), view.free_mem.copy(), view.free_disk.copy()
     now = view.now
     runs = sorted(view.running.values(), key=_EST_END)
     if runs and runs[0].est_end < now:  # jobs past their estimate end now, in view order
@@ -271,18 +288,21 @@ def first_fit_time(view: ClusterView, job: Job, key: np.ndarray | None, rng: np.
     while True:
         while i < len(runs) and max(runs[i].est_end, now) <= t:
             run = runs[i]
-            memory, ntasks = run.job.memory_mb, run.job.ntasks
+            memory, disk_mb, ntasks = run.job.memory_mb, run.job.disk_mb, run.job.ntasks
             for node, count in run.allocation:
                 cores[node] += count
                 total += count
                 if memory:
                     mem[node] += share(memory, count, ntasks)
+                if disk_mb:
+                    disk[node] += share(disk_mb, count, ntasks)
                 may_fit = may_fit or (one_node and cores[node] >= need)
             i += 1
         if may_fit and total >= need:
-            allocation = place(job, cores, mem, key, rng, order=order)
+            projected = np.array(cores, dtype=view.free_cores.dtype)
+            allocation = place(job, projected, mem, disk, key, rng, order=order)
             if allocation is not None:
-                return t, allocation, cores, mem
+                return t, allocation, projected, mem, disk
         if i == len(runs):
             raise AssertionError(f"job {job.id} fits nowhere even when the cluster is empty")
         t = max(runs[i].est_end, now)

@@ -82,8 +82,8 @@ class QueuePolicy(Scheduler):
             job = self.queue.peek()
             if job.ntasks > view.total_free_cores:  # cannot fit anywhere: no need to look
                 return
-            allocation = place(job, view.free_cores, view.free_mem, self.nodes.key(view),
-                               self.rng, order=self.nodes.order(view), free_disk=view.free_disk)
+            allocation = place(job, view.free_cores, view.free_mem, view.free_disk,
+                               self.nodes.key(view), self.rng, order=self.nodes.order(view))
             if allocation is None:
                 return
             self.queue.pop()

@@ -1,6 +1,6 @@
 """Conservative backfilling's reservations, kept in the orders it needs them: by job, in the
 order they were first made (the order due ones start in), with a heap of their starts (to find
-the due ones and the next one), and the one-node jobs without memory by node and start (what
+the due ones and the next one), and the one-node jobs without memory or disk by node and start (what
 is freed on a node can only help such a job there if it starts after the freed time does).
 """
 
@@ -21,7 +21,7 @@ class Booking:
     """A reservation of ``job``: ``allocation`` from ``start`` for the estimated ``duration``,
     until ``end``; ``per_node`` is the fewest tasks the job puts on any node it uses, and no
     window of a start before this one reaches past ``reach`` (no estimate exceeds
-    ``req_time``). ``home`` is the node of a one-node job without memory (else -1): its own
+    ``req_time``). ``home`` is the node of a one-node job without memory or disk (else -1): its own
     booking leaves it all it needs there from ``start`` on."""
 
     job: Job
@@ -37,7 +37,7 @@ class Booking:
     def of(job: Job, start: float, allocation: Allocation, duration: float) -> "Booking":
         per_node = job.ntasks if job.nodes == 1 else 1 if job.nodes == SPREAD else \
             even_split(job)[0]
-        home = allocation[0][0] if job.nodes == 1 and not job.memory_mb else -1
+        home = allocation[0][0] if job.nodes == 1 and not job.takes_space else -1
         return Booking(job, start, allocation, duration, start + duration, per_node,
                        start + job.req_time, home)
 
@@ -45,11 +45,12 @@ class Booking:
 class Reservations:
     def __init__(self) -> None:
         self.booked: dict[int, Booking] = {}  # by job, in the order first booked
-        self.others: dict[int, Booking] = {}  # the ones with memory or on several nodes
+        self.others: dict[int, Booking] = {}  # the ones with memory or disk or on several nodes
         self._first: dict[int, int] = {}
         self._count = itertools.count()
         self._starts: list[tuple[float, int]] = []  # a heap; moved or started ones linger
-        # node -> sorted (start, tasks, estimate, req_time, job) of one-node jobs without memory
+        # node -> sorted (start, tasks, estimate, req_time, job) of one-node jobs without
+        # memory or disk
         self.on_node: dict[int, list[tuple[float, int, float, float, int]]] = {}
 
     def book(self, index: int, booking: Booking) -> None:

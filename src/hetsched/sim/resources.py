@@ -29,25 +29,29 @@ def share(total: float, tasks: int, ntasks: int) -> float:
 
 
 def capacity(job: Job, free_slots: np.ndarray, free_mem: np.ndarray,
-             free_disk: np.ndarray | None = None) -> np.ndarray:
-    """Tasks of ``job`` each node can take given free slots, memory and disk (``None``: disk
-    is not looked at)."""
+             free_disk: np.ndarray) -> np.ndarray:
+    """Tasks of ``job`` each node can take given free slots, memory and disk."""
     room = free_slots
     if job.memory_mb > 0 and free_mem.min() < job.memory_mb:  # memory binds somewhere
         room = np.minimum(room, _tasks_within(job.memory_mb, job.ntasks, free_mem))
-    if job.disk_mb > 0 and free_disk is not None and free_disk.min() < job.disk_mb:
+    if job.disk_mb > 0 and free_disk.min() < job.disk_mb:
         room = np.minimum(room, _tasks_within(job.disk_mb, job.ntasks, free_disk))
     return room
 
 
-def room(job: Job, slots: int, free_mem: float) -> int:
-    """The scalar form of :func:`capacity` for one node's free slots and memory (no disk;
-    like it, exact up to the job's task count)."""
-    total = job.memory_mb
-    if total <= 0 or free_mem >= total:
-        return slots
-    tasks = math.floor(free_mem * job.ntasks / total)  # as _tasks_within, for one node
-    return min(slots, tasks - (total * tasks / job.ntasks > free_mem))
+def room(job: Job, slots: int, free_mem: float, free_disk: float) -> int:
+    """The scalar form of :func:`capacity` for one node's free slots, memory and disk (like
+    it, exact up to the job's task count)."""
+    return min(slots, _tasks_in(job.memory_mb, job.ntasks, free_mem, slots),
+               _tasks_in(job.disk_mb, job.ntasks, free_disk, slots))
+
+
+def _tasks_in(total: float, ntasks: int, free: float, most: int) -> int:
+    """The scalar form of :func:`_tasks_within` (``most`` when ``total`` fits whole)."""
+    if total <= 0 or free >= total:
+        return most
+    tasks = math.floor(free * ntasks / total)
+    return tasks - (total * tasks / ntasks > free)
 
 
 def _tasks_within(total: float, ntasks: int, free: np.ndarray) -> np.ndarray:

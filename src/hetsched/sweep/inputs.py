@@ -11,17 +11,15 @@ from pathlib import Path
 from hetsched.errors import InputError
 from hetsched.sweep.packing import Packed
 from hetsched.platform.model import Platform
-from hetsched.sweep.spec import Generated, Input, WorkloadInput
+from hetsched.sweep.spec import Generated, Input, WorkloadInput, contents_sha256
 from hetsched.sweep.splits import Part, Split, split_workload
 from hetsched.workload.model import Workload
 from hetsched.workload.swf import SwfOptions
 
 
-def _check_unchanged(file: Input) -> None:
+def _check_unchanged(file: Input, companions: tuple[str, ...] = ()) -> None:
     """A run is identified by its inputs' contents: refuse a file edited during the sweep."""
-    from hetsched.output.summary_json import file_sha256
-
-    if file_sha256(file.path) != file.sha256:
+    if contents_sha256(file.path, companions) != file.sha256:
         raise InputError(file.path, "changed since the sweep started (its SHA-256 differs)")
 
 
@@ -29,8 +27,9 @@ def _check_unchanged(file: Input) -> None:
 def platform_of(file: Input) -> Platform:
     from hetsched.platform.load import load_platform
 
-    _check_unchanged(file)
-    return load_platform(file.path)
+    platform = load_platform(file.path)
+    _check_unchanged(file, platform.companions)
+    return platform
 
 
 @lru_cache(maxsize=8)

@@ -247,14 +247,38 @@ def load_sweep(path: str | Path) -> Sweep:
     return sweep
 
 
-def _input(path: Path, base: Path, field: str, file: str, name: str | None) -> Input:
+def input_sha256(path: str | Path, kind: str) -> str:
+    """What identifies an input's contents: its file's SHA-256; a platform built from
+    catalogue files too (IRMaSim's, HDeepRM's and Batsim's JSON platforms:
+    ``Platform.companions``) covers them, so editing a catalogue makes new runs."""
+    if kind != "platform":
+        return contents_sha256(path)
+    from hetsched.platform.load import load_platform
+
+    return contents_sha256(path, load_platform(path).companions)
+
+
+def contents_sha256(path: str | Path, companions: tuple[str, ...] = ()) -> str:
+    """The SHA-256 of a file, or with ``companions``, of its SHA-256 and each companion's
+    ``name:SHA-256``, one per line."""
+    import hashlib
+
     from hetsched.output.summary_json import file_sha256
 
+    own = file_sha256(path)
+    if not companions:
+        return own
+    parts = [own, *(f"{Path(file).name}:{file_sha256(file)}" for file in companions)]
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()
+
+
+def _input(path: Path, base: Path, field: str, file: str, name: str | None) -> Input:
     resolved = (base / Path(file).expanduser()).resolve()
     if not resolved.is_file():
         problem = "is a directory, not a file" if resolved.is_dir() else "no such file"
         raise InputError(path, f"{problem}: {file}", field=f"{field}.file")
-    return Input(name or file_stem(resolved), str(resolved), file_sha256(resolved))
+    kind = "platform" if field.startswith("platforms") else "workload"
+    return Input(name or file_stem(resolved), str(resolved), input_sha256(resolved, kind))
 
 
 def _workload(path: Path, base: Path, field: str, entry: WorkloadEntry) -> WorkloadInput:

@@ -13,7 +13,7 @@ ignored, with a warning; profiles hetsched cannot model (traces, IO) are refused
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -89,24 +89,30 @@ class Profiles:
     done: dict[str, Work]
 
     def work(self, name: str) -> Work:
-        """``name``'s work; sequences are resolved without recursion (an explicit stack), so
-        deep chains cannot overflow Python's stack, and cycles are refused."""
-        stack, visiting = [name], {name}
+        """``name``'s work; sequences are resolved without recursion (an explicit stack of
+        each open sequence and its parts still to look at), so deep chains cannot overflow
+        Python's stack, each part is looked at once, and cycles are refused."""
+        if name in self.done:
+            return self.done[name]
+        stack, visiting = [(name, self._parts(name))], {name}
         while stack:
-            top = stack[-1]
-            missing = [p for p in self._sequence(top) if p not in self.done] \
-                if self._kind(top) in SEQUENCE else []
-            if not missing:
+            top, parts = stack[-1]
+            child = next((p for p in parts if p not in self.done), None)
+            if child is None:
                 self.done[top] = self._resolve(top)
-                visiting.discard(stack.pop())
+                visiting.discard(top)
+                stack.pop()
                 continue
-            child = missing[0]
             if child in visiting:
                 raise InputError(self.path, f"sequence refers back to itself through "
                                             f"'{child}'", record=f"profile '{top}'", field="seq")
             visiting.add(child)
-            stack.append(child)
+            stack.append((child, self._parts(child)))
         return self.done[name]
+
+    def _parts(self, name: str) -> Iterator[str]:
+        """The profiles a sequence is made of (none for other kinds)."""
+        return iter(self._sequence(name) if self._kind(name) in SEQUENCE else ())
 
     def _entry(self, name: str) -> Mapping[str, Any]:
         entry = self.raw[name]

@@ -1,8 +1,9 @@
 """``load_workload``: read any supported workload file, detecting its format.
 
 A format is a :class:`WorkloadFormat` in :data:`WORKLOAD_FORMATS`, tried in order:
-``accepts(path, data)`` gets the parsed document for ``.json``/``.yaml``/``.yml`` files and
-``None`` for other suffixes (such formats read the file themselves in ``load``). A format's
+``accepts(path, data)`` gets the parsed document for ``.json``/``.yaml``/``.yml`` files, the root
+element for ``.xml`` files and ``None`` for other suffixes (such formats read the file themselves
+in ``load``): see :func:`~hetsched.documents.read_document`. A format's
 reader is imported only when a file of that format is read (:func:`hetsched.lazy.deferred`).
 """
 
@@ -13,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from hetsched.documents import STRUCTURED_SUFFIXES, check_exists, read_structured
+from hetsched.documents import STRUCTURED_SUFFIXES, check_exists, read_document
 from hetsched.errors import InputError
 from hetsched.lazy import deferred
 from hetsched.platform.model import Platform
@@ -59,7 +60,7 @@ def is_native_workload(data: Any) -> bool:
 
 WORKLOAD_FORMATS: tuple[WorkloadFormat, ...] = (
     WorkloadFormat("dssim", lambda path, data: path.suffix.lower() == ".xml",
-                   lambda path, data, platform, swf: _dssim(path, platform)),
+                   lambda path, data, platform, swf: _dssim(path, platform, data)),
     WorkloadFormat("swf", lambda path, data: is_swf(path),
                    lambda path, data, platform, swf: load_swf(path, platform, swf)),
     WorkloadFormat("batsim", lambda path, data: is_batsim_workload(data),
@@ -76,12 +77,17 @@ def load_workload(path: str | Path, platform: Platform, swf: SwfOptions = SwfOpt
     XML) for ``platform``."""
     path = Path(path)
     check_exists(path)
-    structured = path.suffix.lower() in STRUCTURED_SUFFIXES
-    data = read_structured(path) if structured else None
+    return workload_from_document(path, read_document(path), platform, swf)
+
+
+def workload_from_document(path: Path, data: Any, platform: Platform,
+                           swf: SwfOptions = SwfOptions()) -> Workload:
+    """The workload in ``path``, whose document (:func:`~hetsched.documents.read_document`)
+    is ``data``."""
     for fmt in WORKLOAD_FORMATS:
         if fmt.accepts(path, data):
             return fmt.load(path, data, platform, swf)
-    if not structured:
+    if path.suffix.lower() not in STRUCTURED_SUFFIXES:
         raise InputError(path, f"unsupported workload file suffix '{path.suffix}' (expected "
                                f".swf, .swf.gz, {', '.join(STRUCTURED_SUFFIXES)}, .xml)")
     raise InputError(path, "unrecognised workload format: expected a top-level 'jobs' list",

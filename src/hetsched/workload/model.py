@@ -58,6 +58,11 @@ class Job:
         return self.nodes == 1
 
     @property
+    def takes_space(self) -> bool:
+        """Whether the job needs memory or disk, which backfilling projects besides cores."""
+        return bool(self.memory_mb or self.disk_mb)
+
+    @property
     def mem_mb(self) -> float:
         """Memory per task (MB)."""
         return self.memory_mb / self.ntasks

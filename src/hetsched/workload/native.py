@@ -40,6 +40,7 @@ class JobSpec(StrictModel):
     ipc: Ipc = 1.0
     nodes: Annotated[int, BeforeValidator(_spread), Field(ge=0, le=MAX_TASKS)] = 1
     mem_mb: MemoryMb = 0.0
+    disk_mb: MemoryMb = 0.0
     mem_bw_gbs: Bandwidth = 0.0
     mem_vol: MemVolume = 0.0
     cpu_util: Utilisation = 1.0
@@ -86,7 +87,7 @@ def _job(spec: JobSpec, path: Path, slowest: float) -> Job:
     req_time = spec.req_time if spec.req_time is not None else req_ops / (spec.ipc * speed)
     return Job(id=spec.id, submit=spec.submit, ntasks=spec.ntasks, req_ops=req_ops,
                req_time=req_time, ipc=spec.ipc, nodes=spec.nodes,
-               memory_mb=spec.mem_mb * spec.ntasks,
+               memory_mb=spec.mem_mb * spec.ntasks, disk_mb=spec.disk_mb,
                mem_bw_gbs=spec.mem_bw_gbs, mem_vol=spec.mem_vol, cpu_util=spec.cpu_util,
                profile=spec.profile, parents=tuple(spec.parents),
                fixed_duration=spec.fixed_duration, walltime=spec.walltime, queue=spec.queue,

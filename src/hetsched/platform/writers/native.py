@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -102,8 +103,8 @@ def native_document(platform: Platform) -> dict[str, Any]:
 
 
 def losses(platform: Platform) -> list[str]:
-    names = [c["name"] for c in clusters(platform)]
-    split = sorted({n for n in names if names.count(n) > 1})
+    groups_of = Counter(c["name"] for c in clusters(platform))
+    split = sorted(n for n, count in groups_of.items() if count > 1)
     return (type_losses(platform, FMT, {
         "on-demand nodes": lambda t: t.on_demand,
         "a disk size": lambda t: math.isfinite(t.disk_mb)})

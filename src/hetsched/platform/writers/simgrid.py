@@ -14,6 +14,7 @@ network), so cluster and node names survive; other nodes are ``<host>``s in ``cl
 from __future__ import annotations
 
 import math
+from collections import Counter
 import re
 from pathlib import Path
 from xml.sax.saxutils import quoteattr
@@ -65,9 +66,9 @@ def _runs(platform: Platform) -> list[list[Node]]:
 
 def _clusters(runs: list[list[Node]]) -> set[str]:
     """The clusters written as ``<cluster>``: not cluster0, one run, :func:`cluster_run`."""
-    names = [run[0].cluster for run in runs]
+    runs_of = Counter(run[0].cluster for run in runs)
     return {run[0].cluster for run in runs if run[0].cluster != "cluster0"
-            and names.count(run[0].cluster) == 1 and cluster_run(run) is not None}
+            and runs_of[run[0].cluster] == 1 and cluster_run(run) is not None}
 
 
 def _elements(platform: Platform) -> list[str]:

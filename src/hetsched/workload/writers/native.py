@@ -3,7 +3,6 @@
 Jobs are written with their work (``req_ops``) and estimate (``req_time``), so the file
 stands on its own: reading it back gives the same jobs on any platform. Values equal to the
 schema's defaults are left out; in JSON one job per line, in YAML one flow mapping per job.
-The native format has no field for a job's disk (a loss ``hetsched convert`` reports).
 """
 
 from __future__ import annotations
@@ -17,17 +16,18 @@ from hetsched.platform.model import Platform
 from hetsched.workload.model import SPREAD, Job, Workload
 from hetsched.workload.writers import Writer, losses
 
-_DEFAULTS = {"ipc": 1.0, "nodes": 1, "mem_mb": 0.0, "mem_bw_gbs": 0.0, "mem_vol": 0.0,
-             "cpu_util": 1.0, "profile": "", "parents": [], "fixed_duration": False,
+_DEFAULTS = {"ipc": 1.0, "nodes": 1, "mem_mb": 0.0, "disk_mb": 0.0, "mem_bw_gbs": 0.0,
+             "mem_vol": 0.0, "cpu_util": 1.0, "profile": "", "parents": [], "fixed_duration": False,
              "walltime": None, "queue": -1, "partition": -1}
 
 
 def job_record(job: Job) -> dict[str, Any]:
-    """``job`` as a native job record (without its disk, which the format cannot hold)."""
+    """``job`` as a native job record."""
     record = {"id": job.id, "submit": job.submit, "ntasks": job.ntasks, "req_ops": job.req_ops,
               "req_time": job.req_time}
     optional = {"ipc": job.ipc, "nodes": "spread" if job.nodes == SPREAD else job.nodes,
-                "mem_mb": job.mem_mb, "mem_bw_gbs": job.mem_bw_gbs, "mem_vol": job.mem_vol,
+                "mem_mb": job.mem_mb, "disk_mb": job.disk_mb, "mem_bw_gbs": job.mem_bw_gbs,
+                "mem_vol": job.mem_vol,
                 "cpu_util": job.cpu_util, "profile": job.profile, "parents": list(job.parents),
                 "fixed_duration": job.fixed_duration, "walltime": job.walltime,
                 "queue": job.queue, "partition": job.partition}
@@ -57,7 +57,6 @@ def write_native_yaml(workload: Workload, path: Path, platform: Platform,
 
 
 _CANNOT_HOLD = (
-    losses.disk("the native format"),
     losses.Loss.each("need memory that no memory per task times their tasks gives",
                      lambda j, p: j.mem_mb * j.ntasks != j.memory_mb,
                      "the native format holds memory per task: off by a rounding"),
