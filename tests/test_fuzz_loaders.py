@@ -375,8 +375,8 @@ NASTY = st.one_of(
     st.floats(allow_nan=True, allow_infinity=True), st.integers(-10, 10),
     st.text(max_size=5), st.lists(st.integers(0, 3), max_size=2))
 JOB_KEYS = ("id", "submit", "subtime", "ntasks", "res", "run_time", "req_ops", "req_time",
-            "walltime", "ipc", "nodes", "mem_mb", "mem", "mem_vol", "mem_bw_gbs", "profile",
-            "parents", "subtme")
+            "walltime", "ipc", "nodes", "mem_mb", "mem", "disk_mb", "mem_vol", "mem_bw_gbs",
+            "profile", "parents", "subtme")
 NODE_KEYS = ("name", "cores", "clock_ghz", "ops_per_cycle", "memory_gb", "mem_bw_gbs",
              "hourly_price", "boot_time", "count", "power", "clock_gzh")
 
