@@ -59,7 +59,7 @@ def test_a_job_needing_more_disk_than_any_node_is_rejected() -> None:
     node = NodeType("n", 4, 1.0, disk_mb=100)
     result = simulate(Platform.from_counts("p", [(node, 1)]),
                       Workload("w", (job("a", 0, 1, 10, disk=200),)), create("fcfs"))
-    assert "200 MB of disk" in result.reason[0]
+    assert result.reason[0] == "needs 200 MB of disk on one node; no node has that much"
 
 
 def test_the_scalar_room_is_capacity_on_one_node() -> None:

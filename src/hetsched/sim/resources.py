@@ -127,9 +127,9 @@ def infeasibility(job: Job, platform: Platform) -> str | None:
                     f"{_holds(platform, platform.max_node_slots)}")
         if any(t.slots >= job.ntasks and fits_type(job, t) for t in platform.node_types):
             return None  # all its tasks on one node: it needs exactly its memory and disk
-        needs = f"{job.memory_mb:g} MB of memory" if job.disk_mb <= 0 else \
-            f"{job.memory_mb:g} MB of memory and {job.disk_mb:g} MB of disk"
-        return f"needs {needs} on one node; no node has that much"
+        amounts = [f"{amount:g} MB of {what}" for amount, what in
+                   ((job.memory_mb, "memory"), (job.disk_mb, "disk")) if amount > 0]
+        return f"needs {' and '.join(amounts)} on one node; no node has that much"
     if job.nodes == SPREAD:
         if _usable(job, platform, job.ntasks).sum() >= job.ntasks:
             return None
