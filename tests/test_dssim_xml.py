@@ -84,3 +84,21 @@ def test_config_naming_its_job_list_brings_it(tmp_path: Path) -> None:
     named = CONFIG.replace("</servers>", '</servers><jobs file="mine.xml"/>')
     path = write(tmp_path / "c.xml", named)
     assert len(load_workload(path, config_platform(path)).jobs) == 1
+
+
+def test_a_configuration_alone_is_read_once(tmp_path: Path, monkeypatch) -> None:
+    """Given only a configuration naming its job list, a run reads it once for both."""
+    import hetsched.dssim.xml as dssim_xml
+    import hetsched.xmldoc as xmldoc
+    from hetsched.api import load_inputs
+
+    write(tmp_path / "mine.xml", f"<jobs>{job(0, 0, 1, 5)}</jobs>")
+    path = write(tmp_path / "c.xml", CONFIG.replace("</servers>",
+                                                    '</servers><jobs file="mine.xml"/>'))
+    read: list[Path] = []
+    real = xmldoc.read_xml
+    for module in (xmldoc, dssim_xml):
+        monkeypatch.setattr(module, "read_xml", lambda p: read.append(p) or real(p))
+    platform, workload = load_inputs(path, None)
+    assert len(platform.nodes) == 5 and len(workload.jobs) == 1
+    assert read.count(path) == 1
