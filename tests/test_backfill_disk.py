@@ -145,3 +145,19 @@ def test_a_multi_node_candidate_does_not_take_the_heads_disk(
     assert timeline(run(types, jobs, scheduler)) == {
         "A": (0.0, 10.0, ((0, 3), (1, 3))), "H": (10.0, 20.0, ((0, 3), (1, 3))),
         "B": (20.0, 120.0, b_at_20), "C": (3.0, 103.0, both), "D": (4.0, 9.0, both)}
+
+
+@pytest.mark.parametrize("scheduler", ["fcfs", "easy", "conservative"])
+@pytest.mark.parametrize("resource", ["memory_mb", "disk_mb"])
+def test_a_job_needing_a_whole_node_fits_once_the_node_is_empty(scheduler: str,
+                                                                resource: str) -> None:
+    # Four nodes of 300 MB. A takes 25 MB on each, B 100/3 MB on three; given back, the
+    # shares do not add up to 300.0 again in floating point. H needs all 300 MB of every node:
+    # it starts at 10, when A and B have ended (it waited forever, and conservative's plan,
+    # re-made when C ends early, found it "fits nowhere even when the cluster is empty").
+    types = [(NodeType("n", 4, 1.0, **{resource: 300.0}), 4)]
+    jobs = [replace(job("A", 0, 4, 10, req=5, nodes=4), **{resource: 100.0}),
+            replace(job("B", 0, 3, 10, req=6, nodes=3), **{resource: 100.0}),
+            job("C", 0, 1, 1, req=2),
+            replace(job("H", 0.5, 4, 1, nodes=SPREAD), **{resource: 1200.0})]
+    assert timeline(run(types, jobs, scheduler))["H"][:2] == (10.0, 11.0)

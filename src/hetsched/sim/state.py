@@ -238,8 +238,19 @@ class ClusterState:
         self._change(run, -1, now)
         index, owned, on = run.job.index, self._owned, self.running_on
         for node, _ in run.allocation:  # an emptied dict stays: the node will be busy again
-            del (on[node] if node in owned else self._writable(node))[index]
+            jobs = on[node] if node in owned else self._writable(node)
+            del jobs[index]
+            if not jobs and run.job.takes_space:
+                self._empty(node)
         del self.running[index]
+
+    def _empty(self, node: int) -> None:
+        """``node`` runs nothing: all its memory and disk are free, exactly (shares taken and
+        given back in another order may not add up to the capacity in floating point, and a
+        job needing all of it would never fit)."""
+        a = self.platform.arrays
+        self.free_mem[node], self.free_disk[node] = a.memory_mb[node], a.disk_mb[node]
+        self.used_mem[node] = 0.0
 
     def jobs_on(self, node: int) -> dict[int, RunningJob]:
         """The jobs running on ``node``, by index (an empty dict for an idle node)."""
