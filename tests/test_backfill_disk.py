@@ -161,3 +161,16 @@ def test_a_job_needing_a_whole_node_fits_once_the_node_is_empty(scheduler: str,
             job("C", 0, 1, 1, req=2),
             replace(job("H", 0.5, 4, 1, nodes=SPREAD), **{resource: 1200.0})]
     assert timeline(run(types, jobs, scheduler))["H"][:2] == (10.0, 11.0)
+
+
+@pytest.mark.parametrize("scheduler", ["fcfs", "easy", "conservative"])
+def test_a_node_emptied_by_a_job_without_memory_has_all_its_memory(scheduler: str) -> None:
+    # As above, but D (one core of node 0, no memory) ends last, at 15: node 0's memory,
+    # drifted when A and B gave theirs back, is whole again once D has ended. H: [15, 16).
+    types = [(NodeType("n", 4, 1.0, memory_mb=300.0), 4)]
+    jobs = [job("D", 0, 1, 15), job("A", 0, 4, 10, nodes=4, mem=25.0),
+            job("B", 0, 3, 10, nodes=3, mem=100 / 3),
+            job("H", 0.5, 4, 1, nodes=SPREAD, mem=300.0)]
+    result = run(types, jobs, scheduler)
+    assert timeline(result)["D"][2] == ((0, 1),)
+    assert timeline(result)["H"][:2] == (15.0, 16.0)

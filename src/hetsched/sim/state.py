@@ -240,7 +240,7 @@ class ClusterState:
         for node, _ in run.allocation:  # an emptied dict stays: the node will be busy again
             jobs = on[node] if node in owned else self._writable(node)
             del jobs[index]
-            if not jobs and run.job.takes_space:
+            if not jobs:
                 self._empty(node)
         del self.running[index]
 
