@@ -122,17 +122,14 @@ def load_inputs(platform: PathLike | Platform | None, workload: PathLike | Workl
     """The platform and workload of a run, from paths or objects. No platform: the bundled
     example's. No workload: the job list a ds-sim configuration names, else the bundled
     example's."""
-    from hetsched.documents import check_exists, read_document
     from hetsched.examples import default_platform_path, default_workload_path
-    from hetsched.platform.load import platform_from_document
+    from hetsched.platform.load import read_platform
     from hetsched.workload.load import load_workload
 
     document = None  # the platform file's, read once (a ds-sim configuration names the jobs)
     if not isinstance(platform, Platform):
-        path = default_platform_path() if platform is None else _path(platform, "platform")
-        check_exists(path)
-        document = read_document(path)
-        platform = platform_from_document(path, document)
+        platform, document = read_platform(default_platform_path() if platform is None
+                                           else _path(platform, "platform"))
     if isinstance(workload, Workload):
         return platform, workload
     if workload is not None:

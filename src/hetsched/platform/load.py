@@ -65,9 +65,16 @@ PLATFORM_FORMATS: tuple[PlatformFormat, ...] = (
 def load_platform(path: str | Path) -> Platform:
     """Read a platform file in any supported format (native JSON/YAML, IRMaSim JSON, SimGrid
     or Batsim platform XML, ds-sim configuration XML: XML formats told apart by their root)."""
+    return read_platform(path)[0]
+
+
+def read_platform(path: str | Path) -> tuple[Platform, Any]:
+    """The platform in ``path`` and the document it was read from
+    (:func:`~hetsched.documents.read_document`), for a caller that needs more of it."""
     path = Path(path)
     check_exists(path)
-    return platform_from_document(path, read_document(path))
+    document = read_document(path)
+    return platform_from_document(path, document), document
 
 
 def platform_from_document(path: Path, data: Any) -> Platform:

@@ -4,7 +4,6 @@
 A caller whose key never changes may also pass ``order``, the nodes sorted by it (stable), to
 skip ranking on every call. Works on any free-cores/free-memory/free-disk arrays, so
 backfilling can place jobs on projected future states with the same rules as placement now.
-Free disk is looked at when given.
 """
 
 from __future__ import annotations
