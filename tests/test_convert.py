@@ -10,9 +10,12 @@ from typer.testing import CliRunner
 
 from hetsched.cli.main import app
 from hetsched.convert import convert
+from hetsched.metrics.summary import rental_cost
 from hetsched.platform.load import load_platform
 from hetsched.platform.model import NodeType, Platform, Processor
 from hetsched.platform.writers.native import write_yaml
+from hetsched.schedulers import create
+from hetsched.sim.engine import simulate
 from hetsched.workload.load import load_workload
 from hetsched.workload.model import SPREAD, Job, Workload
 from hetsched.workload.writers.native import write_native
@@ -173,6 +176,31 @@ def test_native_platform_keeps_downtime_and_contention(tmp_path):
     back, read = load_platform(tmp_path / "p.json"), load_platform(source)
     assert (back.availability, back.contention, back.contention_params, back.node_types) == \
            (read.availability, read.contention, read.contention_params, read.node_types)
+
+
+def test_dssim_servers_to_native_run_the_same(tmp_path, shared_data):
+    """A ds-sim configuration's servers (on-demand nodes with disk, boot time and price) as a
+    native platform: nothing lost, and a ds-sim algorithm schedules its job list the same."""
+    config = shared_data / "dssim" / "configs" / "config12-long-med.xml"
+    jobs = shared_data / "dssim" / "jobs" / "config12-long-med-jobs.xml"
+    done = convert(config, tmp_path / "servers.yaml", kind="platform")
+    assert (done.kind, done.losses) == ("platform", [])
+    read, native = load_platform(config), load_platform(tmp_path / "servers.yaml")
+    assert native.node_types == read.node_types
+    assert all(t.on_demand and t.disk_mb < float("inf") for t in native.node_types)
+    runs = [simulate(p, load_workload(jobs, p), create("bf")) for p in (read, native)]
+    assert runs[0].start.tolist() == runs[1].start.tolist()
+    assert runs[0].end.tolist() == runs[1].end.tolist()
+    assert runs[0].allocation == runs[1].allocation
+    assert rental_cost(runs[0]) == rental_cost(runs[1]) > 0
+
+
+def test_convert_kind_is_checked(tmp_path, shared_data):
+    config = shared_data / "dssim" / "configs" / "config12-long-med.xml"
+    result = CliRunner().invoke(app, ["convert", str(config), str(tmp_path / "p.yaml"),
+                                      "--kind", "servers"])
+    assert result.exit_code == 2
+    assert result.output == "error: unknown kind 'servers': expected workload or platform\n"
 
 
 def test_dssim_job_list_to_native_and_back_keeps_every_field(tmp_path, shared_data):

@@ -44,15 +44,18 @@ name: fuzz
 node_types:
   - {name: fast, cores: 8, clock_ghz: 3.0, memory_gb: 64, mem_bw_gbs: 40,
      power: {idle: 20, static: 50, dynamic_per_core: 10}, hourly_price: 0.5}
-  - {name: slow, cores: 4, clock_ghz: 2.0, ops_per_cycle: 2, boot_time: 5}
+  - {name: slow, cores: 4, clock_ghz: 2.0, ops_per_cycle: 2, boot_time: 5, on_demand: true,
+     disk_gb: 100}
 clusters:
   - {name: c0, nodes: [{type: fast, count: 2}, {type: slow, count: 3}]}
 """
 NATIVE_WORKLOAD = json.dumps({"name": "fuzz", "jobs": [
-    {"id": "a", "submit": 0, "ntasks": 4, "run_time": 60, "mem_mb": 100},
+    {"id": "a", "submit": 0, "ntasks": 4, "run_time": 60, "mem_mb": 100, "disk_mb": 500,
+     "cpu_util": 0.5, "queue": 2, "partition": 1, "walltime": 90},
     {"id": "b", "submit": 5, "ntasks": 2, "req_ops": 3e11, "req_time": 600, "ipc": 2,
      "nodes": "spread", "mem_bw_gbs": 1},
-    {"id": 3, "submit": 7.5, "ntasks": 8, "run_time": 30, "nodes": 2, "profile": "x"}]},
+    {"id": 3, "submit": 7.5, "ntasks": 8, "run_time": 30, "nodes": 2, "profile": "x",
+     "fixed_duration": True, "parents": ["a"]}]},
     indent=1)
 BATSIM_WORKLOAD = json.dumps({"nb_res": 8, "jobs": [
     {"id": 1, "subtime": 0, "res": 3, "walltime": 100, "profile": "d60"},

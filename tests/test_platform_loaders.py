@@ -280,6 +280,12 @@ def test_bundled_default_platform() -> None:
      "greater than or equal to 0"),
     (lambda d: d["node_types"][0].update(memory_gb=0), "node type 'fast'", "memory_gb",
      "greater than 0"),
+    (lambda d: d["node_types"][0].update(disk_gb=-1), "node type 'fast'", "disk_gb",
+     "greater than 0"),
+    (lambda d: d["node_types"][0].update(disk_gb=1e13), "node type 'fast'", "disk_gb",
+     "less than or equal to"),
+    (lambda d: d["node_types"][0].update(on_demand="yes"), "node type 'fast'", "on_demand",
+     "valid boolean"),
     (lambda d: d["node_types"][0].update(cores=8.5), "node type 'fast'", "cores",
      "valid integer"),
     (lambda d: d["node_types"][0].pop("clock_ghz"), "node type 'fast'", "clock_ghz",
@@ -303,6 +309,20 @@ def test_native_bad_input(tmp_path: Path, mutate, record: str | None, field: str
     message = error_of(load_platform, write(tmp_path / "bad.json", doc))
     parts = ["bad.json", f"field '{field}'", problem] + ([record] if record else [])
     assert_mentions(message, *parts)
+
+
+def test_native_disk_and_on_demand_nodes(tmp_path: Path) -> None:
+    doc = {"node_types": [
+        {"name": "vm", "cores": 2, "clock_ghz": 1.0, "disk_gb": 1.5, "boot_time": 60,
+         "on_demand": True, "hourly_price": 0.2},
+        {"name": "idle", "cores": 2, "clock_ghz": 1.0, "boot_time": 30}]}
+    platform = load_platform(write(tmp_path / "p.json", doc))
+    vm, idle = platform.node_types
+    assert (vm.disk_mb, vm.on_demand, vm.boot_time) == (1536, True, 60)
+    assert (idle.disk_mb, idle.on_demand) == (float("inf"), False)
+    # a boot time only on-demand nodes use is said to have no effect
+    assert platform.notes == ("node type 'idle': boot_time is used only by on-demand nodes "
+                              "(on_demand: true); it has no effect here",)
 
 
 # ---------------------------------------------------------------- file-level errors

@@ -67,14 +67,23 @@ def target_format(out: Path, kind: str, to: str | None) -> str:
     return fmt
 
 
+#: What ``kind`` may name: a file's workload or its platform (``None``: what it holds,
+#: :func:`input_kind`).
+KINDS = ("workload", "platform")
+
+
 def convert(source: Path, out: Path, to: str | None = None, platform: Path | None = None,
-            lossy: bool = False) -> Conversion:
-    """Convert ``source`` to ``out``; raise ConfigError listing the losses unless ``lossy``."""
+            lossy: bool = False, kind: str | None = None) -> Conversion:
+    """Convert ``source`` to ``out``; raise ConfigError listing the losses unless ``lossy``.
+    ``kind`` picks what to read of a file that holds both (a ds-sim configuration: its job
+    list, by default, or its servers)."""
     from hetsched.documents import check_exists, read_document
 
+    if kind is not None and kind not in KINDS:
+        raise ConfigError(f"unknown kind '{kind}': expected {' or '.join(KINDS)}")
     check_exists(source)
     data = read_document(source)  # read once: what it holds, its format and its contents
-    kind = input_kind(source, data)
+    kind = kind or input_kind(source, data)
     fmt = target_format(out, kind, to)
     if kind == "platform":
         return _convert_platform(source, data, out, fmt, lossy)

@@ -24,12 +24,16 @@ def convert_command(
         lossy: Annotated[bool, typer.Option(
             help="Write even if the target format cannot hold everything (the losses are "
             "printed as warnings).")] = False,
+        kind: Annotated[Optional[str], typer.Option(
+            "--kind", help="What to read of IN: workload or platform. Default: what it holds "
+            "(a ds-sim configuration: its job list; --kind platform reads its servers).")]
+        = None,
 ) -> None:
     """Convert a workload or platform file to another format."""
     from hetsched.convert import convert
 
     with user_errors():
-        done = convert(source, out, to, platform, lossy)
+        done = convert(source, out, to, platform, lossy, kind)
     for line in done.losses:
         warn(line)
     typer.echo(f"{source} → {out} ({done.kind}, {done.fmt})")

@@ -107,17 +107,19 @@ def config_platform(path: str | Path, root: ET.Element | None = None) -> Platfor
 
 
 def server_types(platform: Platform) -> tuple[ServerType, ...]:
-    """The ds-sim server types behind a platform: one per node type, in node order. Only a
-    ds-sim platform has them: every node type needs a finite memory and disk size."""
+    """The ds-sim server types behind a platform: one per node type, in node order. Every node
+    type needs a finite memory and disk size (a ds-sim configuration's servers, or native node
+    types given ``memory_gb`` and ``disk_gb``)."""
     counts: dict[str, int] = {}
     for node in platform.nodes:
         counts[node.type.name] = counts.get(node.type.name, 0) + 1
     for t in platform.node_types:
         for what, size in (("memory", t.memory_mb), ("disk", t.disk_mb)):
             if not math.isfinite(size):
-                raise ConfigError(f"ds-sim algorithms need a ds-sim platform (a configuration "
-                                  f"XML, whose servers have memory and disk sizes); "
-                                  f"{platform.source}: node type '{t.name}' has no {what} size")
+                raise ConfigError(f"ds-sim algorithms need a ds-sim platform, whose servers have "
+                                  f"memory and disk sizes (a configuration XML, or native node "
+                                  f"types with memory_gb and disk_gb); {platform.source}: node "
+                                  f"type '{t.name}' has no {what} size")
     return tuple(ServerType(t.name, counts[t.name], int(t.boot_time), t.hourly_price, t.cores,
                             int(t.memory_mb), int(t.disk_mb)) for t in platform.node_types)
 

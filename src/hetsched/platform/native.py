@@ -56,10 +56,12 @@ class NodeTypeSpec(StrictModel):
     clock_ghz: ClockGhz
     ops_per_cycle: OpsPerCycle = 1.0
     memory_gb: MemoryGb | None = None
+    disk_gb: MemoryGb | None = None
     mem_bw_gbs: PositiveBandwidth | None = None
     power: PowerSpec | None = None
     hourly_price: Price = 0.0
     boot_time: Seconds = 0.0
+    on_demand: bool = False
     count: Count | None = None
     oversubscription: Annotated[int, Field(ge=1, le=MAX_OVERSUBSCRIPTION)] = 1
     processors: list[ProcessorSpec] | None = Field(None, min_length=1)
@@ -70,12 +72,17 @@ class NodeTypeSpec(StrictModel):
         power = self.power or PowerSpec()
         return NodeType(
             name=self.name, cores=self.cores, clock_ghz=self.clock_ghz,
-            ops_per_cycle=self.ops_per_cycle,
-            memory_mb=INF if self.memory_gb is None else self.memory_gb * 1024,
             mem_bw_gbs=INF if self.mem_bw_gbs is None else self.mem_bw_gbs,
             idle_w=power.idle, static_w=power.static, dynamic_w_per_core=power.dynamic_per_core,
-            hourly_price=self.hourly_price, boot_time=self.boot_time,
-            has_power=self.power is not None, oversubscription=self.oversubscription)
+            has_power=self.power is not None, **self._common())
+
+    def _common(self) -> dict[str, Any]:
+        """The node type's fields that do not depend on its processors."""
+        return {"ops_per_cycle": self.ops_per_cycle,
+                "memory_mb": INF if self.memory_gb is None else self.memory_gb * 1024,
+                "disk_mb": INF if self.disk_gb is None else self.disk_gb * 1024,
+                "hourly_price": self.hourly_price, "boot_time": self.boot_time,
+                "on_demand": self.on_demand, "oversubscription": self.oversubscription}
 
     def _with_processors(self, path: Path) -> NodeType:
         assert self.processors is not None
@@ -100,12 +107,8 @@ class NodeTypeSpec(StrictModel):
                                      record=record, field=f"processors[{i}].contention")
         return NodeType.of_processors(
             self.name, self.clock_ghz, tuple(p.processor() for p in self.processors),
-            ops_per_cycle=self.ops_per_cycle,
-            memory_mb=INF if self.memory_gb is None else self.memory_gb * 1024,
             **({} if self.mem_bw_gbs is None else {"mem_bw_gbs": self.mem_bw_gbs}),
-            hourly_price=self.hourly_price, boot_time=self.boot_time,
-            has_power=all(p.power is not None for p in self.processors),
-            oversubscription=self.oversubscription)
+            has_power=all(p.power is not None for p in self.processors), **self._common())
 
 
 class NodeGroupSpec(StrictModel):
@@ -156,7 +159,16 @@ def native_platform_from_data(data: Any, path: Path) -> Platform:
     return Platform(spec.name or file_stem(path), nodes, str(path),
                     contention=spec.contention,
                     contention_params=tuple(spec.contention_params.items()),
-                    availability=_availability(spec.downtime, nodes, path))
+                    availability=_availability(spec.downtime, nodes, path),
+                    notes=_idle_boot_times(spec))
+
+
+def _idle_boot_times(spec: PlatformSpec) -> tuple[str, ...]:
+    """A note for each node type given a boot time it never uses (only on-demand nodes
+    boot)."""
+    return tuple(f"node type '{t.name}': boot_time is used only by on-demand nodes "
+                 "(on_demand: true); it has no effect here"
+                 for t in spec.node_types if t.boot_time and not t.on_demand)
 
 
 def _check_contention(spec: PlatformSpec, path: Path) -> None:

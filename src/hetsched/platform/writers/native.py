@@ -1,9 +1,8 @@
 """Writing hetsched's native platform (JSON or YAML): node types (with their processors when
 they have more than one, or contention parameters), clusters as runs of consecutive nodes,
-the contention model. The format cannot hold on-demand nodes and disk sizes (ds-sim's
-servers) and node names other than ``<type>-<k>``. Downtime is written back as the native
-reader builds it: a change to fewer cores opens one, a following change of that node back to
-all its cores closes it."""
+the contention model. The format cannot hold node names other than ``<type>-<k>``. Downtime
+is written back as the native reader builds it: a change to fewer cores opens one, a
+following change of that node back to all its cores closes it."""
 
 from __future__ import annotations
 
@@ -14,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from hetsched.platform.model import NodeType, Platform, Processor
-from hetsched.platform.writers import PlatformWriter, renamed_nodes, type_losses
+from hetsched.platform.writers import PlatformWriter, renamed_nodes
 
 FMT = "the native format"
 
@@ -38,6 +37,8 @@ def node_type_record(t: NodeType) -> dict[str, Any]:
     record: dict[str, Any] = {"name": t.name, "cores": t.cores, "clock_ghz": t.clock_ghz}
     if math.isfinite(t.memory_mb):
         record["memory_gb"] = t.memory_mb / 1024
+    if math.isfinite(t.disk_mb):
+        record["disk_gb"] = t.disk_mb / 1024
     own = len(t.processors) == 1 and not t.processors[0].params
     if math.isfinite(t.mem_bw_gbs) and (own or t.mem_bw_gbs != sum(
             p.mem_bw_gbs for p in t.processors)):
@@ -47,7 +48,8 @@ def node_type_record(t: NodeType) -> dict[str, Any]:
     if not own:
         record["processors"] = [_processor(p, bool(t.has_power)) for p in t.processors]
     optional = {"ops_per_cycle": (t.ops_per_cycle, 1), "hourly_price": (t.hourly_price, 0),
-                "boot_time": (t.boot_time, 0), "oversubscription": (t.oversubscription, 1)}
+                "boot_time": (t.boot_time, 0), "on_demand": (t.on_demand, False),
+                "oversubscription": (t.oversubscription, 1)}
     return record | {k: v for k, (v, default) in optional.items() if v != default}
 
 
@@ -105,10 +107,7 @@ def native_document(platform: Platform) -> dict[str, Any]:
 def losses(platform: Platform) -> list[str]:
     groups_of = Counter(c["name"] for c in clusters(platform))
     split = sorted(n for n, count in groups_of.items() if count > 1)
-    return (type_losses(platform, FMT, {
-        "on-demand nodes": lambda t: t.on_demand,
-        "a disk size": lambda t: math.isfinite(t.disk_mb)})
-        + renamed_nodes(platform, FMT)
+    return (renamed_nodes(platform, FMT)
         + ([f"cluster(s) {', '.join(split)} are not one run of nodes: {FMT} gathers them"]
            if split else [])
         + ([f"{stray} availability changes restore a node with no downtime before them: "
