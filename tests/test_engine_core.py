@@ -365,3 +365,12 @@ def test_deside_in_a_run() -> None:
     assert result.contention == "deside"
     assert simulate(platform, Workload("w", jobs), create("fcfs"),
                     contention="none").end.tolist() == [10.0, 10.0]
+
+
+def test_an_emptied_node_uses_no_memory_bandwidth_exactly() -> None:
+    # 0.1 + 0.2 - 0.1 - 0.2 is 2.8e-17 in floating point: A and B end in the order they
+    # started, and the node's bandwidth in use is 0 again only because it ran nothing then
+    jobs = [job("A", 0, 1, 5, mem_bw_gbs=0.1), job("B", 0, 1, 10, mem_bw_gbs=0.2)]
+    sim = Simulation(one_node(), Workload("w", tuple(jobs)), create("fcfs"))
+    sim.run()
+    assert sim.state.used_mem_bw.tolist() == [0.0]

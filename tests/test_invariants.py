@@ -38,14 +38,12 @@ FAST_SETTINGS = settings(max_examples=40, deadline=None, derandomize=True, datab
 # ---- random inputs ---------------------------------------------------------------------------
 
 @st.composite
-def platforms(draw: st.DrawFn, finite_memory: bool = True) -> Platform:
+def platforms(draw: st.DrawFn) -> Platform:
     types = []
     for k in range(draw(st.integers(1, 5))):
         idle = draw(st.integers(0, 50))
         static = idle + draw(st.integers(0, 50))  # busy power never below idle power
-        # finite memory only: unlimited memory with mem_mb > 0 hits a known bug (see
-        # test_schedulers_hand.py::test_job_with_memory_runs_on_a_node_with_unlimited_memory)
-        memory = draw(st.sampled_from([4000.0, 16000.0, 1e6])) if finite_memory else math.inf
+        memory = draw(st.sampled_from([4000.0, 16000.0, 1e6, math.inf]))  # inf: unlimited
         types.append((NodeType(
             name=f"t{k}", cores=draw(st.integers(1, 16)),
             clock_ghz=draw(st.sampled_from([1.0, 1.5, 2.0, 2.5, 3.0, 4.0])),
@@ -108,7 +106,7 @@ def feasible(job: Job, platform: Platform) -> bool:
     usable = []
     for node in platform.nodes:
         cores = min(node.type.cores, per_node)
-        if job.mem_mb > 0:
+        if job.mem_mb > 0 and math.isfinite(node.type.memory_mb):
             cores = min(cores, int(node.type.memory_mb // job.mem_mb))
         usable.append(cores)
     if job.nodes == 1:
