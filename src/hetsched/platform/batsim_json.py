@@ -31,15 +31,11 @@ from hetsched.documents import file_stem, read_structured, require_mapping
 from hetsched.errors import InputError
 from hetsched.fileio import ForeignModel, validate
 from hetsched.parsing import parse_float, parse_int
-from hetsched.platform.irmasim import typed_groups
+from hetsched.platform.irmasim import NODE_TYPES, PROCESSOR_TYPES, typed_groups
 from hetsched.platform.model import NodeType, Platform, Processor
 from hetsched.platform.native import nodes_from_groups
 from hetsched.platform.simgrid import compute_speed, host_of, host_power
 from hetsched.quantities import Cores, Count, MemoryGb
-
-#: The library files, beside the platform file.
-NODE_TYPES, PROCESSOR_TYPES = "node_types.json", "processor_types.json"
-
 
 def _from_text(value: Any) -> Any:
     """Batsim writes its numbers as strings ("2"): a number written so becomes the number."""

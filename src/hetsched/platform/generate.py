@@ -29,13 +29,13 @@ from hetsched.errors import ConfigError, InputError, did_you_mean
 from hetsched.fileio import validate
 from hetsched.limits import MAX_NODES
 from hetsched.parsing import parse_int
-from hetsched.platform.irmasim import NodeSpec, ProcessorSpec
+from hetsched.platform.irmasim import NODE_TYPES, PROCESSOR_TYPES, NodeSpec, ProcessorSpec
 
 #: The power convention: fractions of the catalogue's power P.
 IDLE, STATIC, DYNAMIC = 0.3, 0.5, 0.5
 #: Catalogue file names in a directory: HDeepRM's shared copies, then IRMaSim's library names.
-CATALOGUE_FILES = (("hdeeprm_node_types.json", "hdeeprm_processor_types.json"),
-                   ("node_types.json", "processor_types.json"))
+CATALOGUE_FILES = ((f"hdeeprm_{NODE_TYPES}", f"hdeeprm_{PROCESSOR_TYPES}"),
+                   (NODE_TYPES, PROCESSOR_TYPES))
 #: HDeepRM's placeholder processors (for its own tests), not real parts: never chosen by
 #: nearest speed.
 PLACEHOLDERS = ("Example", "Basic", "Basic+", "Test0_0", "Test0_1", "TestMem")

@@ -35,10 +35,13 @@ from hetsched.quantities import (ClockGhz, Coefficient, Cores, Count, MemoryGb, 
 
 INF = float("inf")
 
+#: IRMaSim's library files of node and processor types (Batsim's JSON platforms and the
+#: platform generator read them too).
+NODE_TYPES, PROCESSOR_TYPES = "node_types.json", "processor_types.json"
 #: Library file names per section, IRMaSim's first.
 LIBRARY_NAME = "<library>"  # where entries given as a dict (not files) come from
-LIBRARY_FILES = {"node": ("node_types.json", "nodes.json"),
-                 "processor": ("processor_types.json", "processors.json")}
+LIBRARY_FILES = {"node": (NODE_TYPES, "nodes.json"),
+                 "processor": (PROCESSOR_TYPES, "processors.json")}
 
 
 class NodeGroup(ForeignModel):
