@@ -164,13 +164,15 @@ def test_a_job_needing_a_whole_node_fits_once_the_node_is_empty(scheduler: str,
 
 
 @pytest.mark.parametrize("scheduler", ["fcfs", "easy", "conservative"])
-def test_a_node_emptied_by_a_job_without_memory_has_all_its_memory(scheduler: str) -> None:
-    # As above, but D (one core of node 0, no memory) ends last, at 15: node 0's memory,
-    # drifted when A and B gave theirs back, is whole again once D has ended. H: [15, 16).
+def test_a_partly_busy_node_gets_all_its_memory_back(scheduler: str) -> None:
+    # As above, but D (one core of node 0, no memory) runs until 15: node 0 is still busy
+    # when A and B give their memory back at 10, and all its 300 MB are free again, exactly
+    # (memory is counted in whole KB): H, one task and 300 MB per node, starts at 10 (with
+    # the shares' floating-point drift it waited for D's end, at 15).
     types = [(NodeType("n", 4, 1.0, memory_mb=300.0), 4)]
     jobs = [job("D", 0, 1, 15), job("A", 0, 4, 10, nodes=4, mem=25.0),
             job("B", 0, 3, 10, nodes=3, mem=100 / 3),
             job("H", 0.5, 4, 1, nodes=SPREAD, mem=300.0)]
     result = run(types, jobs, scheduler)
     assert timeline(result)["D"][2] == ((0, 1),)
-    assert timeline(result)["H"][:2] == (15.0, 16.0)
+    assert timeline(result)["H"] == (10.0, 11.0, ((0, 1), (1, 1), (2, 1), (3, 1)))

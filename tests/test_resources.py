@@ -3,9 +3,11 @@ all its tasks, a proportional share of them elsewhere, and disk is held like mem
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
-from hetsched.platform.model import NodeType, Platform
+from hetsched.platform.model import NodeType, Platform, whole_kb
 from hetsched.schedulers import create
 from hetsched.sim.engine import simulate
 from hetsched.sim.resources import capacity, fits, room, share
@@ -83,3 +85,51 @@ def test_the_scalar_room_is_capacity_on_one_node() -> None:
         expected = int(capacity(c, np.array([slots]), np.array([free]),
                                 np.array([free / 3]))[0])
         assert min(room(c, slots, free, free / 3), ntasks) == min(expected, ntasks)
+
+
+def test_memory_is_counted_in_whole_kb_so_sums_are_exact() -> None:
+    """Shares taken and given back in any order leave exactly the same free memory: the
+    failure this rules out is 299.99999999999994 of 300 MB after every job has ended."""
+    assert share(100.0, 1, 3) == math.floor(100 / 3 * 1024) / 1024  # rounded down to a KB
+    assert share(1000.3, 5, 5) == whole_kb(1000.3) < 1000.3  # and so is a whole job's
+    rng = np.random.default_rng(5)
+    for _ in range(200):
+        shares = [share(float(rng.uniform(0, 500)), int(rng.integers(1, 9)), 9)
+                  for _ in range(int(rng.integers(2, 12)))]
+        orders = [rng.permutation(len(shares)) for _ in range(2)]
+        left = []
+        for order in orders:  # take all, then give back all but the first taken
+            free = whole_kb(5000.7)
+            for i in order:
+                free -= shares[i]
+            for i in order[1:][::-1]:
+                free += shares[i]
+            left.append(free + shares[order[0]])
+        assert left == [whole_kb(5000.7)] * 2
+
+
+def test_a_job_as_large_as_its_node_fits_it_whatever_the_sizes() -> None:
+    # 1000.3 MB is no whole number of KB: node and job are both rounded down, so they match
+    one = job("a", 0, 2, 10, memory=1000.3, disk=77.77)
+    node = NodeType("n", 2, 1.0, memory_mb=1000.3, disk_mb=77.77)
+    assert starts(node, [one]) == {"a": 0.0}
+    platform = Platform.from_counts("p", [(node, 1)])
+    assert platform.arrays.memory_mb.tolist() == [whole_kb(1000.3)]
+
+
+def test_capacity_is_the_most_tasks_whose_share_fits() -> None:
+    """capacity() and room() estimate the count from a division, then correct its rounding:
+    they must give exactly the largest t whose share fits, also when a task's share is less
+    than a KB (several task counts then share one whole-KB amount)."""
+    rng = np.random.default_rng(11)
+    for _ in range(400):
+        ntasks = int(rng.choice([int(rng.integers(1, 40)), int(rng.integers(1000, 3000))]))
+        total = float(rng.choice([rng.uniform(0, 2), rng.uniform(0, 1e4), 29.0, 1.0]))
+        whole = [share(total, t, ntasks) for t in range(ntasks + 1)]
+        free = whole_kb(float(rng.uniform(0, whole[-1] * 1.1))) if rng.random() < 0.8 else \
+            whole[int(rng.integers(ntasks + 1))]
+        expected = max(t for t in range(ntasks + 1) if whole[t] <= free)
+        a = job("a", 0, ntasks, 1, memory=total)
+        got = int(capacity(a, np.array([ntasks]), np.array([free]), NO_DISK)[0])
+        assert (got, room(a, ntasks, free, np.inf)) == (expected, expected), \
+            (total, ntasks, free)

@@ -2,10 +2,22 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from functools import cached_property
 
 import numpy as np
+
+#: Memory and disk are counted in whole KB (1/1024 MB, rounded down): node sizes here, a job's
+#: share of a node in :func:`hetsched.sim.resources.share`. Sums and differences of such
+#: amounts are exact in floating point up to 2**43 MB (beyond ``limits.MAX_MEMORY_MB``), so
+#: what is free never depends on the order in which jobs took and gave back their shares.
+KB_PER_MB = 1024
+
+
+def whole_kb(mb: float) -> float:
+    """``mb`` rounded down to a whole KB (unlimited stays unlimited)."""
+    return math.floor(mb * KB_PER_MB) / KB_PER_MB if mb < math.inf else mb
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,7 +228,8 @@ class Platform:
 
 @dataclass(frozen=True)
 class PlatformArrays:
-    """Per-node numpy columns, so policies can select nodes without Python loops."""
+    """Per-node numpy columns, so policies can select nodes without Python loops. Memory and
+    disk sizes are in whole KB (:func:`whole_kb`), as the engine counts them."""
 
     cores: np.ndarray
     slots: np.ndarray
@@ -240,8 +253,8 @@ class PlatformArrays:
             cores=column(lambda t: t.cores, np.int64),
             slots=column(lambda t: t.slots, np.int64),
             speed=column(lambda t: t.speed),
-            memory_mb=column(lambda t: t.memory_mb),
-            disk_mb=column(lambda t: t.disk_mb),
+            memory_mb=column(lambda t: whole_kb(t.memory_mb)),
+            disk_mb=column(lambda t: whole_kb(t.disk_mb)),
             mem_bw_gbs=column(lambda t: t.mem_bw_gbs),
             idle_w=column(lambda t: t.idle_w),
             static_w=column(lambda t: t.static_w),

@@ -50,16 +50,14 @@ class Profile:
                                    share(job.disk_mb, count, job.ntasks)))
         cores, mem, disk = (view.free_cores.tolist(), view.free_mem.tolist(),
                             view.free_disk.tolist())
-        a = view.platform.arrays
-        full = zip(a.memory_mb.tolist(), a.disk_mb.tolist())
-        skylines = [_skyline(now, (cores[n], mem[n], disk[n]), sorted(ends[n], key=_END),
-                             capacity) for n, capacity in enumerate(full)]
+        skylines = [_skyline(now, (cores[n], mem[n], disk[n]), sorted(ends[n], key=_END))
+                    for n in range(len(ends))]
         if len(skylines) == 1:  # its node's skyline is the platform's
             total = skylines[0]
         else:
             every_end = sorted(((end, count, 0.0, 0.0) for node in ends
                                 for end, count, _, _ in node), key=_END)
-            total = _skyline(now, (view.total_free_cores, 0.0, 0.0), every_end, (0.0, 0.0))
+            total = _skyline(now, (view.total_free_cores, 0.0, 0.0), every_end)
         return Profile(skylines, total, view.platform.arrays.slots.tolist(), now)
 
     def advance(self, now: float) -> None:
@@ -125,7 +123,8 @@ class Profile:
         """Each node's first fit; the preferred node among those that fit first. In a
         static preference order, a node that fits at ``lo`` ends the search (no later node can
         be earlier, nor preferred on a tie)."""
-        tasks, need_mem, need_disk, now = job.ntasks, job.memory_mb, job.disk_mb, self.now
+        tasks, now = job.ntasks, self.now
+        need_mem, need_disk = share(job.memory_mb, tasks, tasks), share(job.disk_mb, tasks, tasks)
         best, first = hi, []
         for node in range(len(self.nodes)) if order is None else order.tolist():
             if self.slots[node] < tasks:
@@ -184,11 +183,9 @@ class Profile:
 
 
 def _skyline(now: float, free: tuple[int, float, float],
-             ends: list[tuple[float, int, float, float]], full: tuple[float, float]) -> Skyline:
+             ends: list[tuple[float, int, float, float]]) -> Skyline:
     """A node with ``free`` cores, memory and disk now that gets back each ``(end, cores, mem,
-    disk)`` (sorted by end) then; the amounts of equal ends are summed first, as the engine's
-    rows did. Once every job has ended the node has its ``full`` memory and disk, exactly (the
-    sums may miss it in floating point, and a job needing all of it would fit nowhere)."""
+    disk)`` (sorted by end) then."""
     times, cores, mem, disk = [now], [free[0]], [free[1]], [free[2]]
     for end, group in groupby(ends, key=_END):
         if end == now:
@@ -206,8 +203,6 @@ def _skyline(now: float, free: tuple[int, float, float],
         cores.append(cores[-1] + step_cores)
         mem.append(mem[-1] + step_mem)
         disk.append(disk[-1] + step_disk)
-    if ends:
-        mem[-1], disk[-1] = full
     return Skyline(times, cores, mem, disk)
 
 
@@ -303,8 +298,6 @@ def first_fit_time(view: ClusterView, job: Job, key: np.ndarray | None, rng: np.
                     disk[node] += share(disk_mb, count, ntasks)
                 may_fit = may_fit or (one_node and cores[node] >= need)
             i += 1
-        if i == len(runs) and len(runs):  # every job ended: all memory and disk, exactly
-            mem, disk = view.platform.arrays.memory_mb.copy(), view.platform.arrays.disk_mb.copy()
         if may_fit and total >= need:
             projected = np.array(cores, dtype=view.free_cores.dtype)
             allocation = place(job, projected, mem, disk, key, rng, order=order)

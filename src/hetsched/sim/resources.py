@@ -5,7 +5,8 @@ check and the schedulers all use these functions.
 A node offers *slots* (``cores * oversubscription`` threads; one task is one thread), memory
 and disk. A job asks for one slot per task and for ``memory_mb`` and ``disk_mb`` in all: a
 node running ``c`` of its ``n`` tasks gives it :func:`share` of them, ``c / n`` of each, and
-exactly the job's amounts when it runs them all (a one-node job). Within a node, a job's
+the job's amounts when it runs them all (a one-node job), in whole KB as node sizes are
+(:func:`~hetsched.platform.model.whole_kb`: their sums are exact). Within a node, a job's
 threads go to the processors in order, each taking the free cores it has; threads beyond the
 free cores (oversubscription) go one by one to the processor with the fewest threads per core
 (the lowest index on ties).
@@ -17,15 +18,20 @@ import math
 
 import numpy as np
 
-from hetsched.platform.model import NodeType, Platform
+from hetsched.platform.model import KB_PER_MB, NodeType, Platform, whole_kb
 from hetsched.workload.model import SPREAD, Job
 
 
 def share(total: float, tasks: int, ntasks: int) -> float:
     """The part of a whole-job amount (memory, disk) that ``tasks`` of its ``ntasks`` tasks
-    take on one node: all of it for all the tasks (exactly: no per-task rounding), else
-    ``total * tasks / ntasks``."""
-    return total if tasks == ntasks else total * tasks / ntasks
+    take on one node: all of it for all the tasks (no per-task rounding), else ``total *
+    tasks / ntasks``, in whole KB."""
+    return whole_kb(total if tasks == ntasks else total * tasks / ntasks)
+
+
+def _shares(total: float, tasks: np.ndarray, ntasks: int) -> np.ndarray:
+    """:func:`share` of fewer than ``ntasks`` tasks, per element of ``tasks``."""
+    return np.floor(total * tasks / ntasks * KB_PER_MB) / KB_PER_MB
 
 
 def capacity(job: Job, free_slots: np.ndarray, free_mem: np.ndarray,
@@ -48,18 +54,24 @@ def room(job: Job, slots: int, free_mem: float, free_disk: float) -> int:
 
 def _tasks_in(total: float, ntasks: int, free: float, most: int) -> int:
     """The scalar form of :func:`_tasks_within` (``most`` when ``total`` fits whole)."""
-    if total <= 0 or free >= total:
+    if total <= 0 or free >= share(total, ntasks, ntasks):
         return most
-    tasks = math.floor(free * ntasks / total)
-    return tasks - (total * tasks / ntasks > free)
+    tasks = math.floor((free + 1 / KB_PER_MB) * ntasks / total)
+    if share(total, tasks, ntasks) > free:  # the estimate's rounding, either way
+        return tasks - 1
+    return tasks + (tasks + 1 < ntasks and share(total, tasks + 1, ntasks) <= free)
 
 
 def _tasks_within(total: float, ntasks: int, free: np.ndarray) -> np.ndarray:
-    """Per node, the most tasks whose :func:`share` of ``total`` fits in ``free``."""
+    """Per node, the most tasks whose :func:`share` of ``total`` fits in ``free``: fewer
+    than ``ntasks`` take less than ``total * tasks / ntasks + 1 KB`` (``free`` is in whole
+    KB), up to the estimate's rounding."""
+    whole = share(total, ntasks, ntasks)
     # in float first: unlimited memory (inf) must not overflow the integer conversion
-    tasks = np.floor(np.minimum(free, total) * ntasks / total)
-    tasks -= total * tasks / ntasks > free  # a rounding up must not admit more than share()
-    return np.where(free >= total, ntasks, tasks).astype(np.int64)
+    tasks = np.floor((np.minimum(free, whole) + 1 / KB_PER_MB) * ntasks / total)
+    tasks -= _shares(total, tasks, ntasks) > free
+    tasks += (tasks + 1 < ntasks) & (_shares(total, tasks + 1, ntasks) <= free)
+    return np.where(free >= whole, ntasks, tasks).astype(np.int64)
 
 
 def fits(job: Job, tasks: int, node: int, free_slots: np.ndarray, free_mem: np.ndarray,
@@ -73,7 +85,8 @@ def fits(job: Job, tasks: int, node: int, free_slots: np.ndarray, free_mem: np.n
 
 def fits_type(job: Job, node_type: NodeType) -> bool:
     """Whether a node of ``node_type`` has the memory and disk for all of ``job``'s tasks."""
-    return node_type.memory_mb >= job.memory_mb and node_type.disk_mb >= job.disk_mb
+    return whole_kb(node_type.memory_mb) >= whole_kb(job.memory_mb) and \
+        whole_kb(node_type.disk_mb) >= whole_kb(job.disk_mb)
 
 
 def even_split(job: Job) -> tuple[int, int]:

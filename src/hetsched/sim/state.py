@@ -245,13 +245,11 @@ class ClusterState:
         del self.running[index]
 
     def _empty(self, node: int) -> None:
-        """``node`` runs nothing: all its memory and disk are free and it uses no memory
-        bandwidth, exactly (shares taken and given back in another order may not add up to
-        the capacity in floating point: a job needing all of it would never fit, and
-        ``high_mem_bw`` would not see idle nodes as equal)."""
-        a = self.platform.arrays
-        self.free_mem[node], self.free_disk[node] = a.memory_mb[node], a.disk_mb[node]
-        self.used_mem[node] = self.used_mem_bw[node] = 0.0
+        """``node`` runs nothing: it uses no memory bandwidth, exactly (bandwidths taken and
+        given back in another order may not add up to 0 in floating point, and
+        ``high_mem_bw`` would not see idle nodes as equal; memory and disk, counted in whole
+        KB, always do)."""
+        self.used_mem_bw[node] = 0.0
 
     def jobs_on(self, node: int) -> dict[int, RunningJob]:
         """The jobs running on ``node``, by index (an empty dict for an idle node)."""
