@@ -12,8 +12,9 @@ from hetsched.schedulers.backfill import EasyBackfill
 from hetsched.sim.engine import simulate
 from hetsched.workload.model import SPREAD, Job, Workload
 
-PLATFORM = Platform.from_counts("p", [(NodeType("slow", 4, 1.0, memory_mb=1000), 2),
-                                      (NodeType("fast", 8, 2.0, memory_mb=3000), 2)])
+PLATFORM = Platform.from_counts("p", [
+    (NodeType("slow", 4, 1.0, memory_mb=1000, disk_mb=1000), 2),
+    (NodeType("fast", 8, 2.0, memory_mb=3000, disk_mb=2000), 2)])
 
 
 class AlwaysNew(EasyBackfill):
@@ -35,7 +36,8 @@ def workloads(draw):
         jobs.append(Job(id=str(i), submit=t, ntasks=ntasks, req_ops=seconds * 1e9,
                         req_time=seconds * draw(st.sampled_from([0.5, 1.0, 2.0])),
                         nodes=1 if ntasks <= 8 and draw(st.booleans()) else SPREAD,
-                        memory_mb=draw(st.sampled_from([0.0, 0.0, 100.0, 333.3]))))
+                        memory_mb=draw(st.sampled_from([0.0, 0.0, 100.0, 333.3, 700.7])),
+                        disk_mb=draw(st.sampled_from([0.0, 0.0, 150.5, 400.0]))))
     return Workload("w", tuple(jobs))
 
 

@@ -135,8 +135,6 @@ class EasyBackfill(Backfilling):
                 continue
             allocation = self._backfill(job, now, shadow)
             if allocation is not None:
-                if job.takes_space:
-                    self.kept = None
                 yield Start(job, allocation)
                 total_free = view.total_free_cores
                 if total_free == 0:
@@ -148,18 +146,18 @@ class EasyBackfill(Backfilling):
         else a new one.
 
         One made earlier with a static node selection is still what a new one would be while
-        the head is the same job, no job ended, no node changed, every job started since used
-        no memory or disk (with them, sums in another order could differ in the last bit) and the
-        shadow time is still to come. A new reservation would release the same jobs at the
-        same times after now (those past their estimate now rather than earlier, but the head
-        did not fit before the shadow time anyway), from fewer free cores (the jobs started
-        since), so no earlier time fits; at the shadow time, the jobs started since take only
-        what was taken from the extra (they end by it or use only the extra)."""
+        the head is the same job, no job ended, no node changed and the shadow time is still to
+        come. A new reservation would release the same jobs at the same times after now (those
+        past their estimate now rather than earlier, but the head did not fit before the
+        shadow time anyway), from fewer free cores, memory and disk (the jobs started since),
+        so no earlier time fits; at the shadow time, the jobs started since take only what was
+        taken from the extra (they end by it or use only the extra). Memory and disk are
+        whole KB, so the sums are the same in any order."""
         kept = self.kept
         if kept is not None and kept.head is head and kept.time > now:
             return kept
         shadow = _Shadow(self.view, head, self.nodes, self.rng)
-        self.kept = shadow if self.nodes.static and not head.takes_space else None
+        self.kept = shadow if self.nodes.static else None
         return shadow
 
     def _backfill(self, job: Job, now: float, shadow: _Shadow) -> Allocation | None:
