@@ -1,7 +1,8 @@
 """The straightforward conservative backfilling the incremental one must match: hetsched's
 implementation before compression became incremental (a dense profile, rows of times by
 nodes in numpy, rebuilt from the running jobs and compressed whole at every early end, every
-reservation searched again). Tests compare schedules and searches against it."""
+reservation searched again). Tests compare schedules and searches against it. It holds cores,
+memory and disk, each job's share of a node as ``resources.share`` gives it."""
 
 from __future__ import annotations
 
@@ -14,18 +15,17 @@ import numpy as np
 from hetsched.schedulers.backfill import Backfilling, estimated_duration
 from hetsched.schedulers.base import Decision, Events, Start, WakeUp
 from hetsched.schedulers.placement import Allocation, place
-from hetsched.sim.resources import capacity
+from hetsched.sim.resources import capacity, share
 from hetsched.sim.view import ClusterView
 from hetsched.workload.model import Job
 
-UNLIMITED = np.array(np.inf)  # free disk: this reference models memory only
-
 
 class Profile:
-    def __init__(self, times: list[float], cores: np.ndarray, mem: np.ndarray) -> None:
+    """Rows of free cores, memory and disk (``columns``: one array each, times by nodes)."""
+
+    def __init__(self, times: list[float], columns: list[np.ndarray]) -> None:
         self.times = times
-        self.cores = cores
-        self.mem = mem
+        self.columns = columns
 
     @staticmethod
     def of_running(view: ClusterView) -> "Profile":
@@ -34,26 +34,22 @@ class Profile:
         ends = [view.estimated_end(run) for run in runs]
         times = sorted(set(ends) | {view.now})
         shape = (len(times), len(view.free_cores))
-        cores, mem = np.zeros(shape, dtype=np.int64), np.zeros(shape)
-        cores[0], mem[0] = view.free_cores, view.free_mem
-        if runs:
-            row_of = np.searchsorted(times, ends)
-            sizes = [run.node_index.size for run in runs]
-            rows = np.repeat(row_of, sizes)
-            nodes = np.concatenate([run.node_index for run in runs])
-            counts = np.concatenate([run.cores for run in runs])
-            per_core_mem = np.repeat([run.job.mem_mb for run in runs], sizes)
-            np.add.at(cores, (rows, nodes), counts)
-            np.add.at(mem, (rows, nodes), counts * per_core_mem)
-        return Profile(times, np.cumsum(cores, axis=0), np.cumsum(mem, axis=0))
+        columns = [np.zeros(shape, dtype=np.int64), np.zeros(shape), np.zeros(shape)]
+        for column, free in zip(columns, (view.free_cores, view.free_mem, view.free_disk)):
+            column[0] = free
+        for run, end in zip(runs, ends):
+            row = times.index(end)
+            for column, amounts in zip(columns, _amounts(run.job, run.allocation)):
+                for node, amount in amounts:
+                    column[row, node] += amount
+        return Profile(times, [np.cumsum(column, axis=0) for column in columns])
 
     def advance(self, now: float) -> None:
         """Forget rows that ended before ``now``; the first row starts at ``now``."""
         first = bisect.bisect_right(self.times, now) - 1
         if first > 0:
             del self.times[:first]
-            self.cores = self.cores[first:]
-            self.mem = self.mem[first:]
+            self.columns = [column[first:] for column in self.columns]
         self.times[0] = now
 
     def _row_at(self, t: float) -> int:
@@ -62,8 +58,8 @@ class Profile:
         if self.times[row] == t:
             return row
         self.times.insert(row + 1, t)
-        self.cores = np.insert(self.cores, row + 1, self.cores[row], axis=0)
-        self.mem = np.insert(self.mem, row + 1, self.mem[row], axis=0)
+        self.columns = [np.insert(column, row + 1, column[row], axis=0)
+                        for column in self.columns]
         return row + 1
 
     def reserve(self, job: Job, start: float, end: float, allocation: Allocation) -> None:
@@ -78,7 +74,7 @@ class Profile:
         """Whether ``allocation`` fits over ``[start, end)`` in what is left."""
         first, last = self._rows(start, end)
         nodes, counts = _columns(allocation)
-        room = capacity(job, self.cores[first:last, nodes], self.mem[first:last, nodes], UNLIMITED)
+        room = capacity(job, *(column[first:last, nodes] for column in self.columns))
         return bool(np.all(room >= counts))
 
     def _rows(self, start: float, end: float) -> tuple[int, int]:
@@ -89,24 +85,24 @@ class Profile:
     def _book(self, job: Job, start: float, end: float, allocation: Allocation,
               sign: int) -> None:
         first, last = self._rows(start, end)
-        nodes, counts = _columns(allocation)
-        self.cores[first:last, nodes] += sign * counts
-        if job.mem_mb:
-            self.mem[first:last, nodes] += sign * counts * job.mem_mb
+        for column, amounts in zip(self.columns, _amounts(job, allocation)):
+            for node, amount in amounts:
+                column[first:last, node] += sign * amount
 
-    def window_min(self, row: int, durations: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Per node, the least free cores / memory over ``[times[row], times[row] + d_n)``."""
+    def window_min(self, row: int, durations: np.ndarray) -> list[np.ndarray]:
+        """Per node, the least free cores, memory and disk over ``[times[row], times[row] +
+        d_n)``."""
         ends = np.searchsorted(self.times, self.times[row] + durations, side="left")
         last = int(ends.max())
         if last <= row + 1 or np.all(ends == last):
             span = slice(row, max(last, row + 1))
-            return self.cores[span].min(axis=0), self.mem[span].min(axis=0)
-        cores, mem = self.cores[row].copy(), self.mem[row].copy()
+            return [column[span].min(axis=0) for column in self.columns]
+        least = [column[row].copy() for column in self.columns]
         for r in range(row + 1, last):
             open_ = ends > r
-            np.minimum(cores, np.where(open_, self.cores[r], cores), out=cores)
-            np.minimum(mem, np.where(open_, self.mem[r], mem), out=mem)
-        return cores, mem
+            for low, column in zip(least, self.columns):
+                np.minimum(low, np.where(open_, column[r], low), out=low)
+        return least
 
     def earliest(self, job: Job, durations: np.ndarray, key: np.ndarray | None,
                  rng: np.random.Generator,
@@ -118,11 +114,10 @@ class Profile:
         """
         last = len(self.times) if before is None else bisect.bisect_left(self.times, before)
         spans = durations if job.nodes == 1 else np.full_like(durations, durations.max())
-        cap = capacity(job, self.cores[:last], self.mem[:last], UNLIMITED)
+        cap = capacity(job, *(column[:last] for column in self.columns))
         room = cap.sum(axis=1) if job.nodes == 0 else cap.max(axis=1)
         for row in np.flatnonzero(room >= (job.ntasks if job.nodes == 0 else _min_per_node(job))):
-            cores, mem = self.window_min(int(row), spans)
-            allocation = place(job, cores, mem, np.full(cores.size, np.inf), key, rng)
+            allocation = place(job, *self.window_min(int(row), spans), key, rng)
             if allocation is not None:
                 return self.times[row], allocation
         if before is None:
@@ -132,6 +127,13 @@ class Profile:
 
 def _columns(allocation: Allocation) -> tuple[list[int], np.ndarray]:
     return [node for node, _ in allocation], np.array([count for _, count in allocation])
+
+
+def _amounts(job: Job, allocation: Allocation) -> list[list[tuple[int, float]]]:
+    """What ``job`` holds on each node of ``allocation``: cores, memory and disk."""
+    return [list(allocation),
+            [(node, share(job.memory_mb, count, job.ntasks)) for node, count in allocation],
+            [(node, share(job.disk_mb, count, job.ntasks)) for node, count in allocation]]
 
 
 def _min_per_node(job: Job) -> int:

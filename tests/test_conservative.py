@@ -2,7 +2,7 @@
 freed interval can help. It must give the schedules of the straightforward implementation it
 replaced (reference_conservative.py: the whole plan re-made and compressed at every early end):
 hand-worked compressions, random heterogeneous platforms and workloads (one-node, k-node and
-spread jobs, memory, estimates shorter and longer than run times, every kind of node
+spread jobs, memory and disk, estimates shorter and longer than run times, every kind of node
 selection, forks), and the start of real traces."""
 
 from __future__ import annotations
@@ -14,6 +14,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from reference_conservative import ReferenceConservative
+from test_backfill_disk import AMOUNTS, CAPACITIES, TYPES, shapes
+from test_backfill_disk import SETTINGS as DISK_SETTINGS
+from test_backfill_disk import platform as disk_platform
+from test_backfill_disk import workload as disk_workload
 from test_invariants import FAST_SETTINGS, cases
 from test_schedulers_hand import job, run, timeline
 
@@ -66,6 +70,22 @@ def test_a_job_moves_over_its_own_booking() -> None:
 
 
 # ---- against the reference ------------------------------------------------------------------
+
+@pytest.mark.parametrize("node", ["first", "high_gflops"])
+@DISK_SETTINGS
+@given(jobs=shapes(), data=st.data())
+def test_same_schedule_with_memory_and_disk(node: str, jobs: list, data: st.DataObject) -> None:
+    """Memory and disk both binding: capacities and amounts (333.3 MB splits unevenly, in whole
+    KB) drawn per node type and per job."""
+    caps = [data.draw(st.lists(CAPACITIES, min_size=len(TYPES), max_size=len(TYPES)))
+            for _ in range(2)]
+    amounts = [data.draw(st.lists(AMOUNTS, min_size=len(jobs), max_size=len(jobs)))
+               for _ in range(2)]
+    platform, workload = disk_platform(*caps), disk_workload(jobs, *amounts)
+    result = simulate(platform, workload, create(f"conservative:node={node}"))
+    expected = simulate(platform, workload, ReferenceConservative(node))
+    assert_same_schedule(result, expected)
+
 
 @pytest.mark.parametrize("node", ["first", "high_cores", "random"])
 @settings(FAST_SETTINGS, max_examples=25)
