@@ -26,6 +26,8 @@ def share(total: float, tasks: int, ntasks: int) -> float:
     """The part of a whole-job amount (memory, disk) that ``tasks`` of its ``ntasks`` tasks
     take on one node: all of it for all the tasks (no per-task rounding), else ``total *
     tasks / ntasks``, in whole KB."""
+    if not total:  # most jobs ask for no memory or disk
+        return 0.0
     return whole_kb(total if tasks == ntasks else total * tasks / ntasks)
 
 
