@@ -208,3 +208,34 @@ def test_engine_schedulers_boot_the_servers_of_a_ds_sim_platform(tmp_path: Path)
     result = simulate(platform, workload, create("fcfs"))
     assert result.start.tolist() == [60.0] and result.node_charged_seconds.tolist() == [100.0]
     assert summarize(result)["dssim_turnaround"] == 60 + 100
+
+
+@pytest.mark.parametrize("algorithm", ["ff", "bf", "wf", "atl", "ffq"])
+def test_a_fork_of_a_ds_sim_run_goes_on_with_a_new_scheduler(shared_data: Path,
+                                                            algorithm: str) -> None:
+    """The new scheduler learns from the fork which server each job was sent to (running,
+    held for a boot or in a local queue) and takes the pending ones as its global queue: the
+    fork runs every job it knows to the end (it raised KeyError at the first completion), and
+    each job that was on a server keeps the start and end it has in the whole run."""
+    from hetsched.platform.load import load_platform
+    from hetsched.sim.engine import Simulation
+    from hetsched.workload.load import load_workload
+
+    dssim = shared_data / "dssim"
+    platform = load_platform(dssim / "configs" / "config12-long-med.xml")
+    workload = load_workload(dssim / "jobs" / "config12-long-med-jobs.xml", platform)
+    whole = simulate(platform, workload, create(algorithm))
+    sim = Simulation(platform, workload, create(algorithm))
+    for _ in range(150):
+        step = sim.advance()
+        assert step is not None
+        sim.apply(sim.scheduler.decide(step.now, step.events))
+    on_servers = [*sim.view.running] + [job.index for node in range(len(platform.nodes))
+                                        for job in sim.view.local_queue(node)]
+    assert on_servers
+    fork = sim.fork(create(algorithm)).run()
+    assert 0 < sim.known < len(workload.jobs)
+    known = sim.known  # the jobs submitted before the fork: the ones it knows
+    assert fork.state[:known].tolist() == [JobState.FINISHED] * known
+    assert fork.start[on_servers].tolist() == whole.start[on_servers].tolist()
+    assert fork.end[on_servers].tolist() == whole.end[on_servers].tolist()

@@ -45,12 +45,19 @@ class DsSimScheduler(Scheduler):
         server_types(platform)  # a ds-sim platform: every node type has memory and disk sizes
 
     def reset(self, view: ClusterView, rng: np.random.Generator) -> None:
+        """Reset on ``view``, which may be a fork's with jobs already sent to servers (running,
+        held for a boot or in a local queue) and pending: those are the global queue's, taken
+        in submission order (ds-server's may differ after CHKQ re-offers)."""
         super().reset(view, rng)
         self.algorithm: Algorithm = ALGORITHMS[self.algorithm_name]()
         self.servers = ViewServers(view)
         self.queue = GlobalQueue()
+        for job in view.pending.values():
+            self.queue.enqueue(job)
         self.offered: Job | None = None  # taken back by a CHKQ, offered at the wake-up
-        self.sent_to: dict[int, int] = {}  # node of each job sent to a server
+        self.sent_to = {index: run.allocation[0][0] for index, run in view.running.items()}
+        for node in view.node_index.tolist():  # node of each job sent to a server
+            self.sent_to.update((job.index, node) for job in view.local_queue(node))
 
     def decide(self, now: float, events: Events) -> Iterator[Decision]:
         for job in events.finished:
