@@ -15,6 +15,7 @@ free cores (oversubscription) go one by one to the processor with the fewest thr
 from __future__ import annotations
 
 import math
+from math import floor
 
 import numpy as np
 
@@ -28,7 +29,8 @@ def share(total: float, tasks: int, ntasks: int) -> float:
     tasks / ntasks``, in whole KB."""
     if not total:  # most jobs ask for no memory or disk
         return 0.0
-    return whole_kb(total if tasks == ntasks else total * tasks / ntasks)
+    # whole_kb's rounding, inline: on every start and end of a job with memory or disk
+    return floor((total if tasks == ntasks else total * tasks / ntasks) * KB_PER_MB) / KB_PER_MB
 
 
 def _shares(total: float, tasks: np.ndarray, ntasks: int) -> np.ndarray:
@@ -87,8 +89,14 @@ def fits(job: Job, tasks: int, node: int, free_slots: np.ndarray, free_mem: np.n
 
 def fits_type(job: Job, node_type: NodeType) -> bool:
     """Whether a node of ``node_type`` has the memory and disk for all of ``job``'s tasks."""
-    return whole_kb(node_type.memory_mb) >= whole_kb(job.memory_mb) and \
-        whole_kb(node_type.disk_mb) >= whole_kb(job.disk_mb)
+    return _within(job.memory_mb, node_type.memory_mb) and \
+        _within(job.disk_mb, node_type.disk_mb)
+
+
+def _within(amount: float, size: float) -> bool:
+    """Whether a node of ``size`` MB holds ``amount`` MB, both in whole KB (rounding down
+    keeps the order: the rounding is needed only when ``amount`` is the larger)."""
+    return size >= amount or whole_kb(size) >= whole_kb(amount)
 
 
 def even_split(job: Job) -> tuple[int, int]:
