@@ -1,5 +1,8 @@
 """EASY keeps the head's reservation from one instant to the next while it still holds
-(``EasyBackfill._shadow``): the schedules are those of a new reservation at every instant."""
+(``EasyBackfill._shadow``): the schedules are those of a new reservation at every instant. And
+it skips, without trying to place them, the jobs that end after the shadow time on every
+node and need more cores than the extra (the most, or the sum, of what nodes have both free
+now and extra then): the schedules are those of trying every job."""
 
 from __future__ import annotations
 
@@ -24,6 +27,14 @@ class AlwaysNew(EasyBackfill):
         shadow = super()._shadow(head, now)
         self.kept = None
         return shadow
+
+
+class TriesEvery(EasyBackfill):
+    """EASY trying to place every job: no job is known to end after the shadow time."""
+
+    def reset(self, view, rng) -> None:
+        super().reset(view, rng)
+        self.shortest = 0.0
 
 
 @st.composite
@@ -63,3 +74,14 @@ def test_a_reservation_whose_time_has_passed_is_made_again() -> None:
             job("H", 1, 6, 5, 5), job("E", 1, 2, 5, 5), job("D", 4, 1, 1, 1))
     result = simulate(platform, Workload("w", jobs), EasyBackfill())
     assert result.start.tolist() == [0.0, 0.0, 0.0, 10.0, 4.0, 9.0]
+
+
+@settings(max_examples=60, deadline=None)
+@given(workloads(), st.sampled_from(["first", "high_gflops", "high_cores", "random"]),
+       st.integers(0, 2**16))
+def test_skipping_jobs_the_extra_cannot_hold_gives_the_same_schedule(workload, node,
+                                                                      seed) -> None:
+    skipping = simulate(PLATFORM, workload, EasyBackfill(node), seed=seed)
+    trying = simulate(PLATFORM, workload, TriesEvery(node), seed=seed)
+    assert np.array_equal(skipping.start, trying.start, equal_nan=True)
+    assert skipping.allocation == trying.allocation

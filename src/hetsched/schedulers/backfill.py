@@ -84,6 +84,13 @@ class _Shadow:
         if was_most:
             self.max_extra = largest(extra)
 
+    def usable(self, free: np.ndarray) -> tuple[int, int]:
+        """The most cores one node has both free now and extra at the shadow time, and their
+        sum over the nodes: what a job still running at the shadow time can take (its tasks
+        need free cores now and leave the head its own)."""
+        both = np.minimum(free, self.extra_cores)
+        return largest(both), positive_total(both)
+
 
 class EasyBackfill(Backfilling):
     name = "easy"
@@ -117,29 +124,35 @@ class EasyBackfill(Backfilling):
         if total_free == 0:
             return
         max_free = -1  # the most free cores on a node: computed when a one-node job needs it
+        usable: tuple[int, int] | None = None  # shadow.usable(free): computed when needed
         for job in list(pending.values())[1:]:
             if job.ntasks > total_free:
                 continue
-            if job.nodes == 1:
+            one_node = job.nodes == 1
+            if one_node:
                 if max_free < 0:
                     max_free = largest(free)
                 if job.ntasks > max_free:
                     continue
             if shadow is None:
                 shadow = self._shadow(head, now)
-            if job.ntasks > (shadow.max_extra if job.nodes == 1 else shadow.total_extra) and \
-                    now + job.req_time * shortest > shadow.time and \
-                    (job.nodes == 1 or self.nodes.key_of is not None):
-                # ends after the shadow time on every node, and the extra cannot hold it (a
+            if now + job.req_time * shortest > shadow.time and \
+                    (one_node or self.nodes.key_of is not None):
+                # it ends after the shadow time on every node: only the extra can hold it (a
                 # multi-node job's placement under random selection draws: not skipped)
-                continue
+                if job.ntasks > (shadow.max_extra if one_node else shadow.total_extra):
+                    continue
+                if usable is None:
+                    usable = shadow.usable(free)
+                if job.ntasks > usable[0 if one_node else 1]:
+                    continue
             allocation = self._backfill(job, now, shadow)
             if allocation is not None:
                 yield Start(job, allocation)
                 total_free = view.total_free_cores
                 if total_free == 0:
                     return
-                max_free = -1
+                max_free, usable = -1, None
 
     def _shadow(self, head: Job, now: float) -> _Shadow:
         """The head's reservation: the one made at an earlier instant while it still holds,
