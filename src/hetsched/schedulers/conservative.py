@@ -163,14 +163,19 @@ class ConservativeBackfill(Backfilling):
 
     def _mark_stale(self, freed: list[tuple[int, float, float]], mover: int) -> None:
         """Resources were freed on ``(node, start, end)``: mark the reservations (not
-        ``mover``'s) whose window could now use them there, with the starts to search."""
+        ``mover``'s) whose window could now use them there, with the starts to search. The
+        nodes freed over one time range are looked at together for the reservations with
+        memory or disk or on several nodes (a wide job frees many)."""
         profile = self.profile
         assert profile is not None
+        by_range: dict[tuple[float, float], list[tuple[int, tuple[int, float, float]]]] = {}
         for node, start, end in freed:
             most = profile.most_free(node, start, end)
             if most[0] > 0:
                 self._mark_one_node(node, start, end, most[0], mover)
-            self._mark_others(node, start, end, most, mover)
+            by_range.setdefault((start, end), []).append((node, most))
+        for (start, end), mosts in by_range.items():
+            self._mark_others(mosts, start, end, mover)
 
     def _mark_one_node(self, node: int, start: float, end: float, most_cores: int,
                        mover: int) -> None:
@@ -206,25 +211,23 @@ class ConservativeBackfill(Backfilling):
                 elif self.estimates[index][node] <= high - low + margin:
                     self._stale(index, booked_at, low, end)
 
-    def _mark_others(self, node: int, start: float, end: float,
-                     most: tuple[int, float, float], mover: int) -> None:
+    def _mark_others(self, mosts: list[tuple[int, tuple[int, float, float]]], start: float,
+                     end: float, mover: int) -> None:
         """Jobs with memory or disk or on several nodes: they need room for ``per_node`` tasks
-        on that node (given ``most``: the most free cores, memory and disk there at a freed
-        time), and for all their tasks on the platform, at a freed time (counting what they
-        hold there themselves), and their windows end before their reservation's start plus
-        ``req_time`` (no estimate is longer)."""
+        on one of the nodes freed over ``[start, end)`` (given, for each, the most free cores,
+        memory and disk there at a freed time: ``mosts``), and for all their tasks on the
+        platform, at a freed time (counting what they hold there themselves), and their
+        windows end before their reservation's start plus ``req_time`` (no estimate is
+        longer)."""
         profile = self.profile
         assert profile is not None
         now, margin, most_total = profile.now, _slack(start), -1
-        most_cores, most_mem, most_disk = most
         for index, booking in self.reserved.others.items():
             if booking.start <= now or index == mover or start >= booking.reach + margin:
                 continue
             job = booking.job
             overlaps = booking.start < end and booking.end > start
-            own = next((c for n, c in booking.allocation if n == node), 0) if overlaps else 0
-            if room(job, most_cores + own, most_mem + share(job.memory_mb, own, job.ntasks),
-                    most_disk + share(job.disk_mb, own, job.ntasks)) < booking.per_node:
+            if not _room_on_one(job, booking, mosts, overlaps):
                 continue
             if job.nodes != 1:
                 if most_total < 0:
@@ -292,6 +295,20 @@ class ConservativeBackfill(Backfilling):
         upcoming = reserved.next_start()
         if upcoming is not None:
             yield WakeUp(upcoming)
+
+
+def _room_on_one(job: Job, booking: Booking, mosts: list[tuple[int, tuple[int, float, float]]],
+                 overlaps: bool) -> bool:
+    """Whether one of the nodes of ``mosts`` (each with the most free cores, memory and disk
+    it has at a freed time) has room for ``booking.per_node`` of ``job``'s tasks, counting
+    what the booking holds there itself when it ``overlaps`` the freed time."""
+    held = dict(booking.allocation) if overlaps else {}
+    for node, (cores, mem, disk) in mosts:
+        own = held.get(node, 0)
+        if room(job, cores + own, mem + share(job.memory_mb, own, job.ntasks),
+                disk + share(job.disk_mb, own, job.ntasks)) >= booking.per_node:
+            return True
+    return False
 
 
 def _start_then_index(item: tuple[int, Booking]) -> tuple[float, int]:
