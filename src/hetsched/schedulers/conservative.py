@@ -171,7 +171,7 @@ class ConservativeBackfill(Backfilling):
         by_range: dict[tuple[float, float], list[tuple[int, tuple[int, float, float]]]] = {}
         for node, start, end in freed:
             most = profile.most_free(node, start, end)
-            if most[0] > 0:
+            if most[0] > 0 and self.reserved.on_node:  # (wide-job traces often have none)
                 self._mark_one_node(node, start, end, most[0], mover)
             by_range.setdefault((start, end), []).append((node, most))
         for (start, end), mosts in by_range.items():
