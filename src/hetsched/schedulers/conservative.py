@@ -151,6 +151,8 @@ class ConservativeBackfill(Backfilling):
         profile, view = self.profile, self.view
         assert profile is not None
         if booking.home < 0:
+            if not self._may_move(job, booking, lo, hi):
+                return None
             profile.release(job, booking.start, booking.end, booking.allocation)
         found = profile.earliest(job, self._estimates(job),
                                  self.nodes.key(view), self.rng, self.nodes.order(view), lo, hi,
@@ -160,6 +162,20 @@ class ConservativeBackfill(Backfilling):
         elif booking.home >= 0 and found is not None:
             profile.release(job, booking.start, booking.end, booking.allocation)
         return found
+
+    def _may_move(self, job: Job, booking: Booking, lo: float, hi: float) -> bool:
+        """A test that ``job`` may have a slot starting in ``[lo, hi)`` (``hi`` is at most
+        its booking's start), without releasing its booking (for a wide job, a release and
+        a booking again on each of its nodes): the platform must have its tasks' cores free
+        until its booking's start (from there on its booking gives them back), over its
+        shortest possible window."""
+        profile = self.profile
+        assert profile is not None
+        estimates = self._estimates(job)
+        duration = min(estimates) if job.nodes == 1 else max(estimates)
+        now = profile.now
+        return profile.total.first_fit(job.ntasks, 0.0, duration, max(lo, now), hi, now,
+                                       booking.start) is not None
 
     def _mark_stale(self, freed: list[tuple[int, float, float]], mover: int) -> None:
         """Resources were freed on ``(node, start, end)``: mark the reservations (not
