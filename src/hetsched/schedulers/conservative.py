@@ -238,12 +238,14 @@ class ConservativeBackfill(Backfilling):
         profile = self.profile
         assert profile is not None
         now, margin, most_total = profile.now, _slack(start), -1
+        widest = max(most[0] for _, most in mosts)
         for index, booking in self.reserved.others.items():
             if booking.start <= now or index == mover or start >= booking.reach + margin:
                 continue
             job = booking.job
             overlaps = booking.start < end and booking.end > start
-            if not _room_on_one(job, booking, mosts, overlaps):
+            if (job.takes_space or widest < booking.per_node) and \
+                    not _room_on_one(job, booking, mosts, overlaps):
                 continue
             if job.nodes != 1:
                 if most_total < 0:
@@ -317,7 +319,9 @@ def _room_on_one(job: Job, booking: Booking, mosts: list[tuple[int, tuple[int, f
                  overlaps: bool) -> bool:
     """Whether one of the nodes of ``mosts`` (each with the most free cores, memory and disk
     it has at a freed time) has room for ``booking.per_node`` of ``job``'s tasks, counting
-    what the booking holds there itself when it ``overlaps`` the freed time."""
+    what the booking holds there itself when it ``overlaps`` the freed time. (A job without
+    memory or disk has room where the most cores are free, if they are enough: the caller
+    does not ask then.)"""
     held = dict(booking.allocation) if overlaps else {}
     for node, (cores, mem, disk) in mosts:
         own = held.get(node, 0)
