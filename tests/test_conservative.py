@@ -15,9 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from reference_conservative import ReferenceConservative
 from test_backfill_disk import AMOUNTS, CAPACITIES, TYPES, shapes
-from test_backfill_disk import SETTINGS as DISK_SETTINGS
-from test_backfill_disk import platform as disk_platform
-from test_backfill_disk import workload as disk_workload
+from test_backfill_disk import SETTINGS as DISK_SETTINGS, platform as disk_platform, \
+    workload as disk_workload
 from test_invariants import FAST_SETTINGS, cases
 from test_schedulers_hand import job, run, timeline
 

@@ -14,7 +14,6 @@ free cores (oversubscription) go one by one to the processor with the fewest thr
 
 from __future__ import annotations
 
-import math
 from math import floor
 
 import numpy as np
@@ -60,7 +59,7 @@ def _tasks_in(total: float, ntasks: int, free: float, most: int) -> int:
     """The scalar form of :func:`_tasks_within` (``most`` when ``total`` fits whole)."""
     if total <= 0 or free >= share(total, ntasks, ntasks):
         return most
-    tasks = math.floor((free + 1 / KB_PER_MB) * ntasks / total)
+    tasks = floor((free + 1 / KB_PER_MB) * ntasks / total)
     if share(total, tasks, ntasks) > free:  # the estimate's rounding, either way
         return tasks - 1
     return tasks + (tasks + 1 < ntasks and share(total, tasks + 1, ntasks) <= free)
