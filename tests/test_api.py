@@ -72,6 +72,22 @@ def test_jobs_and_timeseries_frames_hold_the_files_values(tmp_path: Path) -> Non
     assert run.nodes["energy_j"].sum() == pytest.approx(run.summary["energy_j"])
 
 
+
+def test_a_run_without_its_time_series_has_the_same_results(tmp_path: Path) -> None:
+    with_series = hetsched.simulate(scheduler="easy", seed=3)
+    without = hetsched.simulate(scheduler="easy", seed=3, timeseries=False)
+    assert len(with_series.result.timeseries) > 0 and without.result.timeseries is None
+    assert np.array_equal(with_series.result.start, without.result.start, equal_nan=True)
+    assert np.array_equal(with_series.result.end, without.result.end, equal_nan=True)
+    assert with_series.result.allocation == without.result.allocation
+    assert np.array_equal(with_series.result.node_energy_j, without.result.node_energy_j)
+    summary = dict(without.summary, wall_seconds=None)
+    assert all(_same(v, with_series.summary[k]) for k, v in summary.items() if v is not None)
+    assert sorted(without.write(tmp_path)) == ["jobs.csv", "jobs.swf", "summary.json"]
+    assert not (tmp_path / "timeseries.csv").exists()
+    with pytest.raises(ConfigError, match="timeseries=False"):
+        without.timeseries
+
 def test_a_trace_made_for_another_machine_warns(tmp_path: Path) -> None:
     trace = tmp_path / "big.swf"
     trace.write_text("; MaxProcs: 4096\n1 0 -1 100 4 -1 -1 4 200 -1 1 -1 -1 -1 -1 -1 -1 -1\n")

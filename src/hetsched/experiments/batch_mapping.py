@@ -81,7 +81,8 @@ def run_study(seeds: Iterable[int], levels: Iterable[str] = ("low", "high"),
             platform = study_platform(level, rng)
             workload = study_workload(platform, rng, settings)
             for name in schedulers:
-                summary = summarize(simulate(platform, workload, create(name), seed=seed))
+                summary = summarize(simulate(platform, workload, create(name), seed=seed,
+                                             timeseries=False))
                 rows.append({"level": level, "seed": seed, "scheduler": name,
                              **{metric: summary[metric] for metric in METRICS},
                              "finished": summary["finished"]})

@@ -19,7 +19,8 @@ __all__ = ["COLUMNS", "summary", "write_comparison_csv", "write_jobs_csv", "writ
 
 def write_run(result: SimResult, out_dir: str | Path,
               options: Mapping[str, Any] | None = None) -> dict[str, Path]:
-    """Write the four files of ``result`` into ``out_dir`` (created if needed).
+    """Write the four files of ``result`` into ``out_dir`` (created if needed), three for a
+    run made without a time series (no ``timeseries.csv``).
 
     The input files are named (path and SHA-256) from ``result.platform.source`` and
     ``result.workload.source``; ``options`` records how the run was configured (horizon,
@@ -27,7 +28,9 @@ def write_run(result: SimResult, out_dir: str | Path,
     """
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    return {"jobs.csv": write_jobs_csv(result, out / "jobs.csv"),
-            "jobs.swf": write_jobs_swf(result, out / "jobs.swf"),
-            "summary.json": write_summary_json(result, out / "summary.json", options),
-            "timeseries.csv": write_timeseries_csv(result, out / "timeseries.csv")}
+    written = {"jobs.csv": write_jobs_csv(result, out / "jobs.csv"),
+               "jobs.swf": write_jobs_swf(result, out / "jobs.swf"),
+               "summary.json": write_summary_json(result, out / "summary.json", options)}
+    if result.timeseries is not None:
+        written["timeseries.csv"] = write_timeseries_csv(result, out / "timeseries.csv")
+    return written

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from hetsched import __version__
+from hetsched.errors import ConfigError
 from hetsched.metrics import UNITS, summarize
 from hetsched.output.jobs_csv import fmt_float
 from hetsched.sim.result import JobState, SimResult
@@ -104,6 +105,9 @@ def timeseries_columns(result: SimResult) -> dict[str, list[float] | list[int]]:
     """The columns of ``timeseries.csv``; ``power_w`` is NaN when the run has no energy (no
     power model)."""
     ts = result.timeseries
+    if ts is None:
+        raise ConfigError("this run has no time series: it was simulated with "
+                          "timeseries=False")
     columns = {name: ts.column(name) for name in ts.FIELDS}
     if not result.has_energy:
         columns["power_w"] = [math.nan] * len(ts)

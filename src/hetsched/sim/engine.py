@@ -71,7 +71,9 @@ class Simulation:
     (:class:`~hetsched.sim.events.Availability`) beyond the platform's own
     (``Platform.availability``); ``walltime`` is the walltime rule: ``kill`` ends a job still
     running ``Job.walltime`` seconds after its start (state ``KILLED``), ``ignore`` lets it
-    run, ``auto`` (the default) kills for Batsim workloads (``metadata["format"]``) only.
+    run, ``auto`` (the default) kills for Batsim workloads (``metadata["format"]``) only;
+    ``timeseries=False`` records no time series (the result's is ``None``): up to a tenth
+    quicker, for runs whose series nobody reads (a sweep's).
     """
 
     def __init__(self, platform: Platform, workload: Workload,
@@ -663,7 +665,8 @@ class Simulation:
             node_energy_j=self.state.energy_j if measured else None,
             node_busy_core_seconds=self.state.busy_core_seconds,
             node_busy_seconds=self.state.busy_seconds, t0=self.t0, t_end=t_end,
-            timeseries=self.series, wall_seconds=self.wall, horizon=self.horizon,
+            timeseries=self.series if self.record_timeseries else None,
+            wall_seconds=self.wall, horizon=self.horizon,
             node_charged_seconds=charged_seconds(self.platform, self.state.up_since, self.alloc,
                                                  np.array(self.end_t), self.t0, t_end)
             if self._on_demand else None,

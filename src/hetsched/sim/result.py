@@ -88,6 +88,7 @@ class SimResult:
     ``job_energy_j`` and ``node_energy_j`` are ``None`` when energy was not measured: the
     platform has no power model (:attr:`Platform.has_power_model`), or the driver has none.
     ``contention`` names the contention model the run used (``None``: the driver has none).
+    ``timeseries`` is ``None`` for a run made without one (the engine's ``timeseries=False``).
     """
 
     platform: Platform
@@ -105,7 +106,7 @@ class SimResult:
     node_busy_seconds: np.ndarray
     t0: float
     t_end: float
-    timeseries: TimeSeries
+    timeseries: TimeSeries | None
     wall_seconds: float = 0.0
     horizon: float | None = None
     node_charged_seconds: np.ndarray | None = None

@@ -60,7 +60,7 @@ def execute(run: RunSpec, platform: Platform, workload: Workload, job_records: b
             done = simulate(platform, workload, run.scheduler.spec, seed=run.seed,
                             horizon=run.options.horizon, strict=run.options.strict,
                             contention=run.options.contention,
-                            walltime=run.options.walltime)
+                            walltime=run.options.walltime, timeseries=False)
             metrics = done.summary
             jobs = job_rows(done.result) if job_records else None
     except Exception as err:  # noqa: BLE001 - any failure of one run is recorded, not raised
