@@ -11,6 +11,7 @@ import typer
 from hetsched.cli.console import QuietOpt
 from hetsched.cli.errors import user_errors, warn
 from hetsched.cli.plot_cmd import FigureFormat, FigureFormatOpt
+from hetsched.cli.sweep_cmd import WhereOpt
 
 
 def _names(values: Optional[list[str]]) -> Optional[list[str]]:
@@ -38,9 +39,7 @@ def report_command(
         run_figures: Annotated[bool, typer.Option(
             "--run-figures/--no-run-figures", help="Draw one run's figures (it is simulated "
             "again from its inputs).")] = True,
-        where: Annotated[Optional[list[str]], typer.Option(
-            "--where", "-w", help="Keep the runs where COLUMN OP VALUE holds, as in "
-            "`hetsched results`. Repeat for AND.")] = None,
+        where: Annotated[Optional[list[str]], WhereOpt] = None,
         group_by: Annotated[Optional[str], typer.Option(
             help="Comma-separated columns whose values make separate groups. Default: the "
             "sweep's axes that vary (platform, workload, split, run options).")] = None,

@@ -24,6 +24,10 @@ TABLE_METRICS = ("makespan", "mean_wait", "mean_bounded_slowdown", "utilisation"
                  "wall_seconds")
 WorkersOpt = typer.Option("--workers", "-j", help="Worker processes (default: one per CPU); "
                           "with --dask local, the local cluster's workers.")
+#: Run selection, shared by ``results`` and ``report``.
+WhereOpt = typer.Option("--where", "-w", help="Keep the runs where COLUMN OP VALUE holds, OP one "
+                        "of = != < <= > >= ~ (glob on text): scheduler=easy, seed>3, "
+                        "scheduler~easy*, horizon=null. Repeat for AND.")
 
 
 def sweep_command(
@@ -95,10 +99,7 @@ def progress_bar(enabled: bool) -> Iterator[Progress | None]:
 
 def results_command(
         store: Annotated[Path, typer.Argument(help="Results store written by `hetsched sweep`.")],
-        where: Annotated[Optional[list[str]], typer.Option(
-            "--where", "-w", help="Keep the runs where COLUMN OP VALUE holds, OP one of = != "
-            "< <= > >= ~ (glob on text): scheduler=easy, seed>3, scheduler~easy*, "
-            "horizon=null. Repeat for AND.")] = None,
+        where: Annotated[Optional[list[str]], WhereOpt] = None,
         columns: Annotated[Optional[str], typer.Option(
             help="Comma-separated columns to show (default: a table shows what identifies "
             "each run and headline metrics; CSV and JSON every column).")] = None,
