@@ -145,3 +145,30 @@ def test_results_of_a_missing_store_creates_nothing(tmp_path: Path) -> None:
 def test_bad_sweep_options(tmp_path: Path, options: list[str], fragment: str) -> None:
     result, _, _ = _sweep(tmp_path, "schedulers: [fcfs]\n", *options)
     assert_one_line_error(result, fragment)
+
+
+def _damaged_copy(store: Path, tmp_path: Path, name: str, sql: str) -> Path:
+    copy = tmp_path / name
+    copy.write_bytes(store.read_bytes())
+    with sqlite3.connect(copy) as conn:
+        conn.execute(sql)
+    return copy
+
+
+def test_a_damaged_store_is_one_error_line(tmp_path: Path) -> None:
+    """Text that is not UTF-8, or text where a metric belongs: an error naming the store
+    (and the run and column), never an exception from SQLite or pandas."""
+    pytest.importorskip("pandas")
+    from hetsched.sweep.results import load_results
+
+    result, _, store = _sweep(tmp_path, "schedulers: [fcfs]\njob_records: true\n", "-q")
+    assert result.exit_code == 0, result.output
+    key = load_results(store)["key"].iloc[0]
+    latin1 = _damaged_copy(store, tmp_path, "latin1.sqlite",
+                           "UPDATE runs SET scheduler = CAST(X'66ff' AS TEXT)")
+    for command in (["results", str(latin1)], ["results", str(latin1), "--jobs"],
+                    ["report", str(latin1), "--out", str(tmp_path / "r"), "-q"]):
+        assert_one_line_error(runner.invoke(app, command), str(latin1), "UTF-8")
+    text = _damaged_copy(store, tmp_path, "text.sqlite", "UPDATE runs SET mean_wait = 'soon'")
+    assert_one_line_error(runner.invoke(app, ["report", str(text), "--out", str(tmp_path / "r")]),
+                          str(text), f"run {key}", "field 'mean_wait'", "not a number: 'soon'")
