@@ -62,6 +62,11 @@ MAX_JOB_NUMBER = 2**53
 #: ds-sim's integers (C ints): ids, times, cores, memory and disk of its XML files.
 MAX_INT32 = 2**31 - 1
 
+#: Largest magnitude of a number read back from a run's outputs (a run directory's files):
+#: far above anything a run writes (energy stays below 1e63 J), and low enough that sums and
+#: products of two such numbers stay finite.
+MAX_OUTPUT_VALUE = 1e100
+
 #: Largest magnitude of a contention-model parameter (IRMaSim's ``b, c, da, db, dc, dd``).
 MAX_MODEL_PARAMETER = 1e30
 
