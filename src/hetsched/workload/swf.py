@@ -8,6 +8,7 @@ conversion rules (processors, run time, estimates, memory, placement) are in ``d
 from __future__ import annotations
 
 import gzip
+import math
 import re
 import zlib
 from dataclasses import dataclass
@@ -17,7 +18,7 @@ import numpy as np
 
 from hetsched.errors import ConfigError, InputError
 from hetsched.documents import check_exists, decode_text, file_stem, read_text
-from hetsched.parsing import parse_float, quote
+from hetsched.parsing import parse_float, parse_int, quote
 from hetsched.limits import MAX_JOB_NUMBER, MAX_MEMORY_MB, MAX_SPEED, MAX_TASKS, MAX_TIME
 from hetsched.platform.model import Platform
 from hetsched.options import check_number
@@ -166,12 +167,13 @@ def _header(line: str, metadata: dict[str, object]) -> None:
 
 
 def _header_value(text: str) -> object:
-    for kind in (int, float):
-        try:
-            return kind(text)
-        except ValueError:
-            pass
-    return text
+    """A header value as a number when it is a plain finite one (``parsing`` rules), else
+    the text as written: ``1e400``, ``nan`` or ``1_000`` are kept, not turned into another
+    value."""
+    number = parse_int(text)
+    if number is None:
+        number = parse_float(text)
+    return number if number is not None and math.isfinite(number) else text
 
 
 def _check_table(table: np.ndarray, lines: np.ndarray, path: Path) -> None:
