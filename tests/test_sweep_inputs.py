@@ -74,6 +74,8 @@ def _sweep(tmp_path: Path, text: str, *options: str):
     ("schedulers: [fcfs]\noptions: {contention: [none, nope]}\n",
      ["field 'options.contention[1]'", "unknown contention model 'nope'"]),
     ("schedulers: [fcfs]\noptions: {horizon: -5}\n", ["field 'options.horizon[0]'"]),
+    ("schedulers: [fcfs]\noptions: {walltime: []}\n", ["field 'options.walltime'",
+                                                       "an empty list gives no runs"]),
     ("schedulers: [fcfs]\noptions: {swf_placement: any}\n", ["field 'options.swf_placement[0]'",
                                                             "'auto', 'single' or 'spread'"]),
     ("schedulers: [fcfs]\noptions: {horizn: 5}\n", ["field 'options.horizn'",
@@ -86,6 +88,21 @@ def test_a_bad_sweep_file_is_one_line_naming_the_field(tmp_path: Path, text: str
                                                        fragments: list[str]) -> None:
     result, spec, store = _sweep(tmp_path, text)
     assert_one_line_error(result, str(spec), *fragments)
+    assert not store.exists()
+
+
+def test_a_grid_too_large_is_refused_before_it_is_built(tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """5,000 horizons × 5,000 estimate factors: 25 million runs, refused from the lists'
+    lengths, without building one run's options."""
+    def never(*args: object) -> None:
+        raise AssertionError("the grid of options was built before its size was checked")
+
+    monkeypatch.setattr("hetsched.sweep.spec.RunOptions", never)
+    many = ", ".join(str(i) for i in range(1, 5001))
+    result, spec, store = _sweep(tmp_path, f"schedulers: [fcfs]\noptions: {{horizon: [{many}], "
+                                           f"estimate_factor: [{many}]}}\n")
+    assert_one_line_error(result, str(spec), "25,000,000 runs", "more than 10,000,000")
     assert not store.exists()
 
 
