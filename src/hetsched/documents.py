@@ -117,9 +117,30 @@ def parse_json(text: str, path: Path) -> Any:
         raise InputError(path, f"malformed JSON: {exc.msg}",
                          record=f"line {exc.lineno}, column {exc.colno}") from None
     except ValueError as exc:  # NaN / Infinity, integers of > 4300 digits, repeated keys
-        raise InputError(path, f"malformed JSON: {exc}") from None
+        record, field = _refused_token(text)
+        raise InputError(path, f"malformed JSON: {exc}", record, field) from None
     except RecursionError:
         raise InputError(path, NESTED_TOO_DEEPLY) from None
+
+
+#: A JSON string (skipped), or a number Python's json parses and then refuses: NaN,
+#: Infinity, an integer beyond Python's 4300 digits.
+_JSON_REFUSED = re.compile(r'"(?:[^"\\]|\\.)*"|(-?Infinity|NaN|(?<![0-9.])-?[0-9]{4301,}'
+                           r'(?![0-9.eE]))')
+#: The key of the value that ends a text (``"cores": ``).
+_JSON_KEY_BEFORE = re.compile(r'"((?:[^"\\]|\\.)*)"\s*:\s*$')
+
+
+def _refused_token(text: str) -> tuple[str | None, str | None]:
+    """Where the first number json refuses is (``line L, column C``) and its key, if any
+    (``None`` for a repeated key, which json reports without a position)."""
+    for match in _JSON_REFUSED.finditer(text):
+        if match.group(1) is not None:
+            start = match.start(1)
+            line, column = text.count("\n", 0, start) + 1, start - text.rfind("\n", 0, start)
+            key = _JSON_KEY_BEFORE.search(text, max(0, start - 1000), start)
+            return f"line {line}, column {column}", key and key.group(1)
+    return None, None
 
 
 #: The problem of a JSON/YAML document nested deeper than Python's recursion limit.
