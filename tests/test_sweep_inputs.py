@@ -186,6 +186,14 @@ def test_a_damaged_store_is_one_error_line(tmp_path: Path) -> None:
     for command in (["results", str(latin1)], ["results", str(latin1), "--jobs"],
                     ["report", str(latin1), "--out", str(tmp_path / "r"), "-q"]):
         assert_one_line_error(runner.invoke(app, command), str(latin1), "UTF-8")
+    with sqlite3.connect(store) as conn:  # a byte of the meta table's page flipped
+        size = conn.execute("PRAGMA page_size").fetchone()[0]
+        (page,) = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = 'meta'").fetchone()
+    data = bytearray(store.read_bytes())
+    data[page * size - 16] ^= 0xFF
+    (malformed := tmp_path / "malformed.sqlite").write_bytes(bytes(data))
+    assert_one_line_error(runner.invoke(app, ["results", str(malformed)]), str(malformed),
+                          "cannot use the file as a results store")
     text = _damaged_copy(store, tmp_path, "text.sqlite", "UPDATE runs SET mean_wait = 'soon'")
     assert_one_line_error(runner.invoke(app, ["report", str(text), "--out", str(tmp_path / "r")]),
                           str(text), f"run {key}", "field 'mean_wait'", "not a number: 'soon'")

@@ -148,9 +148,9 @@ def _check(conn: sqlite3.Connection, path: Path) -> None:
     """A hetsched store of this schema version."""
     with _store_errors(path):
         tables = _tables(conn)
-    if not {"meta", "runs", "jobs"} <= tables:
-        raise InputError(path, "not a hetsched results store (no 'runs' table)")
-    row = conn.execute("SELECT value FROM meta WHERE name = 'schema_version'").fetchone()
+        if not {"meta", "runs", "jobs"} <= tables:
+            raise InputError(path, "not a hetsched results store (no 'runs' table)")
+        row = conn.execute("SELECT value FROM meta WHERE name = 'schema_version'").fetchone()
     if row is None or row[0] != str(SCHEMA_VERSION):
         raise InputError(path, f"results store of schema version {row and row[0]}, this "
                                f"hetsched reads version {SCHEMA_VERSION}")
