@@ -19,6 +19,7 @@ from hetsched.sim.engine import simulate
 from hetsched.workload.load import load_workload
 from hetsched.workload.model import SPREAD, Job, Workload
 from hetsched.workload.writers.native import write_native
+from support import assert_one_line_error
 
 # slowest core 2 GHz: run times of whole seconds are whole numbers of operations
 FAST = NodeType("fast", 8, 4.0, memory_mb=65536, idle_w=10, static_w=20, dynamic_w_per_core=4)
@@ -317,3 +318,20 @@ def test_the_input_is_read_once(tmp_path, monkeypatch, fmt, suffix):
         monkeypatch.setattr(module, name, lambda path, real=real: read.append(path) or real(path))
     convert(source, tmp_path / "back.json", "json", platform_file)
     assert read.count(source) == 1
+
+
+@pytest.mark.parametrize("change, attribute", [
+    ({"req_time": 3e9}, "its estRunTime would be 3,000,000,000"),
+    ({"submit": 5e9}, "its submitTime would be 5,000,000,000"),
+    ({"memory_mb": 1e10}, "its memory would be 10,000,000,000"),
+])
+def test_dssim_refuses_values_beyond_its_ints(tmp_path, change, attribute):
+    """Even with --lossy: a value ds-sim (and the job list reader) cannot hold is an error
+    naming the job, and no file is written."""
+    jobs = _jobs(memory_mb=300.0, profile="dssim")
+    native, platform_file = _write(tmp_path, (jobs[0], dataclasses.replace(jobs[1], **change)))
+    out = tmp_path / "out.xml"
+    result = CliRunner().invoke(app, ["convert", str(native), str(out), "--to", "dssim",
+                                      "-p", str(platform_file), "--lossy"])
+    assert_one_line_error(result, "w.json, job 2", attribute, "beyond ds-sim's ints")
+    assert not out.exists()
