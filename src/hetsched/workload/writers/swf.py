@@ -32,9 +32,13 @@ def write_table(table: np.ndarray, path: Path, header: Mapping[str, object]) -> 
     """Write an SWF table (one row per job, the columns of ``FIELDS``) with ``header``."""
     if table.ndim != 2 or table.shape[1] != len(FIELDS):
         raise ValueError(f"an SWF table has {len(FIELDS)} columns, got shape {table.shape}")
-    values = np.where(table == -1, -1, np.rint(table)).astype(np.int64)
+    values = np.where(table == -1, -1, np.rint(table))
+    if np.abs(values).max(initial=0) < 2**63:
+        rows = values.astype(np.int64).tolist()
+    else:  # beyond int64 (a run time of 1e20 s): Python's ints write every digit
+        rows = [[int(v) for v in row] for row in values.tolist()]
     lines = header_lines({"Version": 2.2, **header})
-    lines += [" ".join(map(str, row)) for row in values.tolist()]
+    lines += [" ".join(map(str, row)) for row in rows]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
 
