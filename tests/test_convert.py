@@ -335,3 +335,15 @@ def test_dssim_refuses_values_beyond_its_ints(tmp_path, change, attribute):
                                       "-p", str(platform_file), "--lossy"])
     assert_one_line_error(result, "w.json, job 2", attribute, "beyond ds-sim's ints")
     assert not out.exists()
+
+
+def test_swf_refuses_a_run_time_its_reader_refuses(tmp_path):
+    """A job of 1e28 operations runs 5e18 s on the slowest core, beyond SWF's 1e10 s: an
+    error naming the job (the file written could not be read back)."""
+    jobs = _jobs()
+    native, platform_file = _write(tmp_path, (jobs[0], dataclasses.replace(jobs[1], req_ops=1e28)))
+    out = tmp_path / "out.swf"
+    result = CliRunner().invoke(app, ["convert", str(native), str(out), "-p", str(platform_file),
+                                      "--lossy"])
+    assert_one_line_error(result, "w.json, job 2", "its run_time would be 5e+18, beyond 1e+10")
+    assert not out.exists()
