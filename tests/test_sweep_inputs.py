@@ -194,6 +194,12 @@ def test_a_damaged_store_is_one_error_line(tmp_path: Path) -> None:
     (malformed := tmp_path / "malformed.sqlite").write_bytes(bytes(data))
     assert_one_line_error(runner.invoke(app, ["results", str(malformed)]), str(malformed),
                           "cannot use the file as a results store")
+    data = bytearray(store.read_bytes())  # a column's name in the schema, not UTF-8 any more
+    data[data.index(b"dssim_utilisation") + 3] = 0xFF
+    (schema := tmp_path / "schema.sqlite").write_bytes(bytes(data))
+    result = runner.invoke(app, ["sweep", str(tmp_path / "sweep.yaml"), "--store", str(schema),
+                                 "-j", "1", "-q"])
+    assert_one_line_error(result, str(schema), "cannot use the file as a results store")
     text = _damaged_copy(store, tmp_path, "text.sqlite", "UPDATE runs SET mean_wait = 'soon'")
     assert_one_line_error(runner.invoke(app, ["report", str(text), "--out", str(tmp_path / "r")]),
                           str(text), f"run {key}", "field 'mean_wait'", "not a number: 'soon'")

@@ -88,8 +88,8 @@ def open_store(path: str | Path) -> sqlite3.Connection:
                 if not _tables(conn):
                     for statement in _schema():
                         conn.execute(statement)
-        _check(conn, path)
-        _add_new_columns(conn)
+            _check(conn, path)
+            _add_new_columns(conn)
     except BaseException:
         conn.close()
         raise
