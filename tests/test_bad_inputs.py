@@ -306,6 +306,22 @@ def test_bad_workload(tmp_path: Path, name: str) -> None:
         assert_mentions(message, f"field '{field}'")
 
 
+@pytest.mark.parametrize("value, read", [("010", 10), ("+12", 12), ("1:30", "'1:30'"),
+                                         ("0x10", "'0x10'"), ("0b11", "'0b11'"),
+                                         ("1_000", "'1_000'")])
+def test_yaml_numbers_are_plain_decimals(tmp_path: Path, value: str, read: object) -> None:
+    """YAML 1.1's readings that silently change a number (PyYAML's: 010 is octal 8, 1:30 is
+    90, 0x10 is 16, 1_000 is 1000) are not made: 010 is 10, the others stay text, which the
+    schema refuses naming the field."""
+    path = write(tmp_path / "p.yaml", f"node_types:\n  - name: n\n    cores: {value}\n"
+                                      "    clock_ghz: 1\n")
+    if isinstance(read, int):
+        assert load_platform(path).node_types[0].cores == read
+    else:
+        assert_mentions(error_of(load_platform, path), "p.yaml", "field 'cores'",
+                        f"valid integer (got {read})")
+
+
 @pytest.mark.parametrize("name", ["w.swf", "w.swf.gz", "w.json", "w.yaml"])
 def test_byte_order_mark_is_dropped(tmp_path: Path, name: str) -> None:
     text = "\n".join(SWF_LINES) if ".swf" in name else json.dumps(NATIVE_WORKLOAD)

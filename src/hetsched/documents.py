@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from hetsched.errors import InputError
+from hetsched.parsing import quote
 
 #: Suffixes read as structured documents (JSON or YAML).
 JSON_SUFFIXES = (".json",)
@@ -167,9 +168,11 @@ _YAML_MERGE = "tag:yaml.org,2002:merge"
 
 @cache
 def _yaml_loader() -> Any:
-    """A SafeLoader that also reads ``1e9`` and ``3.0e11`` as floats (YAML 1.2; PyYAML's 1.1
-    rules need a sign and a dot, and would silently give strings), and refuses a key repeated
-    in one mapping (PyYAML keeps the last value, silently). Built on first use."""
+    """A SafeLoader whose numbers are YAML 1.2's: plain decimals, ``1e9`` and ``3.0e11`` as
+    floats (PyYAML's 1.1 rules need a sign and a dot, and would silently give strings), and
+    no 1.1 readings that silently change a value (``010`` as octal 8, ``1:30`` as 90,
+    ``0b11``, ``0x10``, ``1_000``: kept as text, so the schema refuses them); a key repeated
+    in one mapping is refused (PyYAML keeps the last value, silently). Built on first use."""
     import yaml
 
     class Loader(yaml.SafeLoader):
@@ -184,13 +187,33 @@ def _yaml_loader() -> Any:
                     seen.add(key_node.value)
             return super().construct_mapping(node, deep)
 
+    numbers = ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float")
     Loader.yaml_implicit_resolvers = {
-        key: list(resolvers) for key, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()}
+        key: [(tag, regexp) for tag, regexp in resolvers if tag not in numbers]
+        for key, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()}
+    Loader.add_implicit_resolver("tag:yaml.org,2002:int", _YAML_DECIMAL,
+                                 list("-+0123456789"))
     Loader.add_implicit_resolver(
         "tag:yaml.org,2002:float",
-        re.compile(r"^[-+]?(?:[0-9][0-9_]*)(?:\.[0-9_]*)?[eE][-+]?[0-9]+$"),
-        list("-+0123456789"))
+        re.compile(r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
+                   r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"),
+        list("-+.0123456789"))
+    Loader.add_constructor("tag:yaml.org,2002:int", _yaml_decimal)
     return Loader
+
+
+_YAML_DECIMAL = re.compile(r"^[-+]?[0-9]+\Z")
+
+
+def _yaml_decimal(loader: Any, node: Any) -> int:
+    """An integer in plain decimal (``010`` is 10, not YAML 1.1's octal 8)."""
+    text = loader.construct_scalar(node)
+    if not _YAML_DECIMAL.fullmatch(text):
+        import yaml
+
+        raise yaml.constructor.ConstructorError(None, None, f"not a plain whole number: "
+                                                f"{quote(text)}", node.start_mark)
+    return int(text)
 
 
 def parse_yaml(text: str, path: Path) -> Any:
