@@ -413,6 +413,33 @@ def test_gzip_truncated_or_not_gzip(tmp_path: Path) -> None:
     assert_mentions(error_of(load_workload, plain, PLATFORM), "p.swf.gz", "Not a gzipped file")
 
 
+@pytest.mark.parametrize("suffix", [".json", ".xml", ".swf", ".swf.gz", ".yaml"])
+def test_a_device_is_refused_before_it_is_read(tmp_path: Path, suffix: str) -> None:
+    """/dev/zero under an input's name would be read without end (all the memory)."""
+    if not Path("/dev/zero").exists():
+        pytest.skip("no /dev/zero")
+    link = tmp_path / f"z{suffix}"
+    link.symlink_to("/dev/zero")
+    for load in (load_platform, lambda path: load_workload(path, PLATFORM)):
+        assert_mentions(error_of(load, link), f"z{suffix}", "not a regular file")
+
+
+def test_files_beyond_the_size_limit_are_refused(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file (or a .swf.gz once decompressed: a gzip bomb) above limits.MAX_FILE_BYTES,
+    here lowered to 1000 bytes."""
+    monkeypatch.setattr("hetsched.documents.MAX_FILE_BYTES", 1000)
+    text = "\n".join(SWF_LINES * 40) + "\n"
+    big = write(tmp_path / "big.swf", text)
+    assert_mentions(error_of(load_workload, big, PLATFORM), "big.swf", "the file holds more "
+                    "than 1,000 bytes")
+    bomb = tmp_path / "bomb.swf.gz"
+    bomb.write_bytes(gzip.compress(text.encode()))
+    assert bomb.stat().st_size < 1000
+    assert_mentions(error_of(load_workload, bomb, PLATFORM), "bomb.swf.gz",
+                    "decompressed, it holds more than 1,000 bytes")
+
+
 @pytest.mark.parametrize("suffix", [".json", ".xml", ".swf"])
 def test_directory_given_as_a_file(tmp_path: Path, suffix: str) -> None:
     folder = tmp_path / f"d{suffix}"

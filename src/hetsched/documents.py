@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from hetsched.errors import InputError
+from hetsched.limits import MAX_FILE_BYTES
 from hetsched.parsing import quote
 
 #: Suffixes read as structured documents (JSON or YAML).
@@ -30,10 +31,21 @@ def file_stem(path: str | Path) -> str:
 
 
 def check_exists(path: Path) -> None:
+    """A regular file of at most :data:`~hetsched.limits.MAX_FILE_BYTES` (a device such as
+    ``/dev/zero`` or a FIFO would be read without end)."""
     if not path.exists():
         raise InputError(path, "no such file")
     if path.is_dir():
         raise InputError(path, "is a directory, not a file")
+    if not path.is_file():
+        raise InputError(path, "not a regular file (a device, FIFO or socket)")
+    check_size(path, path.stat().st_size)
+
+
+def check_size(path: Path, size: int, what: str = "the file holds") -> None:
+    if size > MAX_FILE_BYTES:
+        raise InputError(path, f"{what} more than {MAX_FILE_BYTES:,} bytes, the most hetsched "
+                               "reads (limits.MAX_FILE_BYTES)")
 
 
 def read_text(path: Path) -> str:

@@ -17,9 +17,10 @@ from pathlib import Path
 import numpy as np
 
 from hetsched.errors import ConfigError, InputError
-from hetsched.documents import check_exists, decode_text, file_stem, read_text
+from hetsched.documents import check_exists, check_size, decode_text, file_stem, read_text
 from hetsched.parsing import parse_float, parse_int, quote
-from hetsched.limits import MAX_JOB_NUMBER, MAX_MEMORY_MB, MAX_SPEED, MAX_TASKS, MAX_TIME
+from hetsched.limits import (MAX_FILE_BYTES, MAX_JOB_NUMBER, MAX_MEMORY_MB, MAX_SPEED,
+                             MAX_TASKS, MAX_TIME)
 from hetsched.platform.model import Platform
 from hetsched.options import check_number
 from hetsched.workload.model import SPREAD, Job, SkippedRecord, Workload
@@ -99,9 +100,10 @@ def _read_lines(path: Path) -> list[str]:
     check_exists(path)
     try:
         with gzip.open(path, "rb") as f:
-            data = f.read()
+            data = f.read(MAX_FILE_BYTES + 1)  # a gzip bomb stops here
     except (OSError, EOFError, zlib.error) as exc:
         raise InputError(path, f"cannot read: {exc}") from None
+    check_size(path, len(data), "decompressed, it holds")
     return decode_text(data, path).splitlines()
 
 
