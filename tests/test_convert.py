@@ -347,3 +347,17 @@ def test_swf_refuses_a_run_time_its_reader_refuses(tmp_path):
                                       "--lossy"])
     assert_one_line_error(result, "w.json, job 2", "its run_time would be 5e+18, beyond 1e+10")
     assert not out.exists()
+
+
+@pytest.mark.parametrize("fmt, change, problem", [
+    ("batsim", {"req_ops": 1e28}, "its delay would be 5e+18, beyond 1e+10"),
+    ("batsim5-ph", {"req_ops": 1e30, "ipc": 0.01}, "its cpu would be 1e+32, beyond 1e+30"),
+])
+def test_batsim_refuses_a_profile_its_reader_refuses(tmp_path, fmt, change, problem):
+    jobs = _jobs()
+    native, platform_file = _write(tmp_path, (jobs[0], dataclasses.replace(jobs[1], **change)))
+    out = tmp_path / "out.json"
+    result = CliRunner().invoke(app, ["convert", str(native), str(out), "--to", fmt,
+                                      "-p", str(platform_file), "--lossy"])
+    assert_one_line_error(result, "w.json, job 2", problem)
+    assert not out.exists()
