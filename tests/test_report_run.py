@@ -162,6 +162,9 @@ def test_a_summary_without_core_counts_is_refused(run_dir):
      ["jobs.csv, line 3, field 'submission_time'", "out of range"]),
     ("summary.json", '"slots": 16', '"slots": 1' + "0" * 60,
      ["summary.json, nodes[", "field 'slots'", "not a whole number from 1 to"]),
+    ("summary.json", '"name": "fast-0"', '"nam": "fast-0"',
+     ["summary.json, nodes[", "field 'name'", "no name"]),
+    ("summary.json", '"nodes": [', '"nodes": [3, ', ["summary.json, nodes[0]", "not an object"]),
 ])
 def test_values_no_run_writes_are_refused(run_dir, name, old, new, fragments):
     """Bytes that are not UTF-8, and numbers far beyond anything a run writes (whose sums
