@@ -306,6 +306,22 @@ def test_bad_workload(tmp_path: Path, name: str) -> None:
         assert_mentions(message, f"field '{field}'")
 
 
+@pytest.mark.parametrize("value, read", [("010", 10), ("+12", 12), ("1:30", "'1:30'"),
+                                         ("0x10", "'0x10'"), ("0b11", "'0b11'"),
+                                         ("1_000", "'1_000'")])
+def test_yaml_numbers_are_plain_decimals(tmp_path: Path, value: str, read: object) -> None:
+    """YAML 1.1's readings that silently change a number (PyYAML's: 010 is octal 8, 1:30 is
+    90, 0x10 is 16, 1_000 is 1000) are not made: 010 is 10, the others stay text, which the
+    schema refuses naming the field."""
+    path = write(tmp_path / "p.yaml", f"node_types:\n  - name: n\n    cores: {value}\n"
+                                      "    clock_ghz: 1\n")
+    if isinstance(read, int):
+        assert load_platform(path).node_types[0].cores == read
+    else:
+        assert_mentions(error_of(load_platform, path), "p.yaml", "field 'cores'",
+                        f"valid integer (got {read})")
+
+
 @pytest.mark.parametrize("name", ["w.swf", "w.swf.gz", "w.json", "w.yaml"])
 def test_byte_order_mark_is_dropped(tmp_path: Path, name: str) -> None:
     text = "\n".join(SWF_LINES) if ".swf" in name else json.dumps(NATIVE_WORKLOAD)
@@ -335,8 +351,13 @@ FILE_CASES = {
                                "nested too deeply"),
     "YAML nested too deeply": ("p.yaml", "[" * 100_000, None, "nested too deeply"),
     "YAML impossible date": ("p.yaml", "node_types: 2024-13-01\n", None, "malformed YAML"),
-    "JSON integer of 5000 digits": ("p.json", '{"node_types": ' + "9" * 5000 + "}", None,
-                                    "malformed JSON"),
+    "JSON integer of 5000 digits": ("p.json", '{"node_types": ' + "9" * 5000 + "}",
+                                    "line 1, column 16, field 'node_types'", "malformed JSON"),
+    "JSON NaN literal": ("p.json", '{"node_types": [{"name": "NaN", "cores": 1,\n'
+                                   '  "clock_ghz": NaN}]}', "line 2, column 16, field 'clock_ghz'",
+                         "'NaN' is not a valid JSON number"),
+    "JSON Infinity in a list": ("p.json", '{"node_types": [\n\n  -Infinity]}', "line 3, column 3",
+                                "'-Infinity' is not a valid JSON number"),
     "empty XML": ("p.xml", "", "line 1", "malformed XML"),
     "empty YAML": ("p.yaml", "# nothing\n", None, "no YAML document"),
     "JSON null": ("p.json", "null", None, "unrecognised platform format"),
@@ -390,6 +411,33 @@ def test_gzip_truncated_or_not_gzip(tmp_path: Path) -> None:
                     "end-of-stream")
     plain = write(tmp_path / "p.swf.gz", "\n".join(SWF_LINES))
     assert_mentions(error_of(load_workload, plain, PLATFORM), "p.swf.gz", "Not a gzipped file")
+
+
+@pytest.mark.parametrize("suffix", [".json", ".xml", ".swf", ".swf.gz", ".yaml"])
+def test_a_device_is_refused_before_it_is_read(tmp_path: Path, suffix: str) -> None:
+    """/dev/zero under an input's name would be read without end (all the memory)."""
+    if not Path("/dev/zero").exists():
+        pytest.skip("no /dev/zero")
+    link = tmp_path / f"z{suffix}"
+    link.symlink_to("/dev/zero")
+    for load in (load_platform, lambda path: load_workload(path, PLATFORM)):
+        assert_mentions(error_of(load, link), f"z{suffix}", "not a regular file")
+
+
+def test_files_beyond_the_size_limit_are_refused(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file (or a .swf.gz once decompressed: a gzip bomb) above limits.MAX_FILE_BYTES,
+    here lowered to 1000 bytes."""
+    monkeypatch.setattr("hetsched.documents.MAX_FILE_BYTES", 1000)
+    text = "\n".join(SWF_LINES * 40) + "\n"
+    big = write(tmp_path / "big.swf", text)
+    assert_mentions(error_of(load_workload, big, PLATFORM), "big.swf", "the file holds more "
+                    "than 1,000 bytes")
+    bomb = tmp_path / "bomb.swf.gz"
+    bomb.write_bytes(gzip.compress(text.encode()))
+    assert bomb.stat().st_size < 1000
+    assert_mentions(error_of(load_workload, bomb, PLATFORM), "bomb.swf.gz",
+                    "decompressed, it holds more than 1,000 bytes")
 
 
 @pytest.mark.parametrize("suffix", [".json", ".xml", ".swf"])

@@ -159,3 +159,14 @@ def test_study_command_writes_tables_csv_and_a_chart(tmp_path) -> None:
     runs = (out / "runs.csv").read_text().splitlines()
     assert runs[0].startswith("level,seed,scheduler,makespan") and len(runs) == 1 + 2 * 2
     assert (out / "bars.png").stat().st_size > 10_000
+
+
+@pytest.mark.parametrize("options, fragment", [
+    (["-s", ""], "--scheduler names no scheduler"),
+    (["-s", " , "], "--scheduler names no scheduler"),
+    (["--seeds", "1000000000", "-s", "fcfs"], "more than 10,000,000"),
+])
+def test_study_command_refuses_no_scheduler_and_too_many_runs(options: list[str],
+                                                              fragment: str) -> None:
+    result = CliRunner().invoke(app, ["study", "batch-mapping", *options])
+    assert_one_line_error(result, fragment)

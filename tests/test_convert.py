@@ -19,6 +19,7 @@ from hetsched.sim.engine import simulate
 from hetsched.workload.load import load_workload
 from hetsched.workload.model import SPREAD, Job, Workload
 from hetsched.workload.writers.native import write_native
+from support import assert_one_line_error
 
 # slowest core 2 GHz: run times of whole seconds are whole numbers of operations
 FAST = NodeType("fast", 8, 4.0, memory_mb=65536, idle_w=10, static_w=20, dynamic_w_per_core=4)
@@ -317,3 +318,46 @@ def test_the_input_is_read_once(tmp_path, monkeypatch, fmt, suffix):
         monkeypatch.setattr(module, name, lambda path, real=real: read.append(path) or real(path))
     convert(source, tmp_path / "back.json", "json", platform_file)
     assert read.count(source) == 1
+
+
+@pytest.mark.parametrize("change, attribute", [
+    ({"req_time": 3e9}, "its estRunTime would be 3,000,000,000"),
+    ({"submit": 5e9}, "its submitTime would be 5,000,000,000"),
+    ({"memory_mb": 1e10}, "its memory would be 10,000,000,000"),
+])
+def test_dssim_refuses_values_beyond_its_ints(tmp_path, change, attribute):
+    """Even with --lossy: a value ds-sim (and the job list reader) cannot hold is an error
+    naming the job, and no file is written."""
+    jobs = _jobs(memory_mb=300.0, profile="dssim")
+    native, platform_file = _write(tmp_path, (jobs[0], dataclasses.replace(jobs[1], **change)))
+    out = tmp_path / "out.xml"
+    result = CliRunner().invoke(app, ["convert", str(native), str(out), "--to", "dssim",
+                                      "-p", str(platform_file), "--lossy"])
+    assert_one_line_error(result, "w.json, job 2", attribute, "beyond ds-sim's ints")
+    assert not out.exists()
+
+
+def test_swf_refuses_a_run_time_its_reader_refuses(tmp_path):
+    """A job of 1e28 operations runs 5e18 s on the slowest core, beyond SWF's 1e10 s: an
+    error naming the job (the file written could not be read back)."""
+    jobs = _jobs()
+    native, platform_file = _write(tmp_path, (jobs[0], dataclasses.replace(jobs[1], req_ops=1e28)))
+    out = tmp_path / "out.swf"
+    result = CliRunner().invoke(app, ["convert", str(native), str(out), "-p", str(platform_file),
+                                      "--lossy"])
+    assert_one_line_error(result, "w.json, job 2", "its run_time would be 5e+18, beyond 1e+10")
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("fmt, change, problem", [
+    ("batsim", {"req_ops": 1e28}, "its delay would be 5e+18, beyond 1e+10"),
+    ("batsim5-ph", {"req_ops": 1e30, "ipc": 0.01}, "its cpu would be 1e+32, beyond 1e+30"),
+])
+def test_batsim_refuses_a_profile_its_reader_refuses(tmp_path, fmt, change, problem):
+    jobs = _jobs()
+    native, platform_file = _write(tmp_path, (jobs[0], dataclasses.replace(jobs[1], **change)))
+    out = tmp_path / "out.json"
+    result = CliRunner().invoke(app, ["convert", str(native), str(out), "--to", fmt,
+                                      "-p", str(platform_file), "--lossy"])
+    assert_one_line_error(result, "w.json, job 2", problem)
+    assert not out.exists()

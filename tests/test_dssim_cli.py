@@ -112,6 +112,30 @@ def test_table_fails_when_a_reference_cell_differs(tmp_path: Path) -> None:
     assert "differs" in result.stdout and "ff" in result.stdout
 
 
+@needs_data
+@pytest.mark.parametrize("change, fragments", [
+    (lambda ref: ref["config12-short-med"]["ff"].update(tt="x"),
+     ["field 'config12-short-med.ff.tt'", "valid number (got 'x')"]),
+    (lambda ref: ref["config12-short-med"]["ff"].update(util=float("nan")),
+     ["field 'util'", "'NaN' is not a valid JSON number"]),
+    (lambda ref: ref["config12-short-med"]["ff"].update(util=250),
+     ["field 'config12-short-med.ff.util'", "less than or equal to 100"]),
+    (lambda ref: ref["config12-short-med"].update(ff=[1]),
+     ["field 'config12-short-med.ff'", "expected an object"]),
+])
+def test_a_bad_reference_file_is_one_error_line(tmp_path: Path, change, fragments) -> None:
+    """Not a cell that "differs" (exit code 1) nor an exception: the file is wrong."""
+    reference = json.loads(REFERENCE.read_text())
+    change(reference)
+    bad = tmp_path / "reference.json"
+    bad.write_text(json.dumps(reference))
+    assert_one_line_error(_table(tmp_path, bad), "reference.json", *fragments)
+    bad.write_text("[]")
+    assert_one_line_error(runner.invoke(app, ["dssim-table", "--configs", str(tmp_path / "configs"),
+                                              "--algo", "ff", "--reference", str(bad)]),
+                          "reference.json", "expected an object")
+
+
 def test_table_rejects_unknown_algorithm(tmp_path: Path) -> None:
     result = runner.invoke(app, ["dssim-table", "--configs", str(tmp_path), "--algo", "xyz"])
     assert_one_line_error(result, "unknown ds-sim algorithm 'xyz'")

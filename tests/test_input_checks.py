@@ -65,6 +65,14 @@ def test_trace_made_for_another_machine_size(tmp_path: Path, max_procs: int) -> 
     assert "platform mine has 32 cores" in message and "bundled" not in message
 
 
+@pytest.mark.parametrize("value", ["-5", "0", "banana", "1e400", "64.5"])
+def test_a_header_size_that_is_no_machine_size_is_a_warning(tmp_path: Path, value: str) -> None:
+    """Not silently ignored: the user learns that the trace's size was not checked."""
+    trace = swf(tmp_path / "t.swf", f"; MaxProcs: {value}\n", [(1, 0, 10)])
+    (message,) = input_warnings(BUNDLED, load_workload(trace, BUNDLED))
+    assert_mentions(message, "t.swf", f"header MaxProcs '{value}' is not a whole number >= 1")
+
+
 def test_batsim_nb_res_is_kept_and_checked(tmp_path: Path) -> None:
     doc = {"nb_res": 4, "jobs": [{"id": 1, "subtime": 0, "res": 2, "profile": "d"}],
            "profiles": {"d": {"type": "delay", "delay": 10}}}

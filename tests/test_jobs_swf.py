@@ -44,3 +44,21 @@ def test_unfinished_and_rejected_jobs_have_swf_status_codes(tmp_path: Path) -> N
     assert (table[:, COL["run_time"]] == -1).all()
     assert table[:, COL["allocated_processors"]].tolist() == [4, -1, -1, -1, -1]
     assert table[0, COL["job_number"]] == 1  # ids a..e are not numbers: positions
+
+
+def test_a_run_time_beyond_int64_is_written_with_every_digit(tmp_path: Path) -> None:
+    """A legal job of 1e29 operations runs for about 4e19 s, beyond int64: written as the
+    rounded number (it was cast to int64: a negative garbage value and a RuntimeWarning)."""
+    import warnings
+
+    import hetsched
+    from hetsched.workload.model import Job, Workload
+
+    job = Job(id="long", submit=0.0, ntasks=1, req_ops=1e29, req_time=100.0)
+    run = hetsched.simulate(None, Workload("w", (job,)), "fcfs")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        run.write(tmp_path)
+    row = (tmp_path / "jobs.swf").read_text().splitlines()[-1].split()
+    duration = float(run.jobs["execution_time"].iloc[0])
+    assert duration > 2**63 and int(row[COL["run_time"]]) == int(np.rint(duration))

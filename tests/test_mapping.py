@@ -260,6 +260,20 @@ def test_milp_equals_brute_force_on_a_tiny_instance() -> None:
     assert lp_bound(etc, ready) <= result.makespan
 
 
+def test_lp_and_milp_take_values_up_to_the_etc_limit() -> None:
+    """HiGHS refuses coefficients of 1e15 or more, which an ETC file may hold (its limit):
+    the model is scaled by a power of two and its results scaled back."""
+    etc = np.array([[1e15, 3.0], [5e14, 7.0], [1.0, 1e15]])  # optimum: 1 on m0, 3 + 7 on m1
+    ready = np.array([0.0, 0.5])
+    relax = lp_relaxation(etc, ready)
+    assert trivial_bound(etc, ready) <= relax.value <= 10.5 * (1 + 1e-9)
+    np.testing.assert_allclose(relax.x.sum(axis=1), 1.0, atol=1e-9)
+    result = milp_mapping(etc, ready, time_limit=10)
+    assert result is not None and result.info["optimal"]
+    assert result.makespan == 10.5 == pytest.approx(brute_force(etc, ready))
+    assert result.info["dual_bound"] == pytest.approx(10.5, rel=1e-6)
+
+
 # ---- generators --------------------------------------------------------------------------------
 def test_range_based_generator_consistency_properties() -> None:
     rng = np.random.default_rng(0)

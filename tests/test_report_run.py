@@ -153,6 +153,30 @@ def test_a_summary_without_core_counts_is_refused(run_dir):
                     "older hetsched")
 
 
+@pytest.mark.parametrize("name, old, new, fragments", [
+    ("jobs.csv", "\nj1,default,,88.6,", "\nj1,default,,88.\xe9,",
+     ["jobs.csv, line 3", "not UTF-8"]),
+    ("timeseries.csv", "\n0.0,0,1,4,", "\n0.0,1e308,1e308,1e308,",
+     ["timeseries.csv, line 2, field 'queued'", "'1e308' is out of range"]),
+    ("jobs.csv", "\nj1,default,,88.6,", "\nj1,default,,1e300,",
+     ["jobs.csv, line 3, field 'submission_time'", "out of range"]),
+    ("summary.json", '"slots": 16', '"slots": 1' + "0" * 60,
+     ["summary.json, nodes[", "field 'slots'", "not a whole number from 1 to"]),
+    ("summary.json", '"name": "fast-0"', '"nam": "fast-0"',
+     ["summary.json, nodes[", "field 'name'", "no name"]),
+    ("summary.json", '"nodes": [', '"nodes": [3, ', ["summary.json, nodes[0]", "not an object"]),
+])
+def test_values_no_run_writes_are_refused(run_dir, name, old, new, fragments):
+    """Bytes that are not UTF-8, and numbers far beyond anything a run writes (whose sums
+    would overflow in the figures), are one-line errors too."""
+    path = run_dir / name
+    text = path.read_text()
+    assert old in text
+    path.write_bytes(text.replace(old, new, 1).encode("latin-1"))  # é: one byte, not UTF-8
+    assert_mentions(error_of(read_run_dir, run_dir), *fragments)
+    assert_one_line_error(runner.invoke(app, ["plot", str(run_dir), "-q"]), fragments[0])
+
+
 def test_time_going_backwards_is_refused(run_dir):
     lines = (run_dir / "timeseries.csv").read_text().splitlines()
     lines[3], lines[4] = lines[4], lines[3]

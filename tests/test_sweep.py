@@ -288,13 +288,15 @@ def test_dask_address_of_a_running_cluster(swept: tuple[Path, Path], tmp_path: P
     assert _stored(tmp_path / "remote.sqlite") == _stored(store)
 
 
+@pytest.mark.parametrize("address", ["tcp://127.0.0.1:9", "bogus", "tcp://"])
 def test_dask_address_that_does_not_answer(swept: tuple[Path, Path], tmp_path: Path,
-                                           monkeypatch: pytest.MonkeyPatch) -> None:
+                                           monkeypatch: pytest.MonkeyPatch, address: str) -> None:
+    """No scheduler there, or no address at all (no port, no host): one error line."""
     monkeypatch.setattr(executors, "CONNECT_SECONDS", 1.0)
     spec, _ = swept
     result = runner.invoke(app, ["sweep", str(spec), "--store", str(tmp_path / "s.sqlite"),
-                                 "--dask", "tcp://127.0.0.1:9"])
-    assert_one_line_error(result, "--dask tcp://127.0.0.1:9: cannot connect to the scheduler")
+                                 "--dask", address])
+    assert_one_line_error(result, f"--dask {address}: cannot connect to the scheduler")
 
 
 def test_walltime_is_a_sweep_option_and_old_stores_get_its_column(tmp_path: Path) -> None:

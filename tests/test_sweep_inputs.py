@@ -74,6 +74,8 @@ def _sweep(tmp_path: Path, text: str, *options: str):
     ("schedulers: [fcfs]\noptions: {contention: [none, nope]}\n",
      ["field 'options.contention[1]'", "unknown contention model 'nope'"]),
     ("schedulers: [fcfs]\noptions: {horizon: -5}\n", ["field 'options.horizon[0]'"]),
+    ("schedulers: [fcfs]\noptions: {walltime: []}\n", ["field 'options.walltime'",
+                                                       "an empty list gives no runs"]),
     ("schedulers: [fcfs]\noptions: {swf_placement: any}\n", ["field 'options.swf_placement[0]'",
                                                             "'auto', 'single' or 'spread'"]),
     ("schedulers: [fcfs]\noptions: {horizn: 5}\n", ["field 'options.horizn'",
@@ -86,6 +88,21 @@ def test_a_bad_sweep_file_is_one_line_naming_the_field(tmp_path: Path, text: str
                                                        fragments: list[str]) -> None:
     result, spec, store = _sweep(tmp_path, text)
     assert_one_line_error(result, str(spec), *fragments)
+    assert not store.exists()
+
+
+def test_a_grid_too_large_is_refused_before_it_is_built(tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """5,000 horizons × 5,000 estimate factors: 25 million runs, refused from the lists'
+    lengths, without building one run's options."""
+    def never(*args: object) -> None:
+        raise AssertionError("the grid of options was built before its size was checked")
+
+    monkeypatch.setattr("hetsched.sweep.spec.RunOptions", never)
+    many = ", ".join(str(i) for i in range(1, 5001))
+    result, spec, store = _sweep(tmp_path, f"schedulers: [fcfs]\noptions: {{horizon: [{many}], "
+                                           f"estimate_factor: [{many}]}}\n")
+    assert_one_line_error(result, str(spec), "25,000,000 runs", "more than 10,000,000")
     assert not store.exists()
 
 
@@ -145,3 +162,44 @@ def test_results_of_a_missing_store_creates_nothing(tmp_path: Path) -> None:
 def test_bad_sweep_options(tmp_path: Path, options: list[str], fragment: str) -> None:
     result, _, _ = _sweep(tmp_path, "schedulers: [fcfs]\n", *options)
     assert_one_line_error(result, fragment)
+
+
+def _damaged_copy(store: Path, tmp_path: Path, name: str, sql: str) -> Path:
+    copy = tmp_path / name
+    copy.write_bytes(store.read_bytes())
+    with sqlite3.connect(copy) as conn:
+        conn.execute(sql)
+    return copy
+
+
+def test_a_damaged_store_is_one_error_line(tmp_path: Path) -> None:
+    """Text that is not UTF-8, or text where a metric belongs: an error naming the store
+    (and the run and column), never an exception from SQLite or pandas."""
+    pytest.importorskip("pandas")
+    from hetsched.sweep.results import load_results
+
+    result, _, store = _sweep(tmp_path, "schedulers: [fcfs]\njob_records: true\n", "-q")
+    assert result.exit_code == 0, result.output
+    key = load_results(store)["key"].iloc[0]
+    latin1 = _damaged_copy(store, tmp_path, "latin1.sqlite",
+                           "UPDATE runs SET scheduler = CAST(X'66ff' AS TEXT)")
+    for command in (["results", str(latin1)], ["results", str(latin1), "--jobs"],
+                    ["report", str(latin1), "--out", str(tmp_path / "r"), "-q"]):
+        assert_one_line_error(runner.invoke(app, command), str(latin1), "UTF-8")
+    with sqlite3.connect(store) as conn:  # a byte of the meta table's page flipped
+        size = conn.execute("PRAGMA page_size").fetchone()[0]
+        (page,) = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = 'meta'").fetchone()
+    data = bytearray(store.read_bytes())
+    data[page * size - 16] ^= 0xFF
+    (malformed := tmp_path / "malformed.sqlite").write_bytes(bytes(data))
+    assert_one_line_error(runner.invoke(app, ["results", str(malformed)]), str(malformed),
+                          "cannot use the file as a results store")
+    data = bytearray(store.read_bytes())  # a column's name in the schema, not UTF-8 any more
+    data[data.index(b"dssim_utilisation") + 3] = 0xFF
+    (schema := tmp_path / "schema.sqlite").write_bytes(bytes(data))
+    result = runner.invoke(app, ["sweep", str(tmp_path / "sweep.yaml"), "--store", str(schema),
+                                 "-j", "1", "-q"])
+    assert_one_line_error(result, str(schema), "cannot use the file as a results store")
+    text = _damaged_copy(store, tmp_path, "text.sqlite", "UPDATE runs SET mean_wait = 'soon'")
+    assert_one_line_error(runner.invoke(app, ["report", str(text), "--out", str(tmp_path / "r")]),
+                          str(text), f"run {key}", "field 'mean_wait'", "not a number: 'soon'")

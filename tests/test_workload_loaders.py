@@ -117,6 +117,19 @@ def test_swf_gz(tmp_path: Path) -> None:
     assert workload.metadata == {"MaxProcs": 16}
 
 
+def test_swf_header_values_are_numbers_only_when_plain_and_finite(tmp_path: Path) -> None:
+    """A header value Python's int/float would bend (overflow to inf, nan, ``1_000``, a
+    5,000-digit number, other scripts' digits) is kept as written, so a converted trace's
+    header says what the original said."""
+    path = tmp_path / "h.swf"
+    path.write_text("; MaxProcs: 1_024\n; Big: 1e400\n; Odd: nan\n; Arabic: \u0661\u0662\n"
+                    f"; Long: {'9' * 5000}\n; MaxNodes: +64\n; Clock: 2.5\n"
+                    + swf_line(1, run=5, alloc=2) + "\n")
+    assert load_workload(path, PLATFORM).metadata == {
+        "MaxProcs": "1_024", "Big": "1e400", "Odd": "nan", "Arabic": "\u0661\u0662",
+        "Long": "9" * 5000, "MaxNodes": 64, "Clock": 2.5}
+
+
 def test_swf_bad_gzip(tmp_path: Path) -> None:
     path = write(tmp_path / "trace.swf.gz", "not gzip")
     assert_mentions(error_of(load_swf, path, PLATFORM), "trace.swf.gz", "cannot read")

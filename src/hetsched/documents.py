@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from hetsched.errors import InputError
+from hetsched.limits import MAX_FILE_BYTES
+from hetsched.parsing import quote
 
 #: Suffixes read as structured documents (JSON or YAML).
 JSON_SUFFIXES = (".json",)
@@ -29,10 +31,21 @@ def file_stem(path: str | Path) -> str:
 
 
 def check_exists(path: Path) -> None:
+    """A regular file of at most :data:`~hetsched.limits.MAX_FILE_BYTES` (a device such as
+    ``/dev/zero`` or a FIFO would be read without end)."""
     if not path.exists():
         raise InputError(path, "no such file")
     if path.is_dir():
         raise InputError(path, "is a directory, not a file")
+    if not path.is_file():
+        raise InputError(path, "not a regular file (a device, FIFO or socket)")
+    check_size(path, path.stat().st_size)
+
+
+def check_size(path: Path, size: int, what: str = "the file holds") -> None:
+    if size > MAX_FILE_BYTES:
+        raise InputError(path, f"{what} more than {MAX_FILE_BYTES:,} bytes, the most hetsched "
+                               "reads (limits.MAX_FILE_BYTES)")
 
 
 def read_text(path: Path) -> str:
@@ -117,9 +130,30 @@ def parse_json(text: str, path: Path) -> Any:
         raise InputError(path, f"malformed JSON: {exc.msg}",
                          record=f"line {exc.lineno}, column {exc.colno}") from None
     except ValueError as exc:  # NaN / Infinity, integers of > 4300 digits, repeated keys
-        raise InputError(path, f"malformed JSON: {exc}") from None
+        record, field = _refused_token(text)
+        raise InputError(path, f"malformed JSON: {exc}", record, field) from None
     except RecursionError:
         raise InputError(path, NESTED_TOO_DEEPLY) from None
+
+
+#: A JSON string (skipped), or a number Python's json parses and then refuses: NaN,
+#: Infinity, an integer beyond Python's 4300 digits.
+_JSON_REFUSED = re.compile(r'"(?:[^"\\]|\\.)*"|(-?Infinity|NaN|(?<![0-9.])-?[0-9]{4301,}'
+                           r'(?![0-9.eE]))')
+#: The key of the value that ends a text (``"cores": ``).
+_JSON_KEY_BEFORE = re.compile(r'"((?:[^"\\]|\\.)*)"\s*:\s*$')
+
+
+def _refused_token(text: str) -> tuple[str | None, str | None]:
+    """Where the first number json refuses is (``line L, column C``) and its key, if any
+    (``None`` for a repeated key, which json reports without a position)."""
+    for match in _JSON_REFUSED.finditer(text):
+        if match.group(1) is not None:
+            start = match.start(1)
+            line, column = text.count("\n", 0, start) + 1, start - text.rfind("\n", 0, start)
+            key = _JSON_KEY_BEFORE.search(text, max(0, start - 1000), start)
+            return f"line {line}, column {column}", key and key.group(1)
+    return None, None
 
 
 #: The problem of a JSON/YAML document nested deeper than Python's recursion limit.
@@ -146,9 +180,11 @@ _YAML_MERGE = "tag:yaml.org,2002:merge"
 
 @cache
 def _yaml_loader() -> Any:
-    """A SafeLoader that also reads ``1e9`` and ``3.0e11`` as floats (YAML 1.2; PyYAML's 1.1
-    rules need a sign and a dot, and would silently give strings), and refuses a key repeated
-    in one mapping (PyYAML keeps the last value, silently). Built on first use."""
+    """A SafeLoader whose numbers are YAML 1.2's: plain decimals, ``1e9`` and ``3.0e11`` as
+    floats (PyYAML's 1.1 rules need a sign and a dot, and would silently give strings), and
+    no 1.1 readings that silently change a value (``010`` as octal 8, ``1:30`` as 90,
+    ``0b11``, ``0x10``, ``1_000``: kept as text, so the schema refuses them); a key repeated
+    in one mapping is refused (PyYAML keeps the last value, silently). Built on first use."""
     import yaml
 
     class Loader(yaml.SafeLoader):
@@ -163,13 +199,33 @@ def _yaml_loader() -> Any:
                     seen.add(key_node.value)
             return super().construct_mapping(node, deep)
 
+    numbers = ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float")
     Loader.yaml_implicit_resolvers = {
-        key: list(resolvers) for key, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()}
+        key: [(tag, regexp) for tag, regexp in resolvers if tag not in numbers]
+        for key, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()}
+    Loader.add_implicit_resolver("tag:yaml.org,2002:int", _YAML_DECIMAL,
+                                 list("-+0123456789"))
     Loader.add_implicit_resolver(
         "tag:yaml.org,2002:float",
-        re.compile(r"^[-+]?(?:[0-9][0-9_]*)(?:\.[0-9_]*)?[eE][-+]?[0-9]+$"),
-        list("-+0123456789"))
+        re.compile(r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
+                   r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"),
+        list("-+.0123456789"))
+    Loader.add_constructor("tag:yaml.org,2002:int", _yaml_decimal)
     return Loader
+
+
+_YAML_DECIMAL = re.compile(r"^[-+]?[0-9]+\Z")
+
+
+def _yaml_decimal(loader: Any, node: Any) -> int:
+    """An integer in plain decimal (``010`` is 10, not YAML 1.1's octal 8)."""
+    text = loader.construct_scalar(node)
+    if not _YAML_DECIMAL.fullmatch(text):
+        import yaml
+
+        raise yaml.constructor.ConstructorError(None, None, f"not a plain whole number: "
+                                                f"{quote(text)}", node.start_mark)
+    return int(text)
 
 
 def parse_yaml(text: str, path: Path) -> Any:

@@ -62,6 +62,16 @@ MAX_JOB_NUMBER = 2**53
 #: ds-sim's integers (C ints): ids, times, cores, memory and disk of its XML files.
 MAX_INT32 = 2**31 - 1
 
+#: Largest input file hetsched reads into memory, in bytes (a ``.swf.gz``: decompressed). The
+#: largest public traces are a few hundred MB; a device such as ``/dev/zero`` or a gzip bomb
+#: is refused before it fills the memory.
+MAX_FILE_BYTES = 4 * 2**30
+
+#: Largest magnitude of a number read back from a run's outputs (a run directory's files):
+#: far above anything a run writes (energy stays below 1e63 J), and low enough that sums and
+#: products of two such numbers stay finite.
+MAX_OUTPUT_VALUE = 1e100
+
 #: Largest magnitude of a contention-model parameter (IRMaSim's ``b, c, da, db, dc, dd``).
 MAX_MODEL_PARAMETER = 1e30
 

@@ -57,6 +57,7 @@ def batch_mapping(
     from hetsched.limits import MAX_CLOCK_GHZ, MIN_CLOCK_GHZ
     from hetsched.options import check_number
     from hetsched.schedulers.registry import create
+    from hetsched.sweep.spec import MAX_RUNS
 
     with user_errors():
         if seeds < 1:
@@ -66,10 +67,14 @@ def batch_mapping(
                          maximum=MAX_CLOCK_GHZ)
         names = ([s.strip() for s in schedulers.split(",") if s.strip()]
                  if schedulers is not None else list(SCHEDULERS))
+        if not names:
+            raise ConfigError(f"--scheduler names no scheduler: {schedulers!r}")
         for name in names:
             create(name)
         settings = StudySettings(reference_ghz=reference_ghz)
         total = seeds * len(CLOCK_BANDS) * len(names)
+        if total > MAX_RUNS:
+            raise ConfigError(f"--seeds {seeds}: {total:,} runs, more than {MAX_RUNS:,}")
         with Progress(TextColumn("runs"), BarColumn(), MofNCompleteColumn(),
                       console=console(stderr=True), transient=True) as bar:
             task = bar.add_task("runs", total=total)

@@ -4,17 +4,22 @@ from __future__ import annotations
 
 import csv
 import hashlib
-import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Annotated
 
+from pydantic import ConfigDict, Field, RootModel
+
+from hetsched.documents import read_structured
 from hetsched.dssim.scheduler import DsSimScheduler
 from hetsched.dssim.xml import config_platform, read_job_list
 from hetsched.errors import ConfigError, InputError
+from hetsched.fileio import ForeignModel, validate
 from hetsched.metrics import summarize
 from hetsched.platform.model import Platform
+from hetsched.quantities import Seconds
 from hetsched.sim.result import SimResult
 from hetsched.sim.engine import simulate
 from hetsched.workload.model import Workload
@@ -105,21 +110,34 @@ def run_table(configs_dir: Path, jobs_dir: Path, algos: Sequence[str],
     return cells
 
 
+class ReferenceCell(ForeignModel):
+    """One cell of a reference file: the metrics it gives (others, such as ``rc``, ignored)."""
+
+    tt: Seconds | None = None
+    util: Annotated[float, Field(ge=0, le=100)] | None = None
+    cost: Annotated[float, Field(ge=0)] | None = None
+    end: Seconds | None = None
+
+
+class Reference(RootModel[dict[str, dict[str, ReferenceCell]]]):
+    """A ds-sim reference file: ``{config: {algo: {tt, util, cost, end}}}``."""
+
+    model_config = ConfigDict(strict=True, allow_inf_nan=False, frozen=True, defer_build=True)
+
+
 def reference_mismatches(cells: Sequence[Cell], reference: Path) -> tuple[int, list[str]]:
     """How many cells a ds-sim reference file (``{config: {algo: {tt, util, cost, end}}}``)
     covers, and a description of each that differs."""
-    try:
-        ref = json.loads(reference.read_text())
-    except (OSError, ValueError) as err:
-        raise InputError(reference, f"cannot read the reference results: {err}") from None
+    ref = validate(Reference, read_structured(reference), reference).root
     checked, differ = 0, []
     for cell in cells:
         expected = ref.get(cell.config, {}).get(cell.algo)
         if expected is None:
             continue
         checked += 1
-        diffs = [f"{k} {getattr(cell, k)} vs {expected[k]}" for k in ("tt", "util", "cost", "end")
-                 if k in expected and getattr(cell, k) != expected[k]]
+        given = expected.model_dump(exclude_none=True)
+        diffs = [f"{k} {getattr(cell, k)} vs {value}" for k, value in given.items()
+                 if getattr(cell, k) != value]
         if diffs:
             differ.append(f"{cell.config} {cell.algo}: {', '.join(diffs)}")
     return checked, differ

@@ -14,6 +14,7 @@ every task must finish somewhere, and every machine is busy until its ready time
 
 from __future__ import annotations
 
+import math
 import os
 import sys
 import time
@@ -67,6 +68,19 @@ def quiet_native_output() -> Iterator[None]:
             os.close(fd)
 
 
+#: Largest coefficient given to HiGHS: it refuses a model with one of 1e15 or more
+#: ("Model error"), which an ETC matrix may hold (values up to ``limits.MAX_ETC``).
+_MAX_COEFFICIENT = 1e12
+
+
+def _scale(etc: np.ndarray) -> float:
+    """A power of two that brings the ETC values under :data:`_MAX_COEFFICIENT` (1 for any
+    usual matrix): the model's times are divided by it, exactly, and the results' times
+    multiplied back."""
+    top = float(etc.max(initial=0.0))
+    return 1.0 if top < _MAX_COEFFICIENT else 2.0 ** math.ceil(math.log2(top / _MAX_COEFFICIENT))
+
+
 def _constraints(etc: np.ndarray, allowed: np.ndarray | None):
     """Sparse rows of the model over the variables (x[i, j] for allowed pairs..., C)."""
     from scipy import sparse  # scipy is imported only when a model is built (start-up time)
@@ -92,22 +106,24 @@ def lp_relaxation(etc: object, ready: object = None) -> LPRelaxation:
     if n == 0:
         return LPRelaxation(float(r.max()), np.zeros((0, m)), np.zeros(m), np.zeros(0),
                             np.zeros((0, m)), time.perf_counter() - began)
-    rows, cols, a_eq, a_ub = _constraints(arr, None)
+    scale = _scale(arr)
+    rows, cols, a_eq, a_ub = _constraints(arr / scale, None)
     k = rows.size
     c = np.zeros(k + 1)
     c[k] = 1.0
     bounds = (0.0, None)  # x <= 1 is implied by the assignment rows
     from scipy.optimize import linprog
-    res = linprog(c, A_ub=a_ub, b_ub=-r, A_eq=a_eq, b_eq=np.ones(n), bounds=bounds,
+    res = linprog(c, A_ub=a_ub, b_ub=-r / scale, A_eq=a_eq, b_eq=np.ones(n), bounds=bounds,
                   method="highs-ds")
     if res.status != 0:  # pragma: no cover - the LP is always feasible and bounded
         raise ConfigError(f"LP relaxation failed: {res.message}")
     x = np.zeros((n, m))
     x[rows, cols] = res.x[:k]
     mu = -np.asarray(res.ineqlin.marginals)  # >= 0
-    lam = np.asarray(res.eqlin.marginals)
+    lam = np.asarray(res.eqlin.marginals) * scale
     reduced = mu[None, :] * arr - lam[:, None]
-    return LPRelaxation(float(res.fun), x, mu, lam, reduced, time.perf_counter() - began)
+    return LPRelaxation(float(res.fun) * scale, x, mu, lam, reduced,
+                        time.perf_counter() - began)
 
 
 def trivial_bound(etc: object, ready: object = None) -> float:
@@ -154,14 +170,15 @@ def milp_mapping(etc: object, ready: object = None, time_limit: float | None = 6
         allowed = np.asarray(allowed, dtype=bool)
         if allowed.shape != arr.shape or not allowed.any(axis=1).all():
             raise ConfigError("milp: 'allowed' must be tasks × machines with a machine per task")
-    rows, cols, a_eq, a_ub = _constraints(arr, allowed)
+    scale = _scale(arr)  # the model's C is the makespan / scale, and so is its objective
+    rows, cols, a_eq, a_ub = _constraints(arr / scale, allowed)
     k = rows.size
     c = np.zeros(k + 1)
     c[k] = 1.0
     if secondary is not None:
-        c[:k] = np.asarray(secondary, dtype=np.float64)[rows, cols]
+        c[:k] = np.asarray(secondary, dtype=np.float64)[rows, cols] / scale
     upper = np.ones(k + 1)
-    upper[k] = np.inf if upper_bound is None else float(upper_bound)
+    upper[k] = np.inf if upper_bound is None else float(upper_bound) / scale
     integrality = np.ones(k + 1)
     integrality[k] = 0
     options: dict[str, object] = {"mip_rel_gap": rel_gap, "presolve": True}
@@ -171,7 +188,7 @@ def milp_mapping(etc: object, ready: object = None, time_limit: float | None = 6
     with quiet_native_output():
         res = milp(c, integrality=integrality, bounds=Bounds(np.zeros(k + 1), upper),
                    constraints=[LinearConstraint(a_eq, np.ones(n), np.ones(n)),
-                                LinearConstraint(a_ub, -np.inf, -r)],
+                                LinearConstraint(a_ub, -np.inf, -r / scale)],
                    options=options)
     if res.x is None:
         return None
@@ -184,9 +201,9 @@ def milp_mapping(etc: object, ready: object = None, time_limit: float | None = 6
     if secondary is not None:
         dual = gap = None
     info = {"status": str(res.message), "optimal": bool(res.status == 0),
-            "dual_bound": None if dual is None else float(dual),
+            "dual_bound": None if dual is None else float(dual) * scale,
             "mip_gap": None if gap is None else float(gap),
             "nodes": getattr(res, "mip_node_count", None), "restricted": allowed is not None}
-    bound = None if (dual is None or allowed is not None) else float(dual)
+    bound = None if (dual is None or allowed is not None) else float(dual) * scale
     return make_mapping(name, arr, assign, r, seconds=time.perf_counter() - began,
                         lower_bound=bound, info=info)

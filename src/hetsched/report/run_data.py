@@ -10,6 +10,7 @@ line (or JSON record) and the field.
 from __future__ import annotations
 
 import csv
+import io
 import json
 import math
 from collections.abc import Iterator, Mapping, Sequence
@@ -19,13 +20,18 @@ from typing import Any
 
 import numpy as np
 
+from hetsched.documents import read_text
 from hetsched.errors import InputError
+from hetsched.limits import (MAX_CORES_PER_NODE, MAX_NODES, MAX_OUTPUT_VALUE,
+                             MAX_OVERSUBSCRIPTION)
 from hetsched.parsing import parse_float, parse_int, quote
 
 RUN_FILES = ("jobs.csv", "summary.json", "timeseries.csv")
 JOB_FIELDS = ("job_id", "submission_time", "starting_time", "finish_time",
               "allocated_resources")
 SERIES_FIELDS = ("time", "queued", "running", "busy_cores", "power_w")
+#: Most cores and slots (threads it can run) of a node in ``summary.json``.
+NODE_LIMITS = {"cores": MAX_CORES_PER_NODE, "slots": MAX_CORES_PER_NODE * MAX_OVERSUBSCRIPTION}
 
 
 @dataclass(frozen=True)
@@ -124,42 +130,45 @@ def _core_ranges(cells: Sequence[str], total: int, record: Any, path: Path | str
 
 def _read_summary(path: Path) -> dict[str, Any]:
     try:
-        summary = json.loads(path.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as err:
+        summary = json.loads(read_text(path))
+    except json.JSONDecodeError as err:
         raise InputError(path, f"not JSON: {err}") from None
     if not isinstance(summary, dict):
         raise InputError(path, "not a JSON object")
     makespan = (summary.get("metrics") or {}).get("makespan")
     if not isinstance(makespan, (int, float)) or isinstance(makespan, bool) or \
-            not 0 <= makespan < math.inf:
+            not 0 <= makespan <= MAX_OUTPUT_VALUE:
         raise InputError(path, f"not a duration >= 0: {makespan!r}", "metrics", "makespan")
     nodes = summary.get("nodes")
-    if not isinstance(nodes, list) or not nodes:
-        raise InputError(path, "no list of nodes", field="nodes")
+    if not isinstance(nodes, list) or not 1 <= len(nodes) <= MAX_NODES:
+        raise InputError(path, f"no list of 1 to {MAX_NODES:,} nodes", field="nodes")
     for i, node in enumerate(nodes):
-        for key in ("cores", "slots"):
-            value = node.get(key) if isinstance(node, dict) else None
-            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        if not isinstance(node, dict) or not isinstance(node.get("name"), str):
+            raise InputError(path, "no name (text)" if isinstance(node, dict) else
+                             "not an object", f"nodes[{i}]", "name" if isinstance(node, dict)
+                             else None)
+        for key, most in NODE_LIMITS.items():
+            value = node.get(key)
+            if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= most:
                 problem = ("missing (written by an older hetsched? run it again)"
-                           if value is None else f"not a whole number >= 1: {value!r}")
+                           if value is None else
+                           f"not a whole number from 1 to {most:,}: {quote(str(value))}")
                 raise InputError(path, problem, f"nodes[{i}]", key)
     return summary
 
 
 def _rows(path: Path, fields: Sequence[str]) -> Iterator[tuple[int, dict[str, str]]]:
     """``(line, row)`` of a CSV file whose header has every one of ``fields``."""
-    with path.open(newline="", encoding="utf-8") as f:
-        reader = csv.DictReader(f)
-        header = reader.fieldnames or []
-        for name in fields:
-            if name not in header:
-                raise InputError(path, f"no column '{name}' (columns: {', '.join(header)})",
-                                 "line 1")
-        for row in reader:
-            if None in row or None in row.values():
-                raise InputError(path, f"{len(header)} cells expected", f"line "
-                                                                        f"{reader.line_num}")
-            yield reader.line_num, row
+    reader = csv.DictReader(io.StringIO(read_text(path), newline=""))
+    header = reader.fieldnames or []
+    for name in fields:
+        if name not in header:
+            raise InputError(path, f"no column '{name}' (columns: {', '.join(header)})",
+                             "line 1")
+    for row in reader:
+        if None in row or None in row.values():
+            raise InputError(path, f"{len(header)} cells expected", f"line {reader.line_num}")
+        yield reader.line_num, row
 
 
 def _number(path: Path, line: int, row: Mapping[str, str], name: str, absent: bool) -> float:
@@ -168,6 +177,9 @@ def _number(path: Path, line: int, row: Mapping[str, str], name: str, absent: bo
     value = parse_float(text) if text else math.nan
     if value is None or math.isinf(value):
         raise InputError(path, f"not a number: {quote(text)}", f"line {line}", name)
+    if abs(value) > MAX_OUTPUT_VALUE:
+        raise InputError(path, f"{quote(text)} is out of range (at most "
+                               f"{MAX_OUTPUT_VALUE:g} in magnitude)", f"line {line}", name)
     return math.nan if absent and value == -1 else value
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from hetsched.examples import default_platform_path
 from hetsched.options import check_horizon, check_seed
+from hetsched.parsing import quote
 from hetsched.platform.model import Platform
 from hetsched.workload.model import Workload
 
@@ -54,9 +55,13 @@ def _empty(workload: Workload) -> str | None:
 def _size(platform: Platform, workload: Workload) -> str | None:
     """The header's machine size against the platform's cores. Any difference is reported,
     smaller or larger: a trace replayed on a machine of another size carries another load."""
-    key = next((k for k in SIZE_KEYS if _positive_int(workload.metadata.get(k))), None)
+    key = next((k for k in SIZE_KEYS if k in workload.metadata), None)
     if key is None or workload.metadata[key] == platform.total_cores:
         return None
+    if not _positive_int(workload.metadata[key]):
+        return (f"{_label(workload.source, workload.name, 'workload')}: the trace's header "
+                f"{key} {quote(str(workload.metadata[key]))} is not a whole number >= 1; the "
+                "platform's cores are not compared with it")
     bundled = Path(platform.source) == default_platform_path()
     hint = " (the bundled example; give --platform)" if bundled else ""
     return (f"{_label(workload.source, workload.name, 'workload')}: the trace's header says "

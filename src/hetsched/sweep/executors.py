@@ -211,7 +211,7 @@ class DaskPool:
         try:
             self._client = Client(self._cluster if self._cluster is not None else self.address,
                                   timeout=CONNECT_SECONDS)
-        except (OSError, TimeoutError) as err:
+        except (OSError, TimeoutError, ValueError) as err:  # ValueError: a malformed address
             raise ConfigError(f"--dask {self.address}: cannot connect to the scheduler: "
                               f"{describe_exception(err)}") from None
         threads = sum(w["nthreads"] for w in self._client.scheduler_info()["workers"].values())

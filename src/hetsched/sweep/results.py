@@ -16,14 +16,13 @@ from __future__ import annotations
 import re
 import sqlite3
 from collections.abc import Iterable, Mapping, Sequence
-from contextlib import closing
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from hetsched.errors import ConfigError, did_you_mean
+from hetsched.errors import ConfigError, InputError, did_you_mean
 from hetsched.parsing import parse_float, quote
 from hetsched.sweep.spec import RUN_OPTIONS
-from hetsched.sweep.store import IDENTITY, open_readonly
+from hetsched.sweep.store import IDENTITY, reading
 
 if TYPE_CHECKING:
     import pandas
@@ -88,7 +87,7 @@ def columns_of(conn: sqlite3.Connection, table: str = "runs") -> dict[str, str]:
 def select_runs(store: str | Path, conditions: Sequence[str] = (),
                 ) -> tuple[list[str], list[tuple[Any, ...]]]:
     """Column names and rows of the runs that meet every condition."""
-    with closing(open_readonly(store)) as conn:
+    with reading(store) as conn:
         return _query(conn, *_runs_sql(conn, conditions))
 
 
@@ -96,7 +95,7 @@ def select_jobs(store: str | Path, conditions: Sequence[str] = (),
                 ) -> tuple[list[str], list[tuple[Any, ...]]]:
     """Column names and rows of the per-job records of the runs that meet every condition:
     what identifies the run, then the columns of ``jobs.csv``."""
-    with closing(open_readonly(store)) as conn:
+    with reading(store) as conn:
         return _query(conn, *_jobs_sql(conn, conditions))
 
 
@@ -136,12 +135,26 @@ def _query(conn: sqlite3.Connection, sql: str,
 def _frame(store: str | Path, conditions: Sequence[str], sql: Any) -> pandas.DataFrame:
     from hetsched.api import require_pandas
 
-    with closing(open_readonly(store)) as conn:
-        text, params = sql(conn, conditions)
-        frame = require_pandas().read_sql_query(text, conn, params=params)
+    pandas = require_pandas()
+    with reading(store) as conn:
+        names, rows = _query(conn, *sql(conn, conditions))
         types = {**columns_of(conn, "jobs"), **columns_of(conn)}
+    frame = pandas.DataFrame.from_records(rows, columns=names)
     for name in frame.columns:
         kind = types.get(name, "").partition(" ")[0]
         if kind == "REAL" or (kind == "INTEGER" and frame[name].isna().any()):
-            frame[name] = frame[name].astype(float)  # NULL as NaN, whatever the other rows
+            numbers = pandas.to_numeric(frame[name], errors="coerce")
+            bad = numbers.isna() & frame[name].notna()
+            if bad.any():  # a damaged or hand-edited store: text where a number belongs
+                row = int(bad.to_numpy().argmax())
+                raise InputError(store, f"not a number: {quote(str(frame[name].iloc[row]))}",
+                                 _row_label(frame, row), name)
+            frame[name] = numbers.astype(float)  # NULL as NaN, whatever the other rows
     return frame
+
+
+def _row_label(frame: pandas.DataFrame, row: int) -> str:
+    """A row of a runs or jobs listing as an error names it: its run's key (and job id)."""
+    key = frame["key"].iloc[row] if "key" in frame else None
+    job = f", job {frame['job_id'].iloc[row]}" if "job_id" in frame else ""
+    return f"run {key}{job}" if key is not None else f"row {row + 1}{job}"

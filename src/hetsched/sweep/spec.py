@@ -21,7 +21,8 @@ scheduler 'eazy'; did you mean easy?``.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping
+import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -44,7 +45,10 @@ MAX_SEED = 2**63 - 1
 
 
 def _listed(value: Any) -> Any:
-    """A single value where a list is allowed: the list of that value."""
+    """A single value where a list is allowed: the list of that value. An empty list would
+    sweep over no value (a grid of no runs)."""
+    if value == []:
+        raise ValueError("an empty list gives no runs: give a value, or a list of values")
     return value if isinstance(value, list) else [value]
 
 
@@ -237,14 +241,13 @@ def load_sweep(path: str | Path) -> Sweep:
     _unique(path, "workloads", [w.file.label for w in workloads], "name")
     _unique(path, "schedulers", [s.label for s in schedulers])
     _unique(path, "seeds", spec.seeds)
-    options = tuple(RunOptions(*values) for values in itertools.product(
-        *(getattr(spec.options, name) for name in OptionsEntry.model_fields)))
-    for name in OptionsEntry.model_fields:
-        _unique(path, f"options.{name}", getattr(spec.options, name))
-    sweep = Sweep(path, platforms, workloads, schedulers, tuple(spec.seeds), options,
-                  spec.job_records)
-    _check_size(sweep)
-    return sweep
+    values = [getattr(spec.options, name) for name in OptionsEntry.model_fields]
+    for name, listed in zip(OptionsEntry.model_fields, values):
+        _unique(path, f"options.{name}", listed)
+    _check_size(path, [platforms, workloads, schedulers, spec.seeds, *values])
+    options = tuple(RunOptions(*combination) for combination in itertools.product(*values))
+    return Sweep(path, platforms, workloads, schedulers, tuple(spec.seeds), options,
+                 spec.job_records)
 
 
 def input_sha256(path: str | Path, kind: str) -> str:
@@ -348,13 +351,10 @@ def _unique(path: Path, field: str, values: list[Any], key: str | None = None) -
         seen.add(value)
 
 
-def _check_size(sweep: Sweep) -> None:
-    axes: list[tuple[Any, ...]] = [sweep.platforms, sweep.workloads, sweep.schedulers,
-                                   sweep.seeds, sweep.options]
-    size = 1
-    for axis in axes:
-        size *= len(axis)
+def _check_size(path: Path, axes: list[Sequence[Any]]) -> None:
+    """The grid's size from its axes' lengths, before the grid of options is built."""
+    size = math.prod(len(axis) for axis in axes)
     if size > MAX_RUNS:
-        raise InputError(sweep.path, f"the grid has {size:,} runs before splits, more than "
-                                     f"{MAX_RUNS:,}")
+        raise InputError(path, f"the grid has {size:,} runs before splits, more than "
+                               f"{MAX_RUNS:,}")
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -88,8 +88,8 @@ def open_store(path: str | Path) -> sqlite3.Connection:
                 if not _tables(conn):
                     for statement in _schema():
                         conn.execute(statement)
-        _check(conn, path)
-        _add_new_columns(conn)
+            _check(conn, path)
+            _add_new_columns(conn)
     except BaseException:
         conn.close()
         raise
@@ -111,6 +111,15 @@ def open_readonly(path: str | Path) -> sqlite3.Connection:
     return conn
 
 
+@contextmanager
+def reading(path: str | Path) -> Iterator[sqlite3.Connection]:
+    """An existing store to read (:func:`open_readonly`), closed afterwards; a damaged file
+    found while reading (a malformed page, text that is not UTF-8) is one InputError."""
+    path = Path(path)
+    with closing(open_readonly(path)) as conn, _store_errors(path):
+        yield conn
+
+
 def _connect(target: str, path: Path, **options: object) -> sqlite3.Connection:
     try:
         return sqlite3.connect(target, timeout=60, **options)  # type: ignore[arg-type]
@@ -125,6 +134,9 @@ def _store_errors(path: Path) -> Iterator[None]:
         yield
     except sqlite3.DatabaseError as err:
         raise InputError(path, f"cannot use the file as a results store: {err}") from None
+    except UnicodeDecodeError as err:  # a damaged file: SQLite hands Python bytes as text
+        raise InputError(path, f"damaged results store: text that is not UTF-8 ({err.reason})"
+                         ) from None
 
 
 def _tables(conn: sqlite3.Connection) -> set[str]:
@@ -136,9 +148,9 @@ def _check(conn: sqlite3.Connection, path: Path) -> None:
     """A hetsched store of this schema version."""
     with _store_errors(path):
         tables = _tables(conn)
-    if not {"meta", "runs", "jobs"} <= tables:
-        raise InputError(path, "not a hetsched results store (no 'runs' table)")
-    row = conn.execute("SELECT value FROM meta WHERE name = 'schema_version'").fetchone()
+        if not {"meta", "runs", "jobs"} <= tables:
+            raise InputError(path, "not a hetsched results store (no 'runs' table)")
+        row = conn.execute("SELECT value FROM meta WHERE name = 'schema_version'").fetchone()
     if row is None or row[0] != str(SCHEMA_VERSION):
         raise InputError(path, f"results store of schema version {row and row[0]}, this "
                                f"hetsched reads version {SCHEMA_VERSION}")

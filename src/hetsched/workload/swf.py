@@ -8,6 +8,7 @@ conversion rules (processors, run time, estimates, memory, placement) are in ``d
 from __future__ import annotations
 
 import gzip
+import math
 import re
 import zlib
 from dataclasses import dataclass
@@ -16,9 +17,10 @@ from pathlib import Path
 import numpy as np
 
 from hetsched.errors import ConfigError, InputError
-from hetsched.documents import check_exists, decode_text, file_stem, read_text
-from hetsched.parsing import parse_float, quote
-from hetsched.limits import MAX_JOB_NUMBER, MAX_MEMORY_MB, MAX_SPEED, MAX_TASKS, MAX_TIME
+from hetsched.documents import check_exists, check_size, decode_text, file_stem, read_text
+from hetsched.parsing import parse_float, parse_int, quote
+from hetsched.limits import (MAX_FILE_BYTES, MAX_JOB_NUMBER, MAX_MEMORY_MB, MAX_SPEED,
+                             MAX_TASKS, MAX_TIME)
 from hetsched.platform.model import Platform
 from hetsched.options import check_number
 from hetsched.workload.model import SPREAD, Job, SkippedRecord, Workload
@@ -98,9 +100,10 @@ def _read_lines(path: Path) -> list[str]:
     check_exists(path)
     try:
         with gzip.open(path, "rb") as f:
-            data = f.read()
+            data = f.read(MAX_FILE_BYTES + 1)  # a gzip bomb stops here
     except (OSError, EOFError, zlib.error) as exc:
         raise InputError(path, f"cannot read: {exc}") from None
+    check_size(path, len(data), "decompressed, it holds")
     return decode_text(data, path).splitlines()
 
 
@@ -166,12 +169,13 @@ def _header(line: str, metadata: dict[str, object]) -> None:
 
 
 def _header_value(text: str) -> object:
-    for kind in (int, float):
-        try:
-            return kind(text)
-        except ValueError:
-            pass
-    return text
+    """A header value as a number when it is a plain finite one (``parsing`` rules), else
+    the text as written: ``1e400``, ``nan`` or ``1_000`` are kept, not turned into another
+    value."""
+    number = parse_int(text)
+    if number is None:
+        number = parse_float(text)
+    return number if number is not None and math.isfinite(number) else text
 
 
 def _check_table(table: np.ndarray, lines: np.ndarray, path: Path) -> None:

@@ -30,6 +30,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from hetsched.errors import InputError
+from hetsched.limits import MAX_OPS, MAX_TIME
 from hetsched.models.speed import run_time
 from hetsched.platform.model import Platform
 from hetsched.workload.model import Job, Workload
@@ -44,6 +46,7 @@ class ProfileKind:
     types: dict[int, str]
     key: str
     value: Callable[[Job, Platform], float]
+    most: float  # the largest value Batsim's reader (ours) takes
     constants: tuple[tuple[str, float], ...] = ()
 
     def profile(self, version: int, value: float) -> dict[str, Any]:
@@ -51,9 +54,9 @@ class ProfileKind:
 
 
 DELAY = ProfileKind({4: "delay", 5: "DelayProfile"}, "delay",
-                    lambda j, p: run_time(j, p.slowest_speed))
+                    lambda j, p: run_time(j, p.slowest_speed), MAX_TIME)
 HOMOGENEOUS = ProfileKind({4: "parallel_homogeneous", 5: "ParallelTaskHomogeneousProfile"},
-                          "cpu", lambda j, p: j.req_ops / j.ipc, (("com", 0.0),))
+                          "cpu", lambda j, p: j.req_ops / j.ipc, MAX_OPS, (("com", 0.0),))
 
 
 def kind_of(job: Job, work: ProfileKind) -> ProfileKind:
@@ -72,6 +75,10 @@ def profile_names(workload: Workload, platform: Platform,
     for j in workload.jobs:
         kind = kind_of(j, work)
         profiles[j.id] = (kind.key, kind.value(j, platform))
+        if profiles[j.id][1] > kind.most:  # the file could not be read back
+            raise InputError(workload.source, f"cannot be written as Batsim: its {kind.key} "
+                             f"would be {profiles[j.id][1]:.6g}, beyond {kind.most:g}",
+                             f"job {j.id}")
     by_label: dict[str, list[Profile]] = {}
     for job in workload.jobs:
         distinct = by_label.setdefault(job.profile, [])

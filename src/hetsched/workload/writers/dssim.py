@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from hetsched.dssim.xml import SPEED
+from hetsched.errors import InputError
 from hetsched.limits import MAX_INT32
 from hetsched.platform.model import Platform
 from hetsched.workload.model import Job, Workload
@@ -33,16 +34,27 @@ def _run_time(job: Job, platform: Platform) -> float:
     return job.req_ops / (job.ipc * SPEED)
 
 
+#: The attributes of a job, in the order ds-sim writes them.
+ATTRIBUTES = ("id", "submitTime", "estRunTime", "actRunTime", "cores", "memory", "disk")
+
+
 def write_dssim(workload: Workload, path: Path, platform: Platform,
                 header: Mapping[str, object]) -> Path:
-    lines = ['<?xml version="1.0" encoding="UTF-8"?>', "<jobs>"]
+    """Every job's attributes, checked against ds-sim's ints before the file is written: a
+    value beyond them cannot be written at all (ds-sim and the reader would refuse it)."""
+    rows = []
     for number, job in zip(_ids(workload), workload.jobs):
-        values = (number, job.submit, job.req_time, _run_time(job, platform), job.ntasks,
-                  job.memory_mb, job.disk_mb)
-        names = ("id", "submitTime", "estRunTime", "actRunTime", "cores", "memory", "disk")
-        attributes = " ".join(f'{n}="{round(v)}"' for n, v in zip(names, values))
-        lines.append(f"  <job {attributes}/>")
-    path.write_text("\n".join(lines + ["</jobs>", ""]), encoding="utf-8")
+        values = [round(v) for v in (number, job.submit, job.req_time, _run_time(job, platform),
+                                     job.ntasks, job.memory_mb, job.disk_mb)]
+        for name, value in zip(ATTRIBUTES, values):
+            if value > MAX_INT32:
+                raise InputError(workload.source, f"cannot be written as {FMT}: its {name} "
+                                 f"would be {value:,}, beyond ds-sim's ints ({MAX_INT32:,})",
+                                 f"job {job.id}")
+        rows.append(" ".join(f'{n}="{v}"' for n, v in zip(ATTRIBUTES, values)))
+    lines = ['<?xml version="1.0" encoding="UTF-8"?>', "<jobs>",
+             *(f"  <job {row}/>" for row in rows), "</jobs>", ""]
+    path.write_text("\n".join(lines), encoding="utf-8")
     return path
 
 

@@ -14,11 +14,12 @@ from pathlib import Path
 
 import numpy as np
 
+from hetsched.errors import InputError
 from hetsched.limits import MAX_JOB_NUMBER
 from hetsched.platform.model import Platform
 from hetsched.workload.writers import Writer, losses as lost
 from hetsched.workload.model import SPREAD, Job, Workload
-from hetsched.workload.swf import COL, FIELDS
+from hetsched.workload.swf import COL, FIELDS, MAGNITUDES
 
 
 def header_lines(header: Mapping[str, object]) -> list[str]:
@@ -32,9 +33,13 @@ def write_table(table: np.ndarray, path: Path, header: Mapping[str, object]) -> 
     """Write an SWF table (one row per job, the columns of ``FIELDS``) with ``header``."""
     if table.ndim != 2 or table.shape[1] != len(FIELDS):
         raise ValueError(f"an SWF table has {len(FIELDS)} columns, got shape {table.shape}")
-    values = np.where(table == -1, -1, np.rint(table)).astype(np.int64)
+    values = np.where(table == -1, -1, np.rint(table))
+    if np.abs(values).max(initial=0) < 2**63:
+        rows = values.astype(np.int64).tolist()
+    else:  # beyond int64 (a run time of 1e20 s): Python's ints write every digit
+        rows = [[int(v) for v in row] for row in values.tolist()]
     lines = header_lines({"Version": 2.2, **header})
-    lines += [" ".join(map(str, row)) for row in values.tolist()]
+    lines += [" ".join(map(str, row)) for row in rows]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
 
@@ -90,7 +95,15 @@ def write_swf(workload: Workload, path: Path, platform: Platform,
                     f"({platform.slowest_speed:g} ops/s)",
             "MaxJobs": len(workload.jobs), "MaxRecords": len(workload.jobs),
             "MaxProcs": platform.total_cores, **header}
-    return write_table(workload_table(workload, platform.slowest_speed), path, info)
+    table = workload_table(workload, platform.slowest_speed)
+    for name, most in MAGNITUDES.items():  # what an SWF reader takes: its own limits
+        beyond = np.flatnonzero(np.abs(table[:, COL[name]]) > most)
+        if beyond.size:
+            row = int(beyond[0])
+            raise InputError(workload.source, f"cannot be written as SWF: its {name} would be "
+                             f"{table[row, COL[name]]:.6g}, beyond {most:g}",
+                             f"job {workload.jobs[row].id}")
+    return write_table(table, path, info)
 
 
 def _auto_nodes(job: Job, platform: Platform) -> int:
