@@ -197,6 +197,11 @@ def test_unknown_decision() -> None:
     _raises((job("a", 0, 1, 1),), fn, r"scripted: unknown decision 'start everything'")
 
 
+def test_decisions_that_are_not_an_iterable() -> None:
+    _raises((job("a", 0, 1, 1),), lambda s, now, events: 5,
+            r"scripted: decide\(\) returned 5, not an iterable of decisions")
+
+
 def test_start_of_a_k_node_job_split_unevenly() -> None:
     def fn(s, now, events):
         for j in events.submitted:

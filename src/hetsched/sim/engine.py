@@ -188,7 +188,12 @@ class Simulation:
     def _apply(self, decisions: Iterable[Decision] | None) -> None:
         now = self.clock[0]
         pending, start = self.pending, self._start
-        for decision in decisions or ():
+        try:
+            decisions = iter(decisions or ())
+        except TypeError:
+            raise SchedulerError(f"{self._name}: decide() returned {decisions!r}, not an "
+                                 "iterable of decisions (or None)") from None
+        for decision in decisions:
             kind = type(decision)
             if kind is Start:
                 job = decision.job
