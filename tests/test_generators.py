@@ -3,6 +3,7 @@ a sweep (instances as parts, identified by generator, parameters and seed)."""
 
 from __future__ import annotations
 
+import math
 import sqlite3
 from pathlib import Path
 
@@ -12,6 +13,7 @@ from typer.testing import CliRunner
 
 import hetsched
 from hetsched.cli.main import app
+from hetsched.errors import ConfigError
 from hetsched.examples import default_platform_path
 from hetsched.platform.load import load_platform
 from hetsched.workload.generators import check_params, generate
@@ -134,3 +136,5 @@ def test_a_generated_run_is_simulated_again_from_its_stored_identity(tmp_path: P
     again = rerun(row)
     assert again.differences == []
     assert again.result.t_end == pytest.approx(row["makespan"] + again.result.t0)
+    with pytest.raises(ConfigError, match="the store names no platform file"):
+        rerun({**row, "platform_path": math.nan})

@@ -89,6 +89,8 @@ def _input(row: Mapping[str, Any], kind: str, key: str) -> Any:
     from hetsched.output.summary_json import file_sha256
     from hetsched.sweep.spec import Input, input_sha256
 
+    if plain(row[f"{kind}_path"]) is None:
+        raise ConfigError(f"run {key}: the store names no {kind} file (a damaged store?)")
     path = Path(str(row[f"{kind}_path"]))
     if not path.is_file():
         raise InputError(path, f"no such file: run {key}'s {kind}, needed to draw its figures")
