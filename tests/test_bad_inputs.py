@@ -322,6 +322,17 @@ def test_yaml_numbers_are_plain_decimals(tmp_path: Path, value: str, read: objec
                         f"valid integer (got {read})")
 
 
+def test_yaml_booleans_are_only_true_and_false(tmp_path: Path) -> None:
+    """YAML 1.1's yes/no/on/off are text (a node type named ``no`` keeps its name, where
+    PyYAML would read ``False``); true and false stay booleans."""
+    path = write(tmp_path / "p.yaml", "node_types:\n  - name: no\n    cores: 2\n"
+                                      "    clock_ghz: 1\n  - name: on\n    cores: 2\n"
+                                      "    clock_ghz: 1\n    on_demand: true\n")
+    platform = load_platform(path)
+    assert [t.name for t in platform.node_types] == ["no", "on"]
+    assert [t.on_demand for t in platform.node_types] == [False, True]
+
+
 @pytest.mark.parametrize("name", ["w.swf", "w.swf.gz", "w.json", "w.yaml"])
 def test_byte_order_mark_is_dropped(tmp_path: Path, name: str) -> None:
     text = "\n".join(SWF_LINES) if ".swf" in name else json.dumps(NATIVE_WORKLOAD)

@@ -183,8 +183,10 @@ def _yaml_loader() -> Any:
     """A SafeLoader whose numbers are YAML 1.2's: plain decimals, ``1e9`` and ``3.0e11`` as
     floats (PyYAML's 1.1 rules need a sign and a dot, and would silently give strings), and
     no 1.1 readings that silently change a value (``010`` as octal 8, ``1:30`` as 90,
-    ``0b11``, ``0x10``, ``1_000``: kept as text, so the schema refuses them); a key repeated
-    in one mapping is refused (PyYAML keeps the last value, silently). Built on first use."""
+    ``0b11``, ``0x10``, ``1_000``: kept as text, so the schema refuses them); booleans are
+    only ``true`` and ``false`` (``yes``, ``no``, ``on``, ``off`` are text: a node type named
+    ``no`` is not ``False``); a key repeated in one mapping is refused (PyYAML keeps the last
+    value, silently). Built on first use."""
     import yaml
 
     class Loader(yaml.SafeLoader):
@@ -199,10 +201,13 @@ def _yaml_loader() -> Any:
                     seen.add(key_node.value)
             return super().construct_mapping(node, deep)
 
-    numbers = ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float")
+    redefined = ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float", "tag:yaml.org,2002:bool")
     Loader.yaml_implicit_resolvers = {
-        key: [(tag, regexp) for tag, regexp in resolvers if tag not in numbers]
+        key: [(tag, regexp) for tag, regexp in resolvers if tag not in redefined]
         for key, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()}
+    Loader.add_implicit_resolver("tag:yaml.org,2002:bool",
+                                 re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"),
+                                 list("tTfF"))
     Loader.add_implicit_resolver("tag:yaml.org,2002:int", _YAML_DECIMAL,
                                  list("-+0123456789"))
     Loader.add_implicit_resolver(
