@@ -26,6 +26,13 @@ def parse_int(text: str) -> int | None:
     return int(text) if _INTEGER.fullmatch(text) and len(text) <= 30 else None
 
 
+def parse_number(text: str) -> int | float | None:
+    """``text`` as an int when it is a plain integer, else as a float (:func:`parse_float`'s
+    rules), ``None`` if it is neither."""
+    number = parse_int(text)
+    return parse_float(text) if number is None else number
+
+
 def quote(text: str) -> str:
     """``text`` quoted as an error message shows it, long values shortened."""
     shown = repr(text)

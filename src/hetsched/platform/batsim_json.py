@@ -30,7 +30,7 @@ from pydantic import BeforeValidator, Field
 from hetsched.documents import file_stem, read_structured, require_mapping
 from hetsched.errors import InputError
 from hetsched.fileio import ForeignModel, validate
-from hetsched.parsing import parse_float, parse_int
+from hetsched.parsing import parse_number
 from hetsched.platform.irmasim import NODE_TYPES, PROCESSOR_TYPES, typed_groups
 from hetsched.platform.model import NodeType, Platform, Processor
 from hetsched.platform.native import nodes_from_groups
@@ -40,8 +40,7 @@ from hetsched.quantities import Cores, Count, MemoryGb
 def _from_text(value: Any) -> Any:
     """Batsim writes its numbers as strings ("2"): a number written so becomes the number."""
     if isinstance(value, str):
-        number = parse_int(value.strip())
-        number = parse_float(value.strip()) if number is None else number
+        number = parse_number(value.strip())
         return value if number is None else number
     return value
 

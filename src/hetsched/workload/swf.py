@@ -18,7 +18,7 @@ import numpy as np
 
 from hetsched.errors import ConfigError, InputError
 from hetsched.documents import check_exists, check_size, decode_text, file_stem, read_text
-from hetsched.parsing import parse_float, parse_int, quote
+from hetsched.parsing import parse_float, parse_number, quote
 from hetsched.limits import (MAX_FILE_BYTES, MAX_JOB_NUMBER, MAX_MEMORY_MB, MAX_SPEED,
                              MAX_TASKS, MAX_TIME)
 from hetsched.platform.model import Platform
@@ -172,9 +172,7 @@ def _header_value(text: str) -> object:
     """A header value as a number when it is a plain finite one (``parsing`` rules), else
     the text as written: ``1e400``, ``nan`` or ``1_000`` are kept, not turned into another
     value."""
-    number = parse_int(text)
-    if number is None:
-        number = parse_float(text)
+    number = parse_number(text)
     return number if number is not None and math.isfinite(number) else text
 
 
