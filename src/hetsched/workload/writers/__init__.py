@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from pathlib import Path
 
-from hetsched.errors import ConfigError, did_you_mean
+from hetsched.errors import ConfigError, InputError, did_you_mean
 from hetsched.platform.model import Platform
-from hetsched.workload.model import Workload, scale_delays
+from hetsched.workload.model import Job, Workload, scale_delays
 
 if TYPE_CHECKING:
     from hetsched.workload.writers.losses import Loss
@@ -38,6 +38,13 @@ class Writer:
     description: str
     cannot_hold: tuple["Loss", ...] = ()
     fixed_durations: bool = False
+
+
+def unwritable(workload: Workload, job: Job, fmt: str, what: str, limit: str) -> InputError:
+    """The error for a job whose ``what`` (``"delay would be 3e+18"``) goes beyond ``limit``,
+    what the format's reader takes: nothing is written (the file could not be read back)."""
+    return InputError(workload.source, f"cannot be written as {fmt}: its {what}, beyond {limit}",
+                      f"job {job.id}")
 
 
 def _registry() -> dict[str, Writer]:

@@ -30,12 +30,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from hetsched.errors import InputError
 from hetsched.limits import MAX_OPS, MAX_TIME
 from hetsched.models.speed import run_time
 from hetsched.platform.model import Platform
 from hetsched.workload.model import Job, Workload
-from hetsched.workload.writers import Writer, losses as lost
+from hetsched.workload.writers import Writer, losses as lost, unwritable
 
 
 @dataclass(frozen=True)
@@ -75,10 +74,9 @@ def profile_names(workload: Workload, platform: Platform,
     for j in workload.jobs:
         kind = kind_of(j, work)
         profiles[j.id] = (kind.key, kind.value(j, platform))
-        if profiles[j.id][1] > kind.most:  # the file could not be read back
-            raise InputError(workload.source, f"cannot be written as Batsim: its {kind.key} "
-                             f"would be {profiles[j.id][1]:.6g}, beyond {kind.most:g}",
-                             f"job {j.id}")
+        if profiles[j.id][1] > kind.most:
+            raise unwritable(workload, j, "Batsim",
+                             f"{kind.key} would be {profiles[j.id][1]:.6g}", f"{kind.most:g}")
     by_label: dict[str, list[Profile]] = {}
     for job in workload.jobs:
         distinct = by_label.setdefault(job.profile, [])

@@ -9,11 +9,10 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from hetsched.dssim.xml import SPEED
-from hetsched.errors import InputError
 from hetsched.limits import MAX_INT32
 from hetsched.platform.model import Platform
 from hetsched.workload.model import Job, Workload
-from hetsched.workload.writers import Writer, losses as lost
+from hetsched.workload.writers import Writer, losses as lost, unwritable
 from hetsched.workload.writers.swf import is_job_number
 
 FMT = "a ds-sim job list"
@@ -48,9 +47,8 @@ def write_dssim(workload: Workload, path: Path, platform: Platform,
                                      job.ntasks, job.memory_mb, job.disk_mb)]
         for name, value in zip(ATTRIBUTES, values):
             if value > MAX_INT32:
-                raise InputError(workload.source, f"cannot be written as {FMT}: its {name} "
-                                 f"would be {value:,}, beyond ds-sim's ints ({MAX_INT32:,})",
-                                 f"job {job.id}")
+                raise unwritable(workload, job, FMT, f"{name} would be {value:,}",
+                                 f"ds-sim's ints ({MAX_INT32:,})")
         rows.append(" ".join(f'{n}="{v}"' for n, v in zip(ATTRIBUTES, values)))
     lines = ['<?xml version="1.0" encoding="UTF-8"?>', "<jobs>",
              *(f"  <job {row}/>" for row in rows), "</jobs>", ""]

@@ -14,10 +14,9 @@ from pathlib import Path
 
 import numpy as np
 
-from hetsched.errors import InputError
 from hetsched.limits import MAX_JOB_NUMBER
 from hetsched.platform.model import Platform
-from hetsched.workload.writers import Writer, losses as lost
+from hetsched.workload.writers import Writer, losses as lost, unwritable
 from hetsched.workload.model import SPREAD, Job, Workload
 from hetsched.workload.swf import COL, FIELDS, MAGNITUDES
 
@@ -100,9 +99,8 @@ def write_swf(workload: Workload, path: Path, platform: Platform,
         beyond = np.flatnonzero(np.abs(table[:, COL[name]]) > most)
         if beyond.size:
             row = int(beyond[0])
-            raise InputError(workload.source, f"cannot be written as SWF: its {name} would be "
-                             f"{table[row, COL[name]]:.6g}, beyond {most:g}",
-                             f"job {workload.jobs[row].id}")
+            raise unwritable(workload, workload.jobs[row], "SWF",
+                             f"{name} would be {table[row, COL[name]]:.6g}", f"{most:g}")
     return write_table(table, path, info)
 
 
