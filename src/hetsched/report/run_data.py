@@ -143,10 +143,10 @@ def _read_summary(path: Path) -> dict[str, Any]:
     if not isinstance(nodes, list) or not 1 <= len(nodes) <= MAX_NODES:
         raise InputError(path, f"no list of 1 to {MAX_NODES:,} nodes", field="nodes")
     for i, node in enumerate(nodes):
-        if not isinstance(node, dict) or not isinstance(node.get("name"), str):
-            raise InputError(path, "no name (text)" if isinstance(node, dict) else
-                             "not an object", f"nodes[{i}]", "name" if isinstance(node, dict)
-                             else None)
+        if not isinstance(node, dict):
+            raise InputError(path, "not an object", f"nodes[{i}]")
+        if not isinstance(node.get("name"), str):
+            raise InputError(path, "no name (text)", f"nodes[{i}]", "name")
         for key, most in NODE_LIMITS.items():
             value = node.get(key)
             if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= most:
