@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from hetsched.schedulers.backfill import Backfilling, estimated_duration
-from hetsched.schedulers.base import Decision, Events, Start, WakeUp
+from hetsched.sim.protocol import Decision, Events, Start, WakeUp
 from hetsched.schedulers.placement import Allocation, place
 from hetsched.sim.resources import capacity, share
 from hetsched.sim.view import ClusterView

@@ -439,7 +439,7 @@ def test_files_beyond_the_size_limit_are_refused(tmp_path: Path,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     """A file (or a .swf.gz once decompressed: a gzip bomb) above limits.MAX_FILE_BYTES,
     here lowered to 1000 bytes."""
-    monkeypatch.setattr("hetsched.documents.MAX_FILE_BYTES", 1000)
+    monkeypatch.setattr("hetsched.files.MAX_FILE_BYTES", 1000)
     text = "\n".join(SWF_LINES * 40) + "\n"
     big = write(tmp_path / "big.swf", text)
     assert_mentions(error_of(load_workload, big, PLATFORM), "big.swf", "the file holds more "

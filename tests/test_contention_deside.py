@@ -15,9 +15,9 @@ import pytest
 
 from hetsched.errors import ConfigError
 from hetsched.platform.model import NodeType, Processor
-from hetsched.sim.contention import Group, create
-from hetsched.sim.contention.deside import DesideModel
-from hetsched.sim.contention.sharing import ProcessorSharing
+from hetsched.models.contention import Group, create
+from hetsched.models.contention.deside import DesideModel
+from hetsched.models.contention.sharing import ProcessorSharing
 from hetsched.workload.model import Job
 
 INF = float("inf")

@@ -14,7 +14,8 @@ from hetsched.cli.main import app
 from hetsched.dssim.client import run_client
 from hetsched.dssim.protocol import MAX_LINE
 from hetsched.dssim.records import JobnOrder, JobRequest, ProtocolError
-from hetsched.dssim.xml import config_platform, read_job_list
+from hetsched.platform.dssim import config_platform
+from hetsched.workload.dssim import read_job_list
 from hetsched.workload.model import Workload
 from support import SHARED_DATA, assert_one_line_error
 

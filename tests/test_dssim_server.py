@@ -12,7 +12,8 @@ import pytest
 from dssim_fake_server import conversation
 from hetsched.dssim.algorithms import ALGORITHMS, Fit
 from hetsched.dssim.scheduler import DsSimScheduler
-from hetsched.dssim.xml import config_platform, read_job_list
+from hetsched.platform.dssim import config_platform
+from hetsched.workload.dssim import read_job_list
 from hetsched.metrics import summarize
 from hetsched.platform.model import NodeType, Platform
 from hetsched.schedulers import create

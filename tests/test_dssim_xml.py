@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hetsched.dssim.xml import config_platform, read_job_list, server_types
+from hetsched.platform.dssim import config_platform, server_types
+
+from hetsched.workload.dssim import read_job_list
 from hetsched.platform.load import load_platform
 from hetsched.workload.load import load_workload
 from support import assert_mentions, config_xml, error_of, job, server, write
@@ -88,7 +90,8 @@ def test_config_naming_its_job_list_brings_it(tmp_path: Path) -> None:
 
 def test_a_configuration_alone_is_read_once(tmp_path: Path, monkeypatch) -> None:
     """Given only a configuration naming its job list, a run reads it once for both."""
-    import hetsched.dssim.xml as dssim_xml
+    import hetsched.platform.dssim as platform_dssim
+    import hetsched.workload.dssim as workload_dssim
     import hetsched.xmldoc as xmldoc
     from hetsched.api import load_inputs
 
@@ -97,7 +100,7 @@ def test_a_configuration_alone_is_read_once(tmp_path: Path, monkeypatch) -> None
                                                     '</servers><jobs file="mine.xml"/>'))
     read: list[Path] = []
     real = xmldoc.read_xml
-    for module in (xmldoc, dssim_xml):
+    for module in (xmldoc, platform_dssim, workload_dssim):
         monkeypatch.setattr(module, "read_xml", lambda p: read.append(p) or real(p))
     platform, workload = load_inputs(path, None)
     assert len(platform.nodes) == 5 and len(workload.jobs) == 1

@@ -19,7 +19,7 @@ from hetsched.platform.model import NodeType, Platform
 from hetsched.schedulers import Enqueue, Events, Reject, Scheduler, Start, WakeUp, create
 from hetsched.sim.engine import Simulation, simulate
 from hetsched.sim.result import JobState, SimResult
-from hetsched.sim.contention import Group
+from hetsched.models.contention import Group
 from hetsched.workload.model import SPREAD, Job, Workload
 
 ONE_GHZ = NodeType("n", cores=4, clock_ghz=1.0, idle_w=10, static_w=20, dynamic_w_per_core=5)

@@ -11,7 +11,7 @@ from hetsched.examples import default_platform_path, default_workload_path
 from hetsched.platform.load import load_platform
 from hetsched.platform.model import NodeType, Platform, Processor
 from hetsched.schedulers import Events, Start, create
-from hetsched.sim.contention.irmasim import DEFAULTS
+from hetsched.models.contention.irmasim import DEFAULTS
 from hetsched.sim.engine import Simulation, simulate
 from hetsched.sim.events import Availability
 from hetsched.sim.result import JobState, SimResult

@@ -6,7 +6,7 @@ import pytest
 from hetsched.metrics import summarize
 from hetsched.platform.load import load_platform
 from hetsched.schedulers import create
-from hetsched.sim.contention.irmasim import parameters, speedup
+from hetsched.models.contention.irmasim import parameters, speedup
 from hetsched.sim.engine import simulate
 from hetsched.workload.load import load_workload
 from support import SHARED_DATA

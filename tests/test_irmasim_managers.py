@@ -19,7 +19,7 @@ from hetsched.metrics import summarize
 from hetsched.platform.load import load_platform
 from hetsched.platform.model import Node, NodeType, Platform, Processor
 from hetsched.schedulers import create
-from hetsched.schedulers.base import Scheduler, Start
+from hetsched.sim.protocol import Scheduler, Start
 from hetsched.sim.engine import simulate
 from hetsched.sim.result import JobState, SimResult
 from hetsched.workload.load import load_workload

@@ -12,7 +12,7 @@ import pytest
 from hetsched.platform.load import load_platform
 from hetsched.platform.simgrid import SPEED_UNITS, parse_radical, parse_speed
 from hetsched.schedulers.registry import create
-from hetsched.sim.checks import input_warnings
+from hetsched.run.checks import input_warnings
 from hetsched.sim.engine import simulate
 from hetsched.workload.model import Job, Workload
 from support import assert_mentions, error_of, write

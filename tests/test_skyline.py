@@ -12,7 +12,7 @@ import pytest
 from reference_conservative import Profile as DenseProfile
 
 from hetsched.platform.model import NodeType, Platform
-from hetsched.schedulers.base import Start
+from hetsched.sim.protocol import Start
 from hetsched.schedulers.placement import place
 from hetsched.schedulers.policies import NODE_SELECTIONS
 from hetsched.schedulers.profile import Profile, _Steps

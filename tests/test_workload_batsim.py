@@ -11,7 +11,7 @@ import pytest
 from hetsched.errors import InputError
 from hetsched.platform.load import load_platform
 from hetsched.schedulers.registry import create
-from hetsched.sim.checks import input_warnings
+from hetsched.run.checks import input_warnings
 from hetsched.sim.engine import simulate
 from hetsched.sim.result import JobState
 from hetsched.workload.batsim import load_batsim_workload

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__version__ = "0.1.0"
+from hetsched.version import __version__
 __all__ = ["Run", "Simulation", "__version__", "load_results", "simulate"]
 
 

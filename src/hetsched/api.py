@@ -19,9 +19,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from hetsched.errors import ConfigError, InputWarning
-from hetsched.options import check_contention, check_walltime
+from hetsched.models.contention import check_contention
+from hetsched.options import check_walltime
 from hetsched.platform.model import Platform
-from hetsched.schedulers.base import Scheduler
+from hetsched.sim.protocol import Scheduler
 from hetsched.sim.result import SimResult
 from hetsched.workload.model import Workload
 from hetsched.workload.swf import SwfOptions
@@ -104,7 +105,7 @@ def simulate(platform: PathLike | Platform | None = None,
     ``timeseries.csv``).
     """
     from hetsched.schedulers.registry import create
-    from hetsched.sim.checks import input_warnings
+    from hetsched.run.checks import input_warnings
     from hetsched.sim.engine import simulate as run_engine
 
     swf = SwfOptions(placement=swf_placement, reference_speed=reference_speed,
@@ -140,7 +141,7 @@ def load_inputs(platform: PathLike | Platform | None, workload: PathLike | Workl
     if workload is not None:
         return platform, load_workload(_path(workload, "workload"), platform, swf)
     if Path(platform.source).suffix.lower() == ".xml":
-        from hetsched.dssim.xml import workload_for_config
+        from hetsched.workload.dssim import workload_for_config
 
         return platform, workload_for_config(Path(platform.source), platform, document)
     return platform, load_workload(default_workload_path(), platform)

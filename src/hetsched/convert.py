@@ -77,7 +77,8 @@ def convert(source: Path, out: Path, to: str | None = None, platform: Path | Non
     """Convert ``source`` to ``out``; raise ConfigError listing the losses unless ``lossy``.
     ``kind`` picks what to read of a file that holds both (a ds-sim configuration: its job
     list, by default, or its servers)."""
-    from hetsched.documents import check_exists, read_document
+    from hetsched.documents import read_document
+    from hetsched.files import check_exists
 
     if kind is not None and kind not in KINDS:
         raise ConfigError(f"unknown kind '{kind}': expected {' or '.join(KINDS)}")

@@ -35,7 +35,7 @@ class InputError(HetschedError):
 
 class InputWarning(UserWarning):
     """Inputs that are legal but probably not what was meant (e.g. a trace made for a machine
-    of another size); the text is one line, as ``hetsched.sim.checks.input_warnings`` gives."""
+    of another size); the text is one line, as ``hetsched.run.checks.input_warnings`` gives."""
 
 
 class SchedulerError(HetschedError):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import numbers
 
-from hetsched.errors import ConfigError, did_you_mean
+from hetsched.errors import ConfigError
 
 
 def check_seed(seed: object) -> int:
@@ -47,13 +47,3 @@ def check_walltime(rule: object) -> str:
     if rule not in WALLTIME_RULES:
         raise ConfigError(f"walltime must be one of {', '.join(WALLTIME_RULES)}, got {rule!r}")
     return str(rule)
-
-
-def check_contention(name: str | None) -> str | None:
-    """A contention model's name (``None``: the platform's), without importing the models."""
-    from hetsched.sim.contention import MODELS
-
-    if name is not None and name not in MODELS:
-        raise ConfigError(f"unknown contention model '{name}'{did_you_mean(name, list(MODELS))} "
-                          f"(choose from: {', '.join(MODELS)})")
-    return name

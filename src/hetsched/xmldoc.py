@@ -10,18 +10,14 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from hetsched.documents import check_exists
 from hetsched.errors import InputError
+from hetsched.files import read_bytes
 from hetsched.parsing import parse_float, parse_int, quote
 
 
 def read_xml(path: Path) -> ET.Element:
     """The root element of the XML file ``path``."""
-    check_exists(path)
-    try:
-        data = path.read_bytes()
-    except OSError as err:
-        raise InputError(path, f"cannot read: {err.strerror or err}") from None
+    data = read_bytes(path)
     body = data.lstrip(b" \t\r\n")
     skipped = data[: len(data) - len(body)].count(b"\n")
     try:
@@ -57,3 +53,10 @@ def integer(text: str, path: Path, record: str, field: str, bounds: tuple[int, i
         raise InputError(path, f"must be an integer from {low} to {high}, got {quote(text)}",
                          record=record, field=field)
     return value
+
+
+def int_attribute(element: ET.Element, name: str, path: Path, record: str,
+                  bounds: tuple[int, int]) -> int:
+    """The required integer attribute ``name`` of ``element``, within ``bounds`` (both
+    included)."""
+    return integer(attribute(element, name, path, record), path, record, name, bounds)

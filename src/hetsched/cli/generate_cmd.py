@@ -118,7 +118,7 @@ def _platform(fmt: str, path: Path | None) -> Any:
 
 def _write_swf(model: str, drawn: Any, out: Path, header: dict[str, object]) -> None:
     """The draw's table as SWF, unless the model drew fields SWF cannot hold."""
-    from hetsched import __version__
+    from hetsched.version import __version__
     from hetsched.workload.writers.swf import write_table
 
     if drawn.extra:

@@ -14,7 +14,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from hetsched import __version__
+from hetsched.version import __version__
 from hetsched.cli.convert_cmd import convert_command
 from hetsched.cli.console import (Format, FormatOpt, QuietOpt, console, print_csv,
                                   print_json)

@@ -17,15 +17,18 @@ from hetsched.api import load_inputs, recorded_options
 from hetsched.cli.errors import warn
 from hetsched.errors import ConfigError
 from hetsched.documents import file_stem
-from hetsched.options import check_contention, check_horizon, check_seed, check_walltime
+from hetsched.models.contention import check_contention
+from hetsched.options import check_horizon, check_seed, check_walltime
 from hetsched.platform.model import Platform
 from hetsched.schedulers.registry import create
-from hetsched.sim.checks import input_warnings
+from hetsched.run.checks import input_warnings
 from hetsched.sim.engine import ProgressCallback, simulate
 from hetsched.sim.result import SimResult
 from hetsched.workload.model import Workload, scale_delays
 from hetsched.workload.swf import SwfOptions
 
+#: What a trace made for a machine of another size is told when it runs on the bundled example.
+BUNDLED_HINT = "the bundled example; give --platform"
 #: Workloads with more jobs than this get a progress bar (when stderr is a terminal).
 PROGRESS_MIN_JOBS = 2000
 
@@ -60,9 +63,13 @@ class Inputs:
 def warn_inputs(platform: Platform, workload: Workload, quiet: bool) -> None:
     """Each input warning as one ``warning:`` line on stderr (unless ``quiet``). Commands call
     this once their runs succeeded, so that an error stays the only line on stderr."""
-    if not quiet:
-        for message in input_warnings(platform, workload):
-            warn(message)
+    if quiet:
+        return
+    from hetsched.examples import default_platform_path
+
+    bundled = Path(platform.source) == default_platform_path()
+    for message in input_warnings(platform, workload, BUNDLED_HINT if bundled else ""):
+        warn(message)
 
 
 def make_inputs(platform: Path | None, workload: Path | None, seed: int, horizon: float | None,

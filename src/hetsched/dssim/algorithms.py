@@ -9,7 +9,9 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from typing import ClassVar, NamedTuple, Protocol
 
-from hetsched.dssim.records import JobRequest, ServerRecord, ServerType
+from hetsched.dssim.records import JobRequest, ServerRecord
+
+from hetsched.platform.dssim import ServerType
 
 
 class ListedJob(NamedTuple):

@@ -10,12 +10,12 @@ from hetsched.dssim.algorithms import ALGORITHMS, ListedJob, Target
 from hetsched.dssim.dispatch import JOB_EVENTS, Event, dispatch
 from hetsched.dssim.protocol import Connection
 from hetsched.dssim.records import (JobnOrder, JobRequest, ProtocolError, ServerRecord,
-                                    ServerType, fields_of, integer)
-from hetsched.dssim.xml import read_config
+                                    can_ever_run, fields_of, integer)
 from hetsched.errors import ConfigError
 from hetsched.limits import MAX_INT32
 from hetsched.options import check_number
 from hetsched.parsing import quote
+from hetsched.platform.dssim import ServerType, read_config
 
 #: Fields of the events that carry a time, and which field is the time.
 _RESOURCE_EVENT = (("serverType", "serverID", "time"), "time")
@@ -72,7 +72,7 @@ class RemoteServer:
         request = f"GETS Capable {job.cores} {job.memory} {job.disk}"
         records = self._known(request)
         if not records:  # next_event checked that some type can run the job
-            able = next(t.name for t in self.types if t.can_ever_run(job))
+            able = next(t.name for t in self.types if can_ever_run(t, job))
             raise ProtocolError(f"ds-sim server answered {request!r} with no servers, though "
                                 f"server type {able!r} can run job {job.id}")
         return records
@@ -116,7 +116,7 @@ class RemoteServer:
     def _check_runnable(self, job: JobRequest, reply: str) -> None:
         """Some server type can hold ``job`` (cores, memory and disk), or no algorithm could
         place it."""
-        if any(t.can_ever_run(job) for t in self.types):
+        if any(can_ever_run(t, job) for t in self.types):
             return
         where = f"ds-sim server sent {quote(reply)}, job {job.id}"
         for field in ("cores", "memory", "disk"):

@@ -10,6 +10,7 @@ from typing import NamedTuple
 from hetsched.errors import HetschedError
 from hetsched.limits import MAX_INT32
 from hetsched.parsing import parse_int, quote
+from hetsched.platform.dssim import ServerType
 
 #: What ds-server sends as a server's state in GETS records.
 SERVER_STATES = ("inactive", "booting", "idle", "active", "unavailable")
@@ -99,20 +100,9 @@ def covers(cores: float, memory: float, disk: float, job: JobRequest) -> bool:
     return cores >= job.cores and memory >= job.memory and disk >= job.disk
 
 
-@dataclass(frozen=True, slots=True)
-class ServerType:
-    """A server type of the configuration: capacity, how many, boot time, hourly rate."""
-
-    name: str
-    limit: int
-    boot_time: int
-    hourly_rate: float
-    cores: int
-    memory: int
-    disk: int
-
-    def can_ever_run(self, job: JobRequest) -> bool:
-        return covers(self.cores, self.memory, self.disk, job)
+def can_ever_run(server: ServerType, job: JobRequest) -> bool:
+    """Whether a server of this type, idle, holds ``job``."""
+    return covers(server.cores, server.memory, server.disk, job)
 
 
 class ServerRecord(NamedTuple):

@@ -3,7 +3,7 @@ server that are not the engine's (docs/dssim.md, "How ds-sim runs on the engine"
 
 The engine calls it once per event (``per_event``): each completion is a JCPL, each submission
 a JOBN. A job goes where the algorithm says, into that server's local FIFO queue
-(:class:`~hetsched.schedulers.base.Enqueue`: no backfilling, as ds-server), or, when the
+(:class:`~hetsched.sim.protocol.Enqueue`: no backfilling, as ds-server), or, when the
 algorithm says none, to ds-sim's global queue (:mod:`hetsched.dssim.global_queue`). A job a
 CHKQ takes back is offered again (JOBP) at a same-instant wake-up, after the rest of the
 instant's completions: ds-server completes every job due by then before it sends a job, and
@@ -19,10 +19,11 @@ import numpy as np
 from hetsched.dssim.algorithms import ALGORITHMS, Algorithm
 from hetsched.dssim.global_queue import GlobalQueue
 from hetsched.dssim.servers import ViewServers, request
-from hetsched.dssim.xml import JOB_LIST_KEY, server_types
+from hetsched.platform.dssim import server_types
+from hetsched.workload.dssim import JOB_LIST_KEY
 from hetsched.errors import ConfigError
 from hetsched.platform.model import Platform
-from hetsched.schedulers.base import Decision, Enqueue, Events, Scheduler, WakeUp
+from hetsched.sim.protocol import Decision, Enqueue, Events, Scheduler, WakeUp
 from hetsched.sim.view import ClusterView
 from hetsched.workload.model import Job, Workload
 

@@ -5,9 +5,9 @@ ds-sim platform, as ds-server answers them (docs/dssim.md, "The server model")."
 from __future__ import annotations
 
 from hetsched.dssim.algorithms import ListedJob, Target
-from hetsched.dssim.records import JobRequest, ServerRecord
-from hetsched.dssim.xml import server_types
+from hetsched.dssim.records import JobRequest, ServerRecord, can_ever_run
 from hetsched.errors import SchedulerError
+from hetsched.platform.dssim import server_types
 from hetsched.sim.ondemand import BOOTING, INACTIVE
 from hetsched.sim.view import ClusterView
 from hetsched.workload.model import Job
@@ -59,7 +59,7 @@ class ViewServers:
 
     def capable(self, job: JobRequest) -> list[ServerRecord]:
         records = self._current()
-        return [records[n] for t in self.types if t.can_ever_run(job) for n in self.nodes[t.name]]
+        return [records[n] for t in self.types if can_ever_run(t, job) for n in self.nodes[t.name]]
 
     def available(self, job: JobRequest) -> list[ServerRecord]:
         return [r for r in self._current() if r.has_room(job) and not r.waiting]

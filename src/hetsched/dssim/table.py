@@ -14,7 +14,8 @@ from pydantic import ConfigDict, Field, RootModel
 
 from hetsched.documents import read_structured
 from hetsched.dssim.scheduler import DsSimScheduler
-from hetsched.dssim.xml import config_platform, read_job_list
+from hetsched.platform.dssim import config_platform
+from hetsched.workload.dssim import read_job_list
 from hetsched.errors import ConfigError, InputError
 from hetsched.fileio import ForeignModel, validate
 from hetsched.metrics import summarize

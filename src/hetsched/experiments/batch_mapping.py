@@ -19,15 +19,10 @@ import numpy as np
 
 from hetsched.metrics import summarize
 from hetsched.platform.model import Node, NodeType, Platform
+from hetsched.platform.generate import CLOCK_BANDS
 from hetsched.schedulers.registry import create
 from hetsched.sim.engine import simulate
 from hetsched.workload.model import Job, Workload
-
-#: Clock bands per heterogeneity level: (nodes, lowest GHz, highest GHz).
-CLOCK_BANDS: dict[str, tuple[tuple[int, float, float], ...]] = {
-    "low": ((6, 1.0, 5.0), (5, 5.01, 7.5), (3, 7.51, 10.0), (2, 10.0, 12.5)),
-    "high": ((4, 1.0, 10.0), (4, 10.01, 20.0), (4, 20.0, 30.0), (4, 30.0, 40.0)),
-}
 
 #: The thesis' schedulers, by hetsched name (first-fit is FCFS to the first free node).
 SCHEDULERS: tuple[str, ...] = (

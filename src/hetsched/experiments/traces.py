@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from hetsched.documents import read_text
+from hetsched.files import read_text
 from hetsched.errors import InputError
 from hetsched.parsing import parse_float
 

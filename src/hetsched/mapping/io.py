@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from hetsched.errors import InputError
-from hetsched.documents import read_text
+from hetsched.files import read_text
 from hetsched.parsing import parse_float, parse_int, quote
 from hetsched.limits import MAX_ETC
 

@@ -14,11 +14,13 @@ seconds), and its estimate is ``req_time`` on every node. :func:`node_speed` is 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from hetsched.platform.model import Platform
-from hetsched.workload.model import Job
+if TYPE_CHECKING:
+    from hetsched.platform.model import Platform
+    from hetsched.workload.model import Job
 
 
 def node_speed(fixed_duration: bool, speed: float) -> float:

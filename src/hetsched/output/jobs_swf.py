@@ -42,7 +42,7 @@ def result_table(result: SimResult) -> np.ndarray:
 
 def write_jobs_swf(result: SimResult, path: Path) -> Path:
     """Write ``jobs.swf`` of ``result``."""
-    from hetsched import __version__
+    from hetsched.version import __version__
 
     platform = result.platform
     header = {"Computer": platform.name, "MaxNodes": len(platform.nodes),

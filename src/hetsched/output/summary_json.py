@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from hetsched import __version__
+from hetsched.version import __version__
 from hetsched.errors import ConfigError
 from hetsched.metrics import UNITS, summarize
 from hetsched.output.jobs_csv import fmt_float

@@ -4,7 +4,7 @@ parts and node types of real machines), as native platform documents (``docs/for
 - **By counts**: ``"Mandos Node=4,Zorg Node*8=4"``: ``count`` nodes of each catalogue node
   type, ``*K`` putting K sockets of the node type's processor on the board instead of the
   catalogue's number (the node-centric study's 8-socket Zorg board).
-- **By heterogeneity level**: the IRMaSim thesis' recipe (``CLOCK_BANDS`` of
+- **By heterogeneity level**: the IRMaSim thesis' recipe (``CLOCK_BANDS``, used by
   :mod:`hetsched.experiments.batch_mapping`): single-core nodes, each band's clocks drawn
   uniformly with ``numpy.random.default_rng(seed)`` band by band, rounded to MHz; a total
   other than 16 scales every band's count (32: twice each, the realistic study's platforms).
@@ -33,6 +33,12 @@ from hetsched.platform.irmasim import NODE_TYPES, PROCESSOR_TYPES, NodeSpec, Pro
 
 #: The power convention: fractions of the catalogue's power P.
 IDLE, STATIC, DYNAMIC = 0.3, 0.5, 0.5
+#: The IRMaSim thesis' clock bands per heterogeneity level (its batch mapping study): (nodes,
+#: lowest GHz, highest GHz).
+CLOCK_BANDS: dict[str, tuple[tuple[int, float, float], ...]] = {
+    "low": ((6, 1.0, 5.0), (5, 5.01, 7.5), (3, 7.51, 10.0), (2, 10.0, 12.5)),
+    "high": ((4, 1.0, 10.0), (4, 10.01, 20.0), (4, 20.0, 30.0), (4, 30.0, 40.0)),
+}
 #: Catalogue file names in a directory: HDeepRM's shared copies, then IRMaSim's library names.
 CATALOGUE_FILES = ((f"hdeeprm_{NODE_TYPES}", f"hdeeprm_{PROCESSOR_TYPES}"),
                    (NODE_TYPES, PROCESSOR_TYPES))
@@ -157,8 +163,6 @@ def by_heterogeneity(catalogue: Catalogue, level: str, total: int, seed: int,
                      name: str) -> dict[str, Any]:
     """The thesis' low or high heterogeneity recipe with ``total`` single-core nodes."""
     import numpy as np
-
-    from hetsched.experiments.batch_mapping import CLOCK_BANDS
 
     bands = CLOCK_BANDS[level]
     base = sum(count for count, _, _ in bands)

@@ -29,7 +29,7 @@ from hetsched.fileio import ForeignModel, validate
 from hetsched.limits import MAX_CORES_PER_NODE
 from hetsched.platform.model import NodeType, Platform, Processor
 from hetsched.platform.native import nodes_from_groups
-from hetsched.sim.contention import PROCESSOR_PARAMETERS
+from hetsched.models.contention import PROCESSOR_PARAMETERS
 from hetsched.quantities import (ClockGhz, Coefficient, Cores, Count, MemoryGb, OpsPerCycle,
                                  PositiveBandwidth, Watts)
 

@@ -15,14 +15,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from hetsched.documents import STRUCTURED_SUFFIXES, check_exists, read_document
+from hetsched.documents import STRUCTURED_SUFFIXES, read_document
+
+from hetsched.files import check_exists
 from hetsched.errors import InputError
 from hetsched.lazy import deferred
 from hetsched.platform.model import Platform
 
 _native = deferred("hetsched.platform.native:native_platform_from_data")
 _irmasim = deferred("hetsched.platform.irmasim:irmasim_platform_from_data")
-_dssim = deferred("hetsched.dssim.xml:config_platform")
+_dssim = deferred("hetsched.platform.dssim:config_platform")
 _batsim_json = deferred("hetsched.platform.batsim_json:batsim_json_platform")
 _simgrid = deferred("hetsched.platform.simgrid:simgrid_platform")
 

@@ -155,7 +155,7 @@ class Platform:
     """An ordered set of nodes. Node ``index`` is its position; the order is the file's order.
 
     ``contention`` names the contention model runs use by default (``none``, ``irmasim``,
-    ``deside``; see :mod:`hetsched.sim.contention`) and ``contention_params`` its
+    ``deside``; see :mod:`hetsched.models.contention`) and ``contention_params`` its
     platform-wide parameters (e.g. DESiDE's ``remote_fraction`` and ``latency_ratio``).
     ``availability`` lists planned changes of node availability (downtimes) every run applies.
     ``notes`` are what the loader left out of the file (e.g. a SimGrid platform's links), which

@@ -23,7 +23,7 @@ from hetsched.documents import file_stem, read_structured
 from hetsched.fileio import StrictModel, check_unique, record_namer, validate
 from hetsched.limits import MAX_CORES_PER_NODE, MAX_NODES, MAX_OVERSUBSCRIPTION
 from hetsched.platform.model import Availability, Node, NodeType, Platform, Processor
-from hetsched.sim.contention import PROCESSOR_PARAMETERS
+from hetsched.models.contention import PROCESSOR_PARAMETERS
 from hetsched.quantities import (ClockGhz, Coefficient, Cores, Count, MemoryGb, OpsPerCycle,
                                  PositiveBandwidth, Price, Seconds, Watts)
 
@@ -173,7 +173,7 @@ def _idle_boot_times(spec: PlatformSpec) -> tuple[str, ...]:
 
 def _check_contention(spec: PlatformSpec, path: Path) -> None:
     """The platform's model accepts its parameters (checked now, not when a run starts)."""
-    from hetsched.sim.contention import create
+    from hetsched.models.contention import create
 
     try:
         create(spec.contention, spec.contention_params)

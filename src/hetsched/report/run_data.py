@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from hetsched.documents import read_text
+from hetsched.files import read_text
 from hetsched.errors import InputError
 from hetsched.limits import (MAX_CORES_PER_NODE, MAX_NODES, MAX_OUTPUT_VALUE,
                              MAX_OVERSUBSCRIPTION)

@@ -1,7 +1,7 @@
-"""Scheduling policies behind one interface (:mod:`hetsched.schedulers.base`), by name."""
+"""Scheduling policies behind one interface (:mod:`hetsched.sim.protocol`), by name."""
 
-from hetsched.schedulers.base import (Decision, Dequeue, Enqueue, Events, Reject, Scheduler,
-                                      Start, WakeUp)
+from hetsched.sim.protocol import (Decision, Dequeue, Enqueue, Events, Reject, Scheduler,
+                                   Start, WakeUp)
 from hetsched.schedulers.registry import create, entries, register
 
 __all__ = ["Decision", "Dequeue", "Enqueue", "Events", "Reject", "Scheduler", "Start", "WakeUp",

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from hetsched.schedulers.base import Decision, Events, Scheduler, Start
+from hetsched.sim.protocol import Decision, Events, Scheduler, Start
 from hetsched.schedulers.placement import Allocation, largest, place, positive_total
 from hetsched.sim.resources import capacity, share
 from hetsched.schedulers.profile import first_fit_time

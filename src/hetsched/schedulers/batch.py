@@ -36,7 +36,7 @@ from hetsched.mapping.catalogue import EXTRA_OPTIONS
 from hetsched.mapping.greedy import LIST_HEURISTICS
 from hetsched.mapping.machines import CoreSlots
 from hetsched.mapping.registry import HEURISTICS, run_heuristic
-from hetsched.schedulers.base import Decision, Dequeue, Enqueue, Events, Reject, Scheduler
+from hetsched.sim.protocol import Decision, Dequeue, Enqueue, Events, Reject, Scheduler
 from hetsched.sim.resources import capacity
 from hetsched.workload.model import Job
 

@@ -28,7 +28,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from hetsched.schedulers.backfill import Backfilling, estimated_duration
-from hetsched.schedulers.base import Decision, Events, Start, WakeUp
+from hetsched.sim.protocol import Decision, Events, Start, WakeUp
 from hetsched.schedulers.placement import Allocation
 from hetsched.schedulers.profile import Profile
 from hetsched.schedulers.reservations import Booking, Reservations

@@ -53,7 +53,7 @@ from collections.abc import Callable, Iterable, Iterator
 import numpy as np
 
 from hetsched.errors import ConfigError, did_you_mean
-from hetsched.schedulers.base import Decision, Events, Reject, Scheduler, Start
+from hetsched.sim.protocol import Decision, Events, Reject, Scheduler, Start
 from hetsched.schedulers.placement import Allocation
 from hetsched.sim.resources import capacity, share
 from hetsched.sim.view import ClusterView

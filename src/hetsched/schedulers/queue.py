@@ -19,7 +19,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from hetsched.schedulers.base import Decision, Events, Scheduler, Start
+from hetsched.sim.protocol import Decision, Events, Scheduler, Start
 from hetsched.schedulers.placement import place
 from hetsched.schedulers.policies import (JOB_SELECTIONS, NODE_SELECTIONS,
                                           STATIC_NODE_SELECTIONS, JobQueue)

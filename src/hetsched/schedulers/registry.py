@@ -22,7 +22,7 @@ from typing import Any
 
 from hetsched.errors import ConfigError, describe_exception, did_you_mean
 from hetsched.lazy import resolve
-from hetsched.schedulers.base import Scheduler
+from hetsched.sim.protocol import Scheduler
 
 Factory = Callable[..., Scheduler]
 #: Entry-point group through which installed packages add schedulers.

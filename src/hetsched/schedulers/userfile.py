@@ -17,7 +17,7 @@ from pathlib import Path
 from types import ModuleType
 
 from hetsched.errors import ConfigError, describe_exception, did_you_mean
-from hetsched.schedulers.base import Scheduler
+from hetsched.sim.protocol import Scheduler
 
 #: ``file.py:Class`` then optional ``:options``; the path may itself contain ':' (Windows).
 _FILE_SPEC = re.compile(r"^(?P<path>.+?\.py):(?P<cls>[A-Za-z_]\w*)(?::(?P<options>.*))?$")

@@ -1,83 +1,11 @@
-"""Checks before a run: the run's options, and what is legal in a platform and a workload but
-probably not what the user meant (warnings, one line each).
-
-The CLI prints each warning as ``warning: <text>`` on stderr (unless ``--quiet``); Python
-callers may raise them with ``warnings.warn(text, InputWarning)``.
-"""
+"""What every run checks before it starts: its options (seed, horizon), one line each."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from hetsched.examples import default_platform_path
 from hetsched.options import check_horizon, check_seed
-from hetsched.parsing import quote
-from hetsched.platform.model import Platform
 from hetsched.workload.model import Workload
-
-#: Header keys giving the size, in cores, of the machine a workload was made for (SWF
-#: ``MaxProcs``; Batsim ``nb_res``, whose resources hetsched reads as cores).
-SIZE_KEYS = ("MaxProcs", "nb_res")
 
 
 def check_run(workload: Workload, seed: object, horizon: object) -> tuple[int, float | None]:
     """What every run checks first: the seed and the horizon, as checked."""
     return check_seed(seed), check_horizon(horizon)
-
-
-def input_warnings(platform: Platform, workload: Workload) -> list[str]:
-    """One line per inconsistency between ``platform`` and ``workload``, and per note of the
-    platform's loader (empty if none)."""
-    found = [_empty(workload), _size(platform, workload), _power(platform),
-             *(f"{_label(platform.source, platform.name, 'platform')}: {note}"
-               for note in platform.notes),
-             *(f"{_label(workload.source, workload.name, 'workload')}: {note}"
-               for note in workload.notes)]
-    return [message for message in found if message is not None]
-
-
-def _label(source: str, name: str, kind: str) -> str:
-    return f"{kind} '{name}'" if source == "<memory>" else source
-
-
-def _empty(workload: Workload) -> str | None:
-    if workload.jobs:
-        return None
-    label = _label(workload.source, workload.name, "workload")
-    skipped = workload.skipped
-    if not skipped:
-        return f"{label}: the workload has no jobs; there is nothing to simulate"
-    first = skipped[0]
-    return (f"{label}: no job to simulate: all {len(skipped)} records were skipped (first, "
-            f"line {first.line}: {first.reason})")
-
-
-def _size(platform: Platform, workload: Workload) -> str | None:
-    """The header's machine size against the platform's cores. Any difference is reported,
-    smaller or larger: a trace replayed on a machine of another size carries another load."""
-    key = next((k for k in SIZE_KEYS if k in workload.metadata), None)
-    if key is None or workload.metadata[key] == platform.total_cores:
-        return None
-    if not _positive_int(workload.metadata[key]):
-        return (f"{_label(workload.source, workload.name, 'workload')}: the trace's header "
-                f"{key} {quote(str(workload.metadata[key]))} is not a whole number >= 1; the "
-                "platform's cores are not compared with it")
-    bundled = Path(platform.source) == default_platform_path()
-    hint = " (the bundled example; give --platform)" if bundled else ""
-    return (f"{_label(workload.source, workload.name, 'workload')}: the trace's header says "
-            f"{key} {workload.metadata[key]}, the platform {platform.name} has "
-            f"{platform.total_cores} cores{hint}")
-
-
-def _positive_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value > 0
-
-
-def _power(platform: Platform) -> str | None:
-    """A platform whose node types are only partly given power figures has no energy."""
-    missing = [t.name for t in platform.node_types if not t.has_power]
-    if not missing or len(missing) == len(platform.node_types):
-        return None
-    names = ", ".join(f"'{name}'" for name in missing)
-    return (f"{_label(platform.source, platform.name, 'platform')}: node type(s) {names} have "
-            "no power figures, so the platform's energy is not reported")

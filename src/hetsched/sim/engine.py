@@ -21,11 +21,11 @@ import numpy as np
 from hetsched.errors import ConfigError, InputError, SchedulerError
 from hetsched.models.speed import run_time
 from hetsched.platform.model import Platform
-from hetsched.schedulers.base import (Decision, Dequeue, Enqueue, Events, Reject, Scheduler,
-                                      Start, WakeUp)
-from hetsched.sim import contention as models
+from hetsched.sim.protocol import (Decision, Dequeue, Enqueue, Events, Reject, Scheduler,
+                                   Start, WakeUp)
+from hetsched.models import contention as models
 from hetsched.sim.checks import check_run
-from hetsched.sim.contention import ContentionModel, Group
+from hetsched.models.contention import ContentionModel, Group
 from hetsched.sim.dependencies import Dependencies
 from hetsched.options import check_walltime
 from hetsched.sim.events import (AVAILABILITY, BOOT, FINISH, KILL, RELEASE, SUBMIT, WAKE,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from hetsched.errors import SchedulerError
 from hetsched.models.speed import rate as task_rate
-from hetsched.sim.contention import ContentionModel, Group
+from hetsched.models.contention import ContentionModel, Group
 from hetsched.sim.state import ClusterState, RunningJob, Share
 
 #: A share whose remaining work is below this fraction of its job's is done.

@@ -195,9 +195,3 @@ def split_over_processors(threads: int, free: list[int], load: list[int],
         p = min(range(len(cores)), key=lambda q: ((load[q] + taken[q]) / cores[q], q))
         taken[p] += 1
     return taken
-
-
-def sharing_factor(cores: int, threads: int) -> float:
-    """Processor sharing: each of ``threads`` runnable threads on ``cores`` cores progresses
-    at ``cores / threads`` of a core (1 when they do not outnumber the cores)."""
-    return 1.0 if threads <= cores else cores / threads

@@ -16,7 +16,7 @@ from typing import NamedTuple
 import numpy as np
 
 from hetsched.platform.model import Platform
-from hetsched.sim.contention import Group
+from hetsched.models.contention import Group
 from hetsched.sim.resources import fits, share, split_over_processors
 from hetsched.workload.model import Job
 

@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass
 from functools import cached_property
 from typing import Any
 
-from hetsched import __version__
+from hetsched.version import __version__
 from hetsched.errors import ConfigError, InputError
 from hetsched.sweep.inputs import parts_of, platform_of, whole_workloads
 from hetsched.sweep.spec import Input, RunOptions, SchedulerInput, Sweep, WorkloadInput
@@ -66,7 +66,7 @@ def expand(sweep: Sweep) -> tuple[list[RunSpec], list[str]]:
     """Every run of ``sweep`` (runs on the same inputs next to each other), and the input
     warnings of its platform × workload pairs. Loads each pair once: a bad file fails here,
     before any run."""
-    from hetsched.sim.checks import input_warnings
+    from hetsched.run.checks import input_warnings
 
     runs: list[RunSpec] = []
     warnings: dict[str, None] = {}

@@ -33,7 +33,7 @@ from hetsched.documents import file_stem, read_structured, require_mapping
 from hetsched.errors import ConfigError, InputError
 from hetsched.fileio import StrictModel, validate
 from hetsched.limits import MAX_SPEED
-from hetsched.options import check_contention
+from hetsched.models.contention import check_contention
 from hetsched.quantities import Seconds
 from hetsched.sweep.splits import Split
 from hetsched.workload.swf import MAX_ESTIMATE_FACTOR, SwfOptions

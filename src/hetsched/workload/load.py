@@ -14,14 +14,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from hetsched.documents import STRUCTURED_SUFFIXES, check_exists, read_document
+from hetsched.documents import STRUCTURED_SUFFIXES, read_document
+
+from hetsched.files import check_exists
 from hetsched.errors import InputError
 from hetsched.lazy import deferred
 from hetsched.platform.model import Platform
 from hetsched.workload.model import Workload
 from hetsched.workload.swf import SwfOptions, load_swf
 
-_dssim = deferred("hetsched.dssim.xml:read_job_list")
+_dssim = deferred("hetsched.workload.dssim:read_job_list")
 _batsim = deferred("hetsched.workload.batsim:batsim_workload_from_data")
 _irmasim = deferred("hetsched.workload.irmasim:irmasim_workload_from_data")
 _native = deferred("hetsched.workload.native:native_workload_from_data")

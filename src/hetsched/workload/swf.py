@@ -17,7 +17,8 @@ from pathlib import Path
 import numpy as np
 
 from hetsched.errors import ConfigError, InputError
-from hetsched.documents import check_exists, check_size, decode_text, file_stem, read_text
+from hetsched.documents import file_stem
+from hetsched.files import check_exists, check_size, decode_text, read_text
 from hetsched.parsing import parse_float, parse_number, quote
 from hetsched.limits import (MAX_FILE_BYTES, MAX_JOB_NUMBER, MAX_MEMORY_MB, MAX_SPEED,
                              MAX_TASKS, MAX_TIME)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
-from hetsched.dssim.xml import SPEED
+from hetsched.platform.dssim import SPEED
 from hetsched.limits import MAX_INT32
 from hetsched.platform.model import Platform
 from hetsched.workload.model import Job, Workload

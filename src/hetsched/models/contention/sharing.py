@@ -4,11 +4,19 @@ on oversubscribed processors (R runnable threads on C cores each progress at C/R
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from hetsched.platform.model import NodeType, Platform
-from hetsched.sim.contention import Group
-from hetsched.sim.resources import sharing_factor
-from hetsched.workload.model import Workload
+from hetsched.models.contention import Group
+
+if TYPE_CHECKING:
+    from hetsched.platform.model import NodeType, Platform
+    from hetsched.workload.model import Workload
+
+
+def sharing_factor(cores: int, threads: int) -> float:
+    """Processor sharing: each of ``threads`` runnable threads on ``cores`` cores progresses
+    at ``cores / threads`` of a core (1 when they do not outnumber the cores)."""
+    return 1.0 if threads <= cores else cores / threads
 
 
 def oversubscribed(platform: Platform) -> bool:

@@ -20,13 +20,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from hetsched.errors import ConfigError
-from hetsched.platform.model import NodeType, Platform
-from hetsched.sim.contention import Group
-from hetsched.sim.contention.sharing import oversubscribed, threads_per_processor
-from hetsched.sim.resources import sharing_factor
-from hetsched.workload.model import Workload
+from hetsched.models.contention import Group
+from hetsched.models.contention.sharing import oversubscribed, sharing_factor, threads_per_processor
+
+if TYPE_CHECKING:
+    from hetsched.platform.model import NodeType, Platform
+    from hetsched.workload.model import Workload
 
 #: delta when the platform gives none. The paper's measured value could not be consulted;
 #: 1.5 is the usual remote/local DRAM latency of two-socket servers ("access to memory on a

@@ -20,12 +20,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
+from typing import TYPE_CHECKING
 
-from hetsched.platform.model import NodeType, Platform, Processor
-from hetsched.sim.contention import Group
-from hetsched.sim.contention.sharing import oversubscribed, threads_per_processor
-from hetsched.sim.resources import sharing_factor
-from hetsched.workload.model import Workload
+from hetsched.models.contention import Group
+from hetsched.models.contention.sharing import oversubscribed, sharing_factor, threads_per_processor
+
+if TYPE_CHECKING:
+    from hetsched.platform.model import NodeType, Platform, Processor
+    from hetsched.workload.model import Workload
 
 #: IRMaSim's parameter values (its example processor library), used when a processor has none.
 DEFAULTS = {"b": -1.85e-5, "c": 32000.0, "da": 1.75, "db": 2000.0, "dc": 50000.0, "dd": 6000.0}

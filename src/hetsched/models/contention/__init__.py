@@ -15,13 +15,14 @@ from __future__ import annotations
 import inspect
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from hetsched.errors import ConfigError, did_you_mean
 from hetsched.lazy import resolve
-from hetsched.options import check_contention
-from hetsched.platform.model import NodeType, Platform
-from hetsched.workload.model import Job, Workload
+
+if TYPE_CHECKING:
+    from hetsched.platform.model import NodeType, Platform
+    from hetsched.workload.model import Job, Workload
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,10 +65,18 @@ PROCESSOR_PARAMETERS = ("b", "c", "da", "db", "dc", "dd")
 
 #: Model name -> "module:attribute" of its factory (called with the model's parameters).
 MODELS = {
-    "none": "hetsched.sim.contention.sharing:ProcessorSharing",
-    "irmasim": "hetsched.sim.contention.irmasim:IrmasimModel",
-    "deside": "hetsched.sim.contention.deside:DesideModel",
+    "none": "hetsched.models.contention.sharing:ProcessorSharing",
+    "irmasim": "hetsched.models.contention.irmasim:IrmasimModel",
+    "deside": "hetsched.models.contention.deside:DesideModel",
 }
+
+
+def check_contention(name: str | None) -> str | None:
+    """A contention model's name (``None``: the platform's), without importing the models."""
+    if name is not None and name not in MODELS:
+        raise ConfigError(f"unknown contention model '{name}'{did_you_mean(name, list(MODELS))} "
+                          f"(choose from: {', '.join(MODELS)})")
+    return name
 
 
 def create(name: str, params: Mapping[str, float] | None = None) -> ContentionModel:

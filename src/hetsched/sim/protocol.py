@@ -1,0 +1,115 @@
+"""The scheduler interface: what a policy is told, what it may read, what it may answer.
+
+A scheduler is called once per distinct event time with the events of that instant
+(jobs submitted, jobs finished, whether a wake-up it asked for fired), or once per event if
+it sets ``per_event``, and a read-only :class:`~hetsched.sim.view.ClusterView`. It answers
+with an iterable of decisions. The engine applies each decision as soon as it is produced,
+so a scheduler written as a generator sees the state already updated by its previous
+decisions (free cores, pending jobs).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, ClassVar, NamedTuple, Union
+
+import numpy as np
+
+from hetsched.workload.model import Job
+
+if TYPE_CHECKING:
+    from hetsched.platform.model import Platform
+    from hetsched.sim.view import ClusterView
+    from hetsched.workload.model import Workload
+
+
+class Start(NamedTuple):
+    """Start ``job`` now on ``allocation``: pairs ``(node index, cores on that node)``.
+
+    ``any_nodes`` lifts the job's node count: its tasks may go to any nodes in any numbers
+    (IRMaSim's Minimal manager places tasks that way, ignoring the job's ``nodes``).
+    """
+
+    job: Job
+    allocation: tuple[tuple[int, int], ...]
+    any_nodes: bool = False
+
+    @staticmethod
+    def on(job: Job, node: int) -> "Start":
+        """All tasks of ``job`` on one node."""
+        return Start(job, ((int(node), job.ntasks),))
+
+
+class Enqueue(NamedTuple):
+    """Append ``job`` to ``node``'s local FIFO queue; the engine starts it there when it fits
+    and every job ahead of it has started."""
+
+    job: Job
+    node: int
+
+
+class Dequeue(NamedTuple):
+    """Take ``job`` back out of the local queue it waits in (it becomes pending again)."""
+
+    job: Job
+
+
+class WakeUp(NamedTuple):
+    """Call the scheduler again at ``time`` even if nothing else happens. At the current time:
+    again at this instant, once every event still due now has been handled."""
+
+    time: float
+
+
+class Reject(NamedTuple):
+    job: Job
+    reason: str
+
+
+Decision = Union[Start, Enqueue, Dequeue, WakeUp, Reject]
+
+
+class Events(NamedTuple):
+    """What happened at the current instant: jobs ``submitted`` (now pending), jobs
+    ``finished``, whether a wake-up fired, jobs ``released`` (pending now that their last
+    parent finished), nodes whose availability changed (``available``) and on-demand nodes
+    that finished booting (``booted``; the jobs held for them have started)."""
+
+    submitted: tuple[Job, ...] = ()
+    finished: tuple[Job, ...] = ()
+    woken: bool = False
+    released: tuple[Job, ...] = ()
+    available: tuple[int, ...] = ()
+    booted: tuple[int, ...] = ()
+
+    @property
+    def arrived(self) -> tuple[Job, ...]:
+        """The jobs that became pending now: submitted ones, then released ones."""
+        return self.submitted + self.released if self.released else self.submitted
+
+
+class Scheduler(ABC):
+    """Base of every policy. Subclasses set ``name`` and implement :meth:`decide`.
+
+    ``per_event``: the engine calls :meth:`decide` after every single event instead of once
+    per instant (a model whose decisions depend on the order of simultaneous events, such as
+    ds-sim's client, which answers each completion and each submission in turn).
+    """
+
+    name: ClassVar[str] = "scheduler"
+    description: ClassVar[str] = ""
+    per_event: ClassVar[bool] = False
+
+    def check(self, platform: "Platform", workload: "Workload") -> None:
+        """Refuse inputs this policy cannot run (raise a one-line ``ConfigError``), before
+        the run starts. Every input is accepted by default."""
+
+    def reset(self, view: "ClusterView", rng: np.random.Generator) -> None:
+        """Called once before a simulation; keep references to ``view`` and ``rng`` here."""
+        self.view = view
+        self.rng = rng
+
+    @abstractmethod
+    def decide(self, now: float, events: Events) -> Iterable[Decision]:
+        """Answer the events of instant ``now`` with decisions (read state from ``self.view``)."""
