@@ -19,24 +19,74 @@ from hetsched.workload.model import Job
 JobKey = Callable[[Job], float]
 NodeKey = Callable[[ClusterView], np.ndarray]
 
+
+# Keys are module-level functions, not lambdas: a scheduler that holds one can be pickled.
+def submission_order(job: Job) -> float:
+    return job.index
+
+
+def shortest_first(job: Job) -> float:
+    return job.req_time
+
+
+def longest_first(job: Job) -> float:
+    return -job.req_time
+
+
+def fewest_tasks(job: Job) -> float:
+    return job.ntasks
+
+
+def least_memory(job: Job) -> float:
+    return job.mem_mb
+
+
+def least_bandwidth(job: Job) -> float:
+    return job.mem_bw_gbs if job.mem_bw_gbs > 0 else job.mem_vol
+
+
+def node_order(view: ClusterView) -> np.ndarray:
+    return view.node_index
+
+
+def fastest(view: ClusterView) -> np.ndarray:
+    return -view.platform.arrays.speed
+
+
+def most_free_cores(view: ClusterView) -> np.ndarray:
+    return -view.free_cores
+
+
+def most_free_memory(view: ClusterView) -> np.ndarray:
+    return -view.free_mem
+
+
+def most_unused_bandwidth(view: ClusterView) -> np.ndarray:
+    return view.used_mem_bw - view.platform.arrays.mem_bw_gbs
+
+
+def lowest_power(view: ClusterView) -> np.ndarray:
+    return view.platform.arrays.full_power_w
+
+
 JOB_SELECTIONS: dict[str, JobKey | None] = {
-    "first": lambda job: job.index,
+    "first": submission_order,
     "random": None,
-    "shortest": lambda job: job.req_time,
-    "longest": lambda job: -job.req_time,
-    "smallest": lambda job: job.ntasks,
-    "low_mem": lambda job: job.mem_mb,
-    "low_mem_bw": lambda job: job.mem_bw_gbs if job.mem_bw_gbs > 0 else job.mem_vol,
+    "shortest": shortest_first,
+    "longest": longest_first,
+    "smallest": fewest_tasks,
+    "low_mem": least_memory,
+    "low_mem_bw": least_bandwidth,
 }
 
 NODE_SELECTIONS: dict[str, NodeKey | None] = {
-    "first": lambda view: view.node_index,
+    "first": node_order,
     "random": None,
-    "high_gflops": lambda view: -view.platform.arrays.speed,
-    "high_cores": lambda view: -view.free_cores,
-    "high_mem": lambda view: -view.free_mem,
-    "high_mem_bw": lambda view: view.used_mem_bw - view.platform.arrays.mem_bw_gbs,
-    "low_power": lambda view: view.platform.arrays.full_power_w,
+    "high_gflops": fastest,
+    "high_cores": most_free_cores,
+    "high_mem": most_free_memory,
+    "high_mem_bw": most_unused_bandwidth,
+    "low_power": lowest_power,
 }
 
 #: Node selections whose key depends only on the platform: computed once per run.
