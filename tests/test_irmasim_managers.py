@@ -334,11 +334,13 @@ def test_unknown_option_values_are_config_errors_with_the_valid_list() -> None:
     with pytest.raises(ConfigError, match=r"unknown job_selection 'fastest'.*choose from: "
                                           r"random, first, shortest"):
         create("irmasim_heuristic:job_selection=fastest")
-    with pytest.raises(ConfigError, match=r"unknown resource_selection 'high_gflop'; did you "
+    # resource_selection (IRMaSim's name) is another name of node_selection
+    with pytest.raises(ConfigError, match=r"unknown node_selection 'high_gflop'; did you "
                                           r"mean high_gflops\?.*low_power"):
         create("irmasim_heuristic:resource_selection=high_gflop")
-    with pytest.raises(ConfigError, match="has no option 'node_selection'"):
-        create("irmasim_heuristic:node_selection=first")
+    with pytest.raises(ConfigError, match="has no option 'node_selecton'.*did you mean "
+                                          "node_selection"):
+        create("irmasim_heuristic:node_selecton=first")
     with pytest.raises(ConfigError, match="has no option"):
         create("irmasim_minimal:job_selection=first")
 
@@ -349,7 +351,7 @@ def test_registered_with_descriptions() -> None:
     by_name = {e.name: e for e in entries()}
     assert by_name["irmasim_minimal"].family == "irmasim"
     assert by_name["irmasim_heuristic"].defaults == {"job_selection": "first",
-                                                     "resource_selection": "first"}
+                                                     "node_selection": "first"}
     assert "irmasim_minimal" in by_name["fcfs"].description
 
 

@@ -36,7 +36,7 @@ class DsSimScheduler(Scheduler):
     def __init__(self, algorithm: str) -> None:
         if algorithm not in ALGORITHMS:
             raise ConfigError(f"unknown ds-sim algorithm '{algorithm}'")
-        self.algorithm_name = algorithm
+        self.algorithm = algorithm
         self.name = algorithm  # type: ignore[misc]
 
     def check(self, platform: Platform, workload: Workload) -> None:
@@ -50,7 +50,7 @@ class DsSimScheduler(Scheduler):
         held for a boot or in a local queue) and pending: those are the global queue's, taken
         in submission order (ds-server's may differ after CHKQ re-offers)."""
         super().reset(view, rng)
-        self.algorithm: Algorithm = ALGORITHMS[self.algorithm_name]()
+        self.policy: Algorithm = ALGORITHMS[self.algorithm]()
         self.servers = ViewServers(view)
         self.queue = GlobalQueue()
         for job in view.pending.values():
@@ -79,7 +79,7 @@ class DsSimScheduler(Scheduler):
 
     def _dispatch(self, job: Job, now: float) -> Iterator[Decision]:
         """SCHD to the server the algorithm chooses, or ENQJ GQ when it chooses none."""
-        target = self.algorithm.choose(request(job), self.servers, int(now))
+        target = self.policy.choose(request(job), self.servers, int(now))
         if target is None:
             self.queue.enqueue(job)
         else:

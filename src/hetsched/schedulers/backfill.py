@@ -21,6 +21,7 @@ import numpy as np
 
 from hetsched.sim.protocol import Decision, Events, Scheduler, Start
 from hetsched.schedulers.placement import Allocation, largest, place, positive_total
+from hetsched.schedulers.policies import NODE_SELECTIONS, known
 from hetsched.sim.resources import capacity, share
 from hetsched.schedulers.profile import first_fit_time
 from hetsched.schedulers.queue import NodePreference
@@ -43,8 +44,14 @@ def _end(view: ClusterView, job: Job, start: float, allocation: Allocation) -> f
 class Backfilling(Scheduler):
     """A backfilling policy: its node selection, and placement now with it."""
 
-    def __init__(self, node: str = "first") -> None:
-        self.nodes = NodePreference(node)
+    aliases = {"node": "node_selection"}  # the option's first name, still accepted in specs
+
+    def __init__(self, node_selection: str = "first") -> None:
+        self.node_selection = known("node selection", node_selection, NODE_SELECTIONS)
+
+    def reset(self, view: ClusterView, rng: np.random.Generator) -> None:
+        super().reset(view, rng)
+        self.nodes = NodePreference(self.node_selection)
 
     def _place_now(self, job: Job, allowed: np.ndarray | None = None) -> Allocation | None:
         view = self.view

@@ -54,14 +54,19 @@ class BatchMapping(Scheduler):
             raise ValueError(f"unknown heuristic '{heuristic}'")
         if heuristic in LIST_HEURISTICS and time_limit is not None:
             raise ValueError(f"{heuristic} is a list heuristic: it takes no time_limit")
-        given = {"node_limit": node_limit, "percent": percent}
-        self.options = {k: v for k, v in given.items() if v is not None}
-        for key in self.options:
+        self.heuristic = heuristic
+        self.replan = replan
+        self.time_limit = time_limit
+        self.node_limit = node_limit
+        self.percent = percent
+        for key in self._options():
             if EXTRA_OPTIONS.get(heuristic) != key:
                 raise ValueError(f"{heuristic} takes no option {key}")
-        self.heuristic = heuristic
-        self.replan = bool(replan)
-        self.time_limit = time_limit
+
+    def _options(self) -> dict[str, object]:
+        """The heuristic's own options that were given."""
+        given = {"node_limit": self.node_limit, "percent": self.percent}
+        return {k: v for k, v in given.items() if v is not None}
 
     def decide(self, now: float, events: Events) -> Iterator[Decision]:
         if not events.arrived:
@@ -116,7 +121,7 @@ class BatchMapping(Scheduler):
         """(job, node) pairs in the order to queue them."""
         machines = self._machines(now).with_tasks(self._etc(jobs), [j.ntasks for j in jobs])
         if self.heuristic in LIST_HEURISTICS:
-            plan = LIST_HEURISTICS[self.heuristic](machines, **self.options)
+            plan = LIST_HEURISTICS[self.heuristic](machines, **self._options())
             return [(jobs[i], int(plan.assignment[i])) for i in plan.sequence.tolist()]
         return self._plan_on_cores(jobs, machines)
 
@@ -130,7 +135,7 @@ class BatchMapping(Scheduler):
         node_of, ready = machines.core_table()
         etc = machines.etc[:, node_of]
         mapping = run_heuristic(self.heuristic, etc, ready, rng=self.rng,
-                                time_limit=self.time_limit, **self.options)
+                                time_limit=self.time_limit, **self._options())
         starts = np.empty(len(jobs))
         for core, tasks in enumerate(mapping.order):
             durations = etc[tasks, core]

@@ -33,7 +33,7 @@ register("irmasim_heuristic", "hetsched.schedulers.irmasim:IrmasimHeuristic", "I
          "first <nodes> nodes with ceil(ntasks/nodes) idle cores, by resource_selection "
          "(random, first, high_gflops, high_cores, low_cores, high_mem, high_mem_bw, "
          "low_power); memory is checked", "irmasim", job_selection="first",
-         resource_selection="first")
+         node_selection="first")
 for _job in JOB_SELECTIONS:
     for _node in NODE_SELECTIONS:
         register(f"{_job}-{_node}", QUEUE,

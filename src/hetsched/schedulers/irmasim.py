@@ -10,13 +10,13 @@ up to its ``ntasks``; its tasks take the first idle cores in platform order (nod
 then node 1's, ...), straddling nodes whatever the job's ``nodes`` (``Start.any_nodes``).
 Nothing overtakes the head.
 
-``irmasim_heuristic`` (Heuristic, options ``job_selection`` and ``resource_selection``, IRMaSim's
-names and values): the pending jobs are sorted by the job key (ties in arrival order) and only
-the head is tried. Viable nodes have at least ``ceil(ntasks / nodes)`` idle cores; they are
-sorted by the node key (a stable sort: ties in platform order). With fewer than ``nodes``
-viable nodes the head waits; otherwise its tasks are dealt round robin over the first
-``nodes`` of them (so the first ones get one task more when ``ntasks`` is not a multiple of
-``nodes``).
+``irmasim_heuristic`` (Heuristic, options ``job_selection`` and ``node_selection``, IRMaSim's
+values; ``resource_selection``, IRMaSim's name of the second, is accepted too): the pending
+jobs are sorted by the job key (ties in arrival order) and only the head is tried. Viable
+nodes have at least ``ceil(ntasks / nodes)`` idle cores; they are sorted by the node key (a
+stable sort: ties in platform order). With fewer than ``nodes`` viable nodes the head waits;
+otherwise its tasks are dealt round robin over the first ``nodes`` of them (so the first
+ones get one task more when ``ntasks`` is not a multiple of ``nodes``).
 
 Within a node the engine gives a job the node's first idle cores, lowest processor first,
 which is IRMaSim's choice of core for both managers.
@@ -206,14 +206,15 @@ class IrmasimMinimal(_IrmasimManager):
 
 class IrmasimHeuristic(_IrmasimManager):
     """IRMaSim's Heuristic: the head by ``job_selection``, its tasks dealt round robin over
-    the first ``nodes`` viable nodes by ``resource_selection``."""
+    the first ``nodes`` viable nodes by ``node_selection`` (IRMaSim's ``resource_selection``,
+    a name that specs still accept)."""
 
     name = "irmasim_heuristic"
+    aliases = {"resource_selection": "node_selection"}
 
-    def __init__(self, job_selection: str = "first", resource_selection: str = "first") -> None:
+    def __init__(self, job_selection: str = "first", node_selection: str = "first") -> None:
         self.job_selection = _choice("job_selection", job_selection, JOB_SELECTIONS)
-        self.resource_selection = _choice("resource_selection", resource_selection,
-                                          RESOURCE_SELECTIONS)
+        self.node_selection = _choice("node_selection", node_selection, RESOURCE_SELECTIONS)
 
     def reset(self, view: ClusterView, rng: np.random.Generator) -> None:
         super().reset(view, rng)
@@ -266,7 +267,7 @@ class IrmasimHeuristic(_IrmasimManager):
         return tuple((node, base + (i < extra)) for i, node in enumerate(chosen))
 
     def _sorted(self, viable: np.ndarray, free_cores: np.ndarray) -> np.ndarray:
-        selection = self.resource_selection
+        selection = self.node_selection
         if selection == "random":
             return self.rng.permutation(viable)
         arrays = self.view.platform.arrays

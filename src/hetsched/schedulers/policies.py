@@ -9,10 +9,11 @@ the moment of placement.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 import numpy as np
 
+from hetsched.errors import did_you_mean
 from hetsched.sim.view import ClusterView
 from hetsched.workload.model import Job
 
@@ -111,6 +112,14 @@ NODE_SELECTION_HELP = {
     "high_mem_bw": "most unused memory bandwidth",
     "low_power": "lowest full-load power",
 }
+
+
+def known(kind: str, name: str, table: Mapping[str, object]) -> str:
+    """``name`` if ``table`` has it, else a ValueError naming the ``kind`` and the choices."""
+    if name not in table:
+        raise ValueError(f"unknown {kind} {name!r}{did_you_mean(str(name), list(table))} "
+                         f"(known: {', '.join(table)})")
+    return name
 
 
 class JobQueue:

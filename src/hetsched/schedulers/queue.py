@@ -22,7 +22,7 @@ import numpy as np
 from hetsched.sim.protocol import Decision, Events, Scheduler, Start
 from hetsched.schedulers.placement import place
 from hetsched.schedulers.policies import (JOB_SELECTIONS, NODE_SELECTIONS,
-                                          STATIC_NODE_SELECTIONS, JobQueue)
+                                          STATIC_NODE_SELECTIONS, JobQueue, known)
 from hetsched.sim.view import ClusterView
 
 
@@ -30,10 +30,7 @@ class NodePreference:
     """Evaluates a node selection on the live view (a static one once per platform)."""
 
     def __init__(self, selection: str) -> None:
-        if selection not in NODE_SELECTIONS:
-            raise ValueError(f"unknown node selection {selection!r} "
-                             f"(known: {', '.join(NODE_SELECTIONS)})")
-        self.selection = selection
+        self.selection = known("node selection", selection, NODE_SELECTIONS)
         self.key_of = NODE_SELECTIONS[selection]
         self.static = selection in STATIC_NODE_SELECTIONS
         self._platform: object = None
@@ -62,14 +59,13 @@ class QueuePolicy(Scheduler):
     """Starts jobs in ``job_selection`` order on ``node_selection``'s preferred nodes."""
 
     def __init__(self, job_selection: str = "first", node_selection: str = "first") -> None:
-        if job_selection not in JOB_SELECTIONS or node_selection not in NODE_SELECTIONS:
-            raise ValueError(f"unknown selection {job_selection!r} x {node_selection!r}")
-        self.job_selection = job_selection
-        self.nodes = NodePreference(node_selection)
+        self.job_selection = known("job selection", job_selection, JOB_SELECTIONS)
+        self.node_selection = known("node selection", node_selection, NODE_SELECTIONS)
         self.name = f"{job_selection}-{node_selection}"  # type: ignore[misc]
 
     def reset(self, view: ClusterView, rng: np.random.Generator) -> None:
         super().reset(view, rng)
+        self.nodes = NodePreference(self.node_selection)
         self.queue = JobQueue(self.job_selection, rng)
         for job in view.pending.values():  # a fork's pending jobs
             self.queue.push(job)

@@ -1,4 +1,5 @@
-"""Schedulers by name. ``create("easy:node=high_gflops")`` passes options to the factory.
+"""Schedulers by name. ``create("easy:node_selection=high_gflops")`` passes options to the
+factory.
 
 Three sources, one contract (the same option parsing, validation and "did you mean" errors):
 - the built-in schedulers (:mod:`hetsched.schedulers.builtin`), registered on first use;
@@ -15,14 +16,13 @@ created, so listing names or creating ``fcfs`` never imports the mapping or ds-s
 from __future__ import annotations
 
 import importlib
-import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from hetsched.errors import ConfigError, describe_exception, did_you_mean
 from hetsched.lazy import resolve
-from hetsched.sim.protocol import Scheduler
+from hetsched.sim.protocol import Scheduler, has_own_name, option_names
 
 Factory = Callable[..., Scheduler]
 #: Entry-point group through which installed packages add schedulers.
@@ -98,9 +98,11 @@ def create(spec: str) -> Scheduler:
         name, _, option_text = (part.strip() for part in spec.partition(":"))
         entry = lookup(name)
         factory, defaults = entry.factory, entry.defaults
-    options = {**defaults, **parse_options(option_text, spec)}
-    scheduler = build(factory, options, spec)
-    scheduler.name = spec if option_text else name  # type: ignore[misc]
+    given = canonical_options(factory, parse_options(option_text, spec), spec)
+    scheduler = build(factory, {**defaults, **given}, spec)
+    scheduler.spec = spec if option_text else name
+    if not has_own_name(type(scheduler)):
+        scheduler.name = scheduler.spec  # type: ignore[misc]
     return scheduler
 
 
@@ -115,6 +117,21 @@ def parse_options(text: str, spec: str) -> dict[str, object]:
     return options
 
 
+def canonical_options(factory: Factory, options: Mapping[str, object],
+                      spec: str) -> dict[str, object]:
+    """``options`` with the other names the factory accepts (its ``aliases``, such as
+    ``node`` for ``node_selection``) replaced by the names they stand for."""
+    aliases: Mapping[str, str] = getattr(factory, "aliases", {})
+    resolved: dict[str, object] = {}
+    for key, value in options.items():
+        name = aliases.get(key, key)
+        if name in resolved or (name != key and name in options):
+            raise ConfigError(f"scheduler '{spec}': '{key}' is another name of '{name}'; "
+                              "give one of them")
+        resolved[name] = value
+    return resolved
+
+
 def _coerce(value: str) -> object:
     for cast in (int, float):
         try:
@@ -127,10 +144,10 @@ def _coerce(value: str) -> object:
 def build(factory: Factory, options: Mapping[str, object], spec: str) -> Scheduler:
     """``factory(**options)`` after checking the option names against its signature; a
     ValueError or TypeError of the factory becomes a one-line ConfigError."""
-    accepted = _parameters(factory)
+    accepted = option_names(factory)
     unknown = [k for k in options if accepted is not None and k not in accepted]
     if unknown:
-        hint = did_you_mean(unknown[0], list(accepted or ()))
+        hint = did_you_mean(unknown[0], [*(accepted or ()), *getattr(factory, "aliases", {})])
         raise ConfigError(f"scheduler '{spec}' has no option '{unknown[0]}' (options: "
                           f"{', '.join(accepted or ()) or 'none'}){hint}")
     try:
@@ -141,17 +158,6 @@ def build(factory: Factory, options: Mapping[str, object], spec: str) -> Schedul
         raise ConfigError(f"scheduler '{spec}' built a {type(scheduler).__name__}, not a "
                           "hetsched.schedulers.Scheduler")
     return scheduler
-
-
-def _parameters(factory: Factory) -> list[str] | None:
-    """The keyword options ``factory`` accepts (``None``: any, it takes ``**kwargs``)."""
-    try:
-        params = inspect.signature(factory).parameters.values()
-    except (TypeError, ValueError):
-        return None
-    if any(p.kind is p.VAR_KEYWORD for p in params):
-        return None
-    return [p.name for p in params if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
 
 
 def _load_builtins() -> None:

@@ -22,7 +22,7 @@ from hetsched.errors import ConfigError, InputError, SchedulerError
 from hetsched.models.speed import run_time
 from hetsched.platform.model import Platform
 from hetsched.sim.protocol import (Decision, Dequeue, Enqueue, Events, Reject, Scheduler,
-                                   Start, WakeUp)
+                                   Start, WakeUp, run_name)
 from hetsched.models import contention as models
 from hetsched.sim.checks import check_run
 from hetsched.models.contention import ContentionModel, Group
@@ -273,7 +273,7 @@ class Simulation:
 
     @property
     def _name(self) -> str:
-        return self.scheduler.name if self.scheduler is not None else "caller"
+        return run_name(self.scheduler) if self.scheduler is not None else "caller"
 
     def _begin(self) -> None:
         if not self.started:
@@ -660,9 +660,8 @@ class Simulation:
 
     def _result(self, t_end: float) -> SimResult:
         measured = self.platform.has_power_model
-        name = self.scheduler.name if self.scheduler is not None else "caller"
         return SimResult(
-            platform=self.platform, workload=self.workload, scheduler=name,
+            platform=self.platform, workload=self.workload, scheduler=self._name,
             seed=self.seed, state=np.array(self.job_state, dtype=np.int8),
             start=np.array(self.start_t), end=np.array(self.end_t),
             allocation=self.alloc, reason=self.reason,

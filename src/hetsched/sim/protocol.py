@@ -10,8 +10,9 @@ decisions (free cores, pending jobs).
 
 from __future__ import annotations
 
+import inspect
 from abc import ABC, abstractmethod
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, ClassVar, NamedTuple, Union
 
 import numpy as np
@@ -92,6 +93,14 @@ class Events(NamedTuple):
 class Scheduler(ABC):
     """Base of every policy. Subclasses set ``name`` and implement :meth:`decide`.
 
+    The contract (scikit-learn's for estimators): the options are ``__init__``'s named
+    arguments, stored unchanged as attributes of the same names (:meth:`get_params` reads
+    them back); the run state is created in :meth:`reset`, so one object can run twice, be
+    cloned (:meth:`clone`) and be pickled (hold no lambdas). ``aliases`` maps other names of
+    options that keep working in specs (``easy:node=...``) to their names; ``spec`` is what
+    runs call the scheduler (set by :func:`hetsched.schedulers.create`; ``None``: its
+    ``name``). :func:`hetsched.testing.check_scheduler` checks all of it.
+
     ``per_event``: the engine calls :meth:`decide` after every single event instead of once
     per instant (a model whose decisions depend on the order of simultaneous events, such as
     ds-sim's client, which answers each completion and each submission in turn).
@@ -100,6 +109,8 @@ class Scheduler(ABC):
     name: ClassVar[str] = "scheduler"
     description: ClassVar[str] = ""
     per_event: ClassVar[bool] = False
+    aliases: ClassVar[Mapping[str, str]] = {}
+    spec: str | None = None
 
     def check(self, platform: "Platform", workload: "Workload") -> None:
         """Refuse inputs this policy cannot run (raise a one-line ``ConfigError``), before
@@ -113,3 +124,48 @@ class Scheduler(ABC):
     @abstractmethod
     def decide(self, now: float, events: Events) -> Iterable[Decision]:
         """Answer the events of instant ``now`` with decisions (read state from ``self.view``)."""
+
+    def get_params(self) -> dict[str, object]:
+        """The options as given (aliases resolved): ``type(self)(**get_params())`` builds an
+        equal scheduler, not yet reset."""
+        names = option_names(type(self))
+        if names is None:
+            raise TypeError(f"{type(self).__name__}.__init__ takes **kwargs: get_params() "
+                            "needs its options named")
+        missing = [n for n in names if not hasattr(self, n)]
+        if missing:
+            raise TypeError(f"{type(self).__name__} does not store its option "
+                            f"'{missing[0]}' as self.{missing[0]} (get_params() reads it there)")
+        return {n: getattr(self, n) for n in names}
+
+    def clone(self) -> "Scheduler":
+        """A new scheduler with the same options and names, not yet reset."""
+        other = type(self)(**self.get_params())
+        for key in ("name", "spec"):
+            if key in vars(self):
+                setattr(other, key, vars(self)[key])
+        return other
+
+
+def option_names(factory: Callable[..., object]) -> list[str] | None:
+    """The options ``factory`` (a scheduler class or a function) takes by name; ``None`` when
+    it takes ``**kwargs`` (any)."""
+    try:
+        params = inspect.signature(factory).parameters.values()
+    except (TypeError, ValueError):
+        return None
+    if any(p.kind is p.VAR_KEYWORD for p in params):
+        return None
+    return [p.name for p in params if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+
+
+def has_own_name(cls: type) -> bool:
+    """Whether ``cls`` or one of its bases below :class:`Scheduler` sets ``name`` itself."""
+    return any("name" in vars(base) for base in cls.__mro__
+               if base is not Scheduler and issubclass(base, Scheduler))
+
+
+def run_name(scheduler: Scheduler) -> str:
+    """What a run calls ``scheduler`` (``SimResult.scheduler``, errors): its ``spec``, else
+    its ``name``."""
+    return getattr(scheduler, "spec", None) or scheduler.name
