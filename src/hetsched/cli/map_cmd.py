@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Optional
 
 import typer
 
@@ -20,6 +20,8 @@ DEFAULT_HEURISTICS = "olb,met,mct,min_min,max_min,duplex,sufferage,kpb,swa"
 #: What every gap is measured against: ``mapping.exact.lower_bound``, the LP relaxation's
 #: value (or the trivial bound, when larger), computed for every instance whatever runs.
 BOUND = "lp"
+#: Seconds allowed to each time-bounded heuristic when neither a limit nor a budget is given.
+DEFAULT_TIME_LIMIT = 10.0
 
 
 def parse_heuristics(text: str) -> list[str]:
@@ -55,9 +57,15 @@ def map_command(
             "--heuristic", "-H", help="Comma-separated heuristics, or 'all': olb, met, mct, "
             "min_min, max_min, duplex, sufferage, kpb, swa, astar, ga, sa, gsa, tabu, ils, "
             "milp, best (the strongest within --time-limit).")] = DEFAULT_HEURISTICS,
-        time_limit: Annotated[float, typer.Option(
+        time_limit: Annotated[Optional[float], typer.Option(
             "--time-limit", "-t", help="Seconds allowed to each time-bounded heuristic "
-            "(astar, ga, sa, gsa, tabu, ils, milp, best).")] = 10.0,
+            "(astar, ga, sa, gsa, tabu, ils, milp, best). Default: 10, none with --budget. "
+            "Results then depend on the machine's speed.", show_default=False)] = None,
+        budget: Annotated[Optional[int], typer.Option(
+            "--budget", "-b", help="Steps allowed to each of those heuristics instead (A* "
+            "expansions, GA/GSA generations, SA iterations, Tabu hops, ILS perturbations, "
+            "HiGHS nodes for milp and best): results that do not depend on the machine's speed.",
+            show_default=False)] = None,
         seed: Annotated[int, typer.Option(help="Seed of the random generator of the "
                                                "metaheuristics (fresh per run).")] = 0,
         json_out: Annotated[bool, typer.Option(
@@ -70,7 +78,12 @@ def map_command(
 
     with user_errors():
         names = parse_heuristics(heuristic)
-        check_number("--time-limit", time_limit, positive=True)
+        if time_limit is not None:
+            check_number("--time-limit", time_limit, positive=True)
+        elif budget is None:
+            time_limit = DEFAULT_TIME_LIMIT
+        if budget is not None:
+            check_number("--budget", budget, positive=True)
         check_seed(seed)
         matrices = [(path, read_etc(path)) for path in etc]  # fail fast on any bad file
         screen = console()
@@ -78,7 +91,7 @@ def map_command(
             bound = lower_bound(matrix)
             rows: list[dict[str, Any]] = []
             for name in names:  # each gap is final as soon as its heuristic ends
-                rows.append(_row(path.name, matrix, name, bound, seed, time_limit))
+                rows.append(_row(path.name, matrix, name, bound, seed, time_limit, budget))
                 if json_out:
                     typer.echo(json.dumps(rows[-1], allow_nan=False))
             if not json_out:
@@ -86,14 +99,17 @@ def map_command(
 
 
 def _row(instance: str, matrix: Any, name: str, bound: float, seed: int,
-         time_limit: float) -> dict[str, Any]:
+         time_limit: float | None, budget: int | None) -> dict[str, Any]:
     """One heuristic's run. Its gap is to the instance's LP bound, whatever else runs; a bound
     the heuristic proved itself (milp, best) is reported next to it, as ``proved_bound``."""
     import numpy as np
 
     from hetsched.mapping.registry import run_heuristic
 
-    result = run_heuristic(name, matrix, rng=np.random.default_rng(seed), time_limit=time_limit)
+    from hetsched.mapping.catalogue import BUDGETS
+
+    result = run_heuristic(name, matrix, rng=np.random.default_rng(seed), time_limit=time_limit,
+                           budget=budget if name in BUDGETS else None)
     proved = None if result.lower_bound is None else min(result.lower_bound, result.makespan)
     return {"instance": instance, "heuristic": name, "tasks": int(matrix.shape[0]),
             "machines": int(matrix.shape[1]), "makespan": result.makespan,

@@ -35,11 +35,26 @@ DEFAULT_TIME_LIMITS: dict[str, float | None] = {
     "ils": 10.0, "milp": 60.0, "best": 60.0,
 }
 
-#: Options a heuristic takes beyond ``time_limit`` (as batch-scheduler options).
+#: What ``budget`` counts for each heuristic that is not a list heuristic: the keyword of the
+#: heuristic it sets, and its unit. A run given a budget and no time limit stops after the same
+#: steps however fast the machine, so the same seed gives the same mapping (a time limit does
+#: not).
+BUDGETS: dict[str, tuple[str, str]] = {
+    "astar": ("max_expansions", "node expansions"),
+    "ga": ("generations", "generations"),
+    "sa": ("max_iterations", "iterations"),
+    "gsa": ("generations", "generations"),
+    "tabu": ("max_hops", "hops"),
+    "ils": ("max_iterations", "perturbations"),
+    "milp": ("max_nodes", "HiGHS branch-and-bound nodes"),
+    "best": ("max_nodes", "HiGHS branch-and-bound nodes"),
+}
+
+#: Options a heuristic takes beyond ``time_limit`` and ``budget`` (as batch-scheduler options).
 EXTRA_OPTIONS: dict[str, str] = {"astar": "node_limit", "kpb": "percent"}
 
 
 def scheduler_options(name: str) -> list[str]:
     """The options of the batch scheduler running heuristic ``name``."""
-    timed = [] if name in LIST_NAMES else ["time_limit"]
+    timed = [] if name in LIST_NAMES else ["time_limit", "budget"]
     return ["replan", *timed, *([EXTRA_OPTIONS[name]] if name in EXTRA_OPTIONS else [])]

@@ -149,8 +149,11 @@ def lower_bound(etc: object, ready: object = None) -> float:
 def milp_mapping(etc: object, ready: object = None, time_limit: float | None = 60.0,
                  allowed: np.ndarray | None = None, upper_bound: float | None = None,
                  rel_gap: float = 1e-6, name: str = "milp",
-                 secondary: np.ndarray | None = None) -> Mapping | None:
-    """Solve the makespan MILP with HiGHS within ``time_limit`` seconds.
+                 secondary: np.ndarray | None = None,
+                 max_nodes: int | None = None) -> Mapping | None:
+    """Solve the makespan MILP with HiGHS within ``time_limit`` seconds and ``max_nodes``
+    branch-and-bound nodes (HiGHS's ``mip_max_nodes``: unlike the time, a limit that does not
+    depend on the machine's speed).
 
     ``allowed`` (tasks × machines, bool) restricts where tasks may go (a heuristic
     restriction: the result is then optimal for the restricted problem only); ``upper_bound``
@@ -184,6 +187,8 @@ def milp_mapping(etc: object, ready: object = None, time_limit: float | None = 6
     options: dict[str, object] = {"mip_rel_gap": rel_gap, "presolve": True}
     if time_limit is not None:
         options["time_limit"] = max(0.01, float(time_limit))
+    if max_nodes is not None:
+        options["node_limit"] = int(max_nodes)
     from scipy.optimize import Bounds, LinearConstraint, milp
     with quiet_native_output():
         res = milp(c, integrality=integrality, bounds=Bounds(np.zeros(k + 1), upper),

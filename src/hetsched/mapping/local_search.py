@@ -225,8 +225,9 @@ def _rc_used(rc: np.ndarray, assign: np.ndarray) -> float:
 
 
 def lns_polish(etc: np.ndarray, ready: np.ndarray, state: _State, lp: object,
-               rng: np.random.Generator, deadline: float, size: int = 60,
-               sub_limit: float = 1.0, weight: float = 0.05) -> tuple[_State, int]:
+               rng: np.random.Generator, deadline: float | None, size: int = 60,
+               sub_limit: float = 1.0, weight: float = 0.05,
+               max_nodes: int | None = None) -> tuple[_State, int]:
     """MILP-based large neighbourhood search (in place of ``state``; returns the new state and
     the number of improvements).
 
@@ -236,12 +237,17 @@ def lns_polish(etc: np.ndarray, ready: np.ndarray, state: _State, lp: object,
     solution uses another pair, see docs/mapping.md) and solves that MILP with HiGHS
     (objective ``C + weight · sum rc x``, ``C <= makespan``, ``sub_limit`` seconds). The
     result replaces the current mapping when its makespan is lower, or equal with a lower
-    total reduced cost.
+    total reduced cost. Rounds go on until ``deadline`` and until the rounds have used
+    ``max_nodes`` HiGHS nodes (each round at least one); one of them must be given.
     """
+    if deadline is None and max_nodes is None:
+        raise ValueError("lns_polish needs a deadline or a node budget")
     n, m = etc.shape
     rc = lp.reduced
     improvements = 0
-    while time.perf_counter() < deadline - 0.05 and n > 1 and m > 1:
+    nodes = _NodeBudget(max_nodes)
+    while n > 1 and m > 1 and nodes.left != 0 and (deadline is None
+                                                   or time.perf_counter() < deadline - 0.05):
         c = int(state.loads.argmax())
         cmax = state.makespan
         on_c = np.flatnonzero(state.assign == c)
@@ -254,11 +260,13 @@ def lns_polish(etc: np.ndarray, ready: np.ndarray, state: _State, lp: object,
                                    weights=etc[fixed, state.assign[fixed]], minlength=m)
         allowed = rc[free] <= cmax - lp.value + 1e-9 * abs(lp.value)
         allowed[np.arange(free.size), state.assign[free]] = True
-        limit = min(sub_limit, deadline - time.perf_counter())
-        if limit <= 0.01:
+        limit = None if deadline is None else min(sub_limit, deadline - time.perf_counter())
+        if limit is not None and limit <= 0.01:
             break
         sub = milp_mapping(etc[free], ready=base, time_limit=limit, allowed=allowed,
-                           upper_bound=cmax, secondary=weight * rc[free])
+                           upper_bound=cmax, secondary=weight * rc[free],
+                           max_nodes=nodes.left)
+        nodes.spend(sub)
         if sub is None:
             continue
         assign = state.assign.copy()
@@ -271,9 +279,26 @@ def lns_polish(etc: np.ndarray, ready: np.ndarray, state: _State, lp: object,
     return state, improvements
 
 
+class _NodeBudget:
+    """HiGHS branch-and-bound nodes left to spend (``None``: no node limit)."""
+
+    def __init__(self, nodes: int | None) -> None:
+        self.left = nodes
+
+    def spend(self, found: Mapping | None) -> None:
+        """Count a HiGHS call's nodes (at least one, so that a budget always runs out)."""
+        if self.left is not None:
+            used = (found.info.get("nodes") if found is not None else None) or 1
+            self.left = max(0, self.left - max(1, int(used)))
+
+
 def best(etc: object, ready: object = None, rng: np.random.Generator | None = None,
-         time_limit: float | None = 60.0, milp_share: float = 0.7) -> Mapping:
-    """The strongest portfolio within ``time_limit`` seconds (default 60).
+         time_limit: float | None = 60.0, milp_share: float = 0.7,
+         max_nodes: int | None = None) -> Mapping:
+    """The strongest portfolio within ``time_limit`` seconds (default 60), or, given
+    ``max_nodes`` and no time limit, within that many HiGHS branch-and-bound nodes (shared as
+    the time is: ``milp_share`` to step 2, the rest to step 3), which does not depend on
+    the machine's speed.
 
     1. LP relaxation (bound ``LB``, reduced costs ``rc``); starts = LP rounding, Min-min,
        Sufferage, each improved by :func:`descend`; the best is the incumbent ``U``.
@@ -290,8 +315,9 @@ def best(etc: object, ready: object = None, rng: np.random.Generator | None = No
     r = as_ready(ready, arr.shape[1])
     rng = np.random.default_rng(0) if rng is None else rng
     n, m = arr.shape
-    budget = 60.0 if time_limit is None else float(time_limit)
-    deadline = began + budget
+    if time_limit is None and max_nodes is None:
+        time_limit = 60.0
+    deadline = None if time_limit is None else began + float(time_limit)
     relax = lp_relaxation(arr, r)
     bound = max(relax.value, trivial_bound(arr, r))
     if n == 0:
@@ -310,10 +336,13 @@ def best(etc: object, ready: object = None, rng: np.random.Generator | None = No
         upper = state.makespan
         allowed = relax.reduced <= upper - relax.value + 1e-9 * abs(relax.value)
         allowed[np.arange(n), state.assign] = True
-        limit = max(0.0, milp_share * (deadline - time.perf_counter()))
+        limit = None if deadline is None else \
+            max(0.0, milp_share * (deadline - time.perf_counter()))
+        nodes = None if max_nodes is None else max(1, int(milp_share * max_nodes))
         info["milp_vars"] = int(allowed.sum())
-        if limit > 0.05:
-            found = milp_mapping(arr, r, time_limit=limit, allowed=allowed, upper_bound=upper)
+        if limit is None or limit > 0.05:
+            found = milp_mapping(arr, r, time_limit=limit, allowed=allowed, upper_bound=upper,
+                                 max_nodes=nodes)
             if found is not None:
                 info.update(milp_status=found.info["status"], milp=found.makespan)
                 dual = found.info.get("dual_bound")
@@ -324,7 +353,8 @@ def best(etc: object, ready: object = None, rng: np.random.Generator | None = No
                 proven = bool(found.info.get("optimal"))
         descend(state)
         if not proven:
-            state, improved = lns_polish(arr, r, state, relax, rng, deadline)
+            rest = None if max_nodes is None else max(0, max_nodes - (nodes or 0))
+            state, improved = lns_polish(arr, r, state, relax, rng, deadline, max_nodes=rest)
             info["lns_improvements"] = improved
     bound = min(bound, state.makespan)
     return make_mapping("best", arr, state.assign, r, seconds=time.perf_counter() - began,

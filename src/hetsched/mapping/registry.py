@@ -3,7 +3,8 @@
 ``HEURISTICS[name](etc, ready, rng, time_limit) -> Mapping``; :func:`run_heuristic` checks
 the name and the inputs and fills the defaults (``ready``: zeros; ``rng``:
 ``numpy.random.default_rng(0)``; ``time_limit``: each heuristic's own default, see
-``DEFAULT_TIME_LIMITS``). Deterministic heuristics ignore ``rng`` and ``time_limit``.
+``DEFAULT_TIME_LIMITS``, unless a ``budget`` is given). Deterministic heuristics ignore
+``rng`` and ``time_limit``. ``budget`` counts each heuristic's own steps (``BUDGETS``).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import numpy as np
 from hetsched.errors import ConfigError
 from hetsched.mapping import greedy, meta
 from hetsched.mapping.tree_search import astar as astar_search
-from hetsched.mapping.catalogue import DEFAULT_TIME_LIMITS
+from hetsched.mapping.catalogue import BUDGETS, DEFAULT_TIME_LIMITS
 from hetsched.mapping.core import Mapping, as_etc, as_ready
 from hetsched.mapping.exact import milp_mapping
 from hetsched.mapping.local_search import best as best_portfolio
@@ -38,9 +39,9 @@ def _seeded(fn: Callable[..., Mapping]) -> Heuristic:
 def _milp(etc: np.ndarray, ready: np.ndarray, rng: np.random.Generator,
           time_limit: float | None, **options: object) -> Mapping:
     found = milp_mapping(etc, ready, time_limit=time_limit, **options)
-    if found is None:  # no integer solution in time: fall back on Min-min, say so
+    if found is None:  # no integer solution within the limits: fall back on Min-min, say so
         fallback = greedy.min_min(etc, ready)
-        fallback.info.update(milp="no solution within the time limit; Min-min returned")
+        fallback.info.update(milp="no solution within the limits; Min-min returned")
         return fallback
     return found
 
@@ -72,9 +73,12 @@ def names() -> list[str]:
 
 def run_heuristic(name: str, etc: object, ready: object = None,
                   rng: np.random.Generator | None = None,
-                  time_limit: float | None = None, **options: object) -> Mapping:
+                  time_limit: float | None = None, budget: int | None = None,
+                  **options: object) -> Mapping:
     """Run heuristic ``name`` on ``etc`` (tasks × machines) with machine ``ready`` times;
-    ``options`` go to the heuristic (e.g. ``node_limit=128`` for ``astar``)."""
+    ``options`` go to the heuristic (e.g. ``node_limit=128`` for ``astar``). ``budget``: the
+    heuristic's steps (``BUDGETS``); without a ``time_limit`` the run then does not depend
+    on the machine's speed, as the default time limits of ils, milp and best no longer apply."""
     if name not in HEURISTICS:
         raise ConfigError(f"unknown heuristic {name!r} (one of: {', '.join(HEURISTICS)})")
     if time_limit is not None and not time_limit > 0:
@@ -83,7 +87,9 @@ def run_heuristic(name: str, etc: object, ready: object = None,
     r = as_ready(ready, arr.shape[1])
     if rng is None:
         rng = np.random.default_rng(0)
-    if time_limit is None:
+    if budget is not None:
+        options[budget_keyword(name, budget)] = budget
+    elif time_limit is None:
         time_limit = DEFAULT_TIME_LIMITS.get(name)
     try:
         return HEURISTICS[name](arr, r, rng, time_limit, **options)
@@ -92,3 +98,12 @@ def run_heuristic(name: str, etc: object, ready: object = None,
             raise ConfigError(f"heuristic {name!r} has no option among "
                               f"{', '.join(options)}") from None
         raise
+
+
+def budget_keyword(name: str, budget: object) -> str:
+    """The keyword of heuristic ``name`` that ``budget`` sets, once both are checked."""
+    if name not in BUDGETS:
+        raise ConfigError(f"heuristic {name!r} takes no budget: it stops by itself")
+    if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
+        raise ConfigError(f"budget must be a positive whole number, got {budget!r}")
+    return BUDGETS[name][0]

@@ -35,7 +35,7 @@ from hetsched.errors import ConfigError
 from hetsched.mapping.catalogue import EXTRA_OPTIONS
 from hetsched.mapping.greedy import LIST_HEURISTICS
 from hetsched.mapping.machines import CoreSlots
-from hetsched.mapping.registry import HEURISTICS, run_heuristic
+from hetsched.mapping.registry import HEURISTICS, budget_keyword, run_heuristic
 from hetsched.sim.protocol import Decision, Dequeue, Enqueue, Events, Reject, Scheduler
 from hetsched.sim.resources import capacity
 from hetsched.workload.model import Job
@@ -44,19 +44,26 @@ MULTI_NODE_REASON = "batch mapping queues single-node jobs; this job needs sever
 
 
 class BatchMapping(Scheduler):
-    """Map each submission batch with ``heuristic``. ``time_limit`` (s) bounds the
-    time-bounded heuristics per batch; ``node_limit`` is A*'s, ``percent`` KPB's."""
+    """Map each submission batch with ``heuristic``. ``time_limit`` (s) and ``budget`` (the
+    heuristic's steps: generations, iterations, HiGHS nodes, ...; see
+    :data:`~hetsched.mapping.catalogue.BUDGETS`) bound the other heuristics per batch: with a
+    budget and no time limit a run does not depend on the machine's speed. ``node_limit`` is
+    A*'s, ``percent`` KPB's."""
 
     def __init__(self, heuristic: str = "min_min", replan: bool = False,
                  time_limit: float | None = None, node_limit: int | None = None,
-                 percent: float | None = None) -> None:
+                 percent: float | None = None, budget: int | None = None) -> None:
         if heuristic not in HEURISTICS:
             raise ValueError(f"unknown heuristic '{heuristic}'")
-        if heuristic in LIST_HEURISTICS and time_limit is not None:
-            raise ValueError(f"{heuristic} is a list heuristic: it takes no time_limit")
+        for key, value in (("time_limit", time_limit), ("budget", budget)):
+            if heuristic in LIST_HEURISTICS and value is not None:
+                raise ValueError(f"{heuristic} is a list heuristic: it takes no {key}")
+        if budget is not None:
+            budget_keyword(heuristic, budget)  # refuses a bad one now
         self.heuristic = heuristic
         self.replan = replan
         self.time_limit = time_limit
+        self.budget = budget
         self.node_limit = node_limit
         self.percent = percent
         for key in self._options():
@@ -135,7 +142,8 @@ class BatchMapping(Scheduler):
         node_of, ready = machines.core_table()
         etc = machines.etc[:, node_of]
         mapping = run_heuristic(self.heuristic, etc, ready, rng=self.rng,
-                                time_limit=self.time_limit, **self._options())
+                                time_limit=self.time_limit, budget=self.budget,
+                                **self._options())
         starts = np.empty(len(jobs))
         for core, tasks in enumerate(mapping.order):
             durations = etc[tasks, core]
