@@ -1,6 +1,6 @@
 import numpy as np
 
-from hetsched.schedulers import Scheduler, Start
+from hetsched.schedulers import Reject, Scheduler, Start
 
 
 class FastestFit(Scheduler):
@@ -11,6 +11,9 @@ class FastestFit(Scheduler):
     def decide(self, now, events):
         speed = self.view.platform.arrays.speed
         for job in list(self.view.pending.values()):  # submission order
+            if job.nodes != 1:
+                yield Reject(job, "fastest-fit places a job on one node")
+                continue
             fits = self.view.fit_mask(job)  # nodes with enough free cores (and memory)
             if not fits.any():
                 return  # the oldest job waits, and nobody overtakes it

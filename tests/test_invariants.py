@@ -20,6 +20,7 @@ from hetsched.platform.model import NodeType, Platform
 from hetsched.schedulers import create
 from hetsched.sim.engine import simulate
 from hetsched.sim.result import JobState, SimResult
+from hetsched.testing import check_result
 from hetsched.workload.model import SPREAD, Job, Workload
 
 try:
@@ -133,6 +134,7 @@ def min_speed(platform: Platform, allocation) -> float:
 
 def check_run(platform: Platform, workload: Workload, result: SimResult,
               horizon: float | None = None) -> None:
+    check_result(result)  # the library's own invariants (hetsched.testing), then this replay's
     jobs = workload.jobs
     n = len(jobs)
     spans = intervals(result)

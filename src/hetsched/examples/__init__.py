@@ -1,4 +1,5 @@
-"""Bundled example inputs: a small heterogeneous platform and a 200-job workload."""
+"""Bundled example inputs: a small heterogeneous platform and a 200-job workload, and a small
+ds-sim configuration with its 30-job list."""
 
 from __future__ import annotations
 
@@ -14,3 +15,9 @@ def default_platform_path() -> Path:
 def default_workload_path() -> Path:
     """The bundled native workload of 200 jobs (see ``make_default_workload.py``)."""
     return Path(str(files(__name__).joinpath("default_workload.json")))
+
+
+def dssim_config_path() -> Path:
+    """The bundled ds-sim configuration (five servers of three types); its job list,
+    ``dssim_jobs.xml`` (30 jobs), lies beside it and is named in it."""
+    return Path(str(files(__name__).joinpath("dssim_config.xml")))

@@ -38,7 +38,7 @@ import time
 import numpy as np
 
 from hetsched.mapping.core import Mapping, as_etc, as_ready, make_mapping
-from hetsched.mapping.exact import lp_relaxation, milp_mapping, trivial_bound
+from hetsched.mapping.exact import LPRelaxation, lp_relaxation, milp_mapping, trivial_bound
 from hetsched.mapping.greedy import min_min, sufferage
 
 
@@ -162,6 +162,18 @@ def lp_rounding(etc: np.ndarray, x: np.ndarray) -> np.ndarray:
     return x.argmax(axis=1).astype(np.int64)
 
 
+def _prepared(etc: object, ready: object, rng: np.random.Generator | None,
+              lp: LPRelaxation | None = None) -> tuple[np.ndarray, np.ndarray,
+                                                       np.random.Generator, LPRelaxation, float]:
+    """The ETC matrix and ready times checked, the generator (``default_rng(0)``), the LP
+    relaxation (``lp`` if given) and the combined lower bound."""
+    arr = as_etc(etc)
+    r = as_ready(ready, arr.shape[1])
+    relax = lp_relaxation(arr, r) if lp is None else lp
+    return (arr, r, np.random.default_rng(0) if rng is None else rng, relax,
+            max(relax.value, trivial_bound(arr, r)))
+
+
 def ils(etc: object, ready: object = None, rng: np.random.Generator | None = None,
         time_limit: float | None = 10.0, max_iterations: int | None = None,
         d_min: int = 2, d_max: int = 8, temperature: float = 0.5, restart: int = 2000,
@@ -169,15 +181,11 @@ def ils(etc: object, ready: object = None, rng: np.random.Generator | None = Non
     """Iterated local search (see the module docstring). Stops at ``time_limit`` seconds or
     after ``max_iterations`` perturbations (at least one of them must be given)."""
     began = time.perf_counter()
-    arr = as_etc(etc)
-    r = as_ready(ready, arr.shape[1])
-    rng = np.random.default_rng(0) if rng is None else rng
+    arr, r, rng, relax, bound = _prepared(etc, ready, rng, lp)
     n, m = arr.shape
     if time_limit is None and max_iterations is None:
         max_iterations = 2000
     deadline = None if time_limit is None else began + float(time_limit)
-    relax = lp_relaxation(arr, r) if lp is None else lp
-    bound = max(relax.value, trivial_bound(arr, r))
     candidates = [lp_rounding(arr, relax.x), min_min(arr, r).assignment,
                   sufferage(arr, r).assignment, *starts] if n else [np.zeros(0, np.int64)]
     best: _State | None = None
@@ -311,15 +319,10 @@ def best(etc: object, ready: object = None, rng: np.random.Generator | None = No
     on the restricted problem bounds every mapping better than ``U``.
     """
     began = time.perf_counter()
-    arr = as_etc(etc)
-    r = as_ready(ready, arr.shape[1])
-    rng = np.random.default_rng(0) if rng is None else rng
+    arr, r, rng, relax, bound = _prepared(etc, ready, rng)
+    limit = 60.0 if time_limit is None and max_nodes is None else time_limit
+    deadline = None if limit is None else began + float(limit)
     n, m = arr.shape
-    if time_limit is None and max_nodes is None:
-        time_limit = 60.0
-    deadline = None if time_limit is None else began + float(time_limit)
-    relax = lp_relaxation(arr, r)
-    bound = max(relax.value, trivial_bound(arr, r))
     if n == 0:
         return make_mapping("best", arr, np.zeros(0, np.int64), r, lower_bound=bound)
     state: _State | None = None

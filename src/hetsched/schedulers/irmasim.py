@@ -125,11 +125,16 @@ class _IrmasimManager(Scheduler):
     def reset(self, view: ClusterView, rng: np.random.Generator) -> None:
         super().reset(view, rng)
         n = len(view.platform.nodes)
-        self.placed: dict[int, Allocation] = {}
+        self.placed: dict[int, Allocation] = {i: run.allocation
+                                              for i, run in view.running.items()}
         self.held_cores = np.zeros(n, dtype=np.int64)
         self.held_mem = np.zeros(n)
+        self.pending_at_reset = tuple(view.pending.values())  # a fork's: submitted first
 
     def decide(self, now: float, events: Events) -> Iterator[Decision]:
+        if self.pending_at_reset:
+            yield from self.submit(self.pending_at_reset)
+            self.pending_at_reset = ()
         if events.submitted and events.finished:
             # IRMaSim: the submissions first, while the finished jobs still hold their nodes
             for job in events.finished:
@@ -141,9 +146,10 @@ class _IrmasimManager(Scheduler):
             self.held_cores[:] = 0
             self.held_mem[:] = 0
             self.release(events.finished)
+            yield from self.submit(events.released)  # jobs those ends released (a DAG's)
         else:
             self.release(events.finished)
-            yield from self.submit(events.submitted)
+            yield from self.submit(events.arrived)
         yield from self.schedule()
 
     def free(self) -> tuple[np.ndarray, np.ndarray]:
