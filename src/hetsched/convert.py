@@ -45,11 +45,11 @@ def nominal_platform() -> Platform:
 def input_kind(path: Path, data: Any) -> str:
     """``workload`` or ``platform``: what the file whose document is ``data``
     (:func:`~hetsched.documents.read_document`) holds (workload when in doubt)."""
-    from hetsched.platform.load import PLATFORM_FORMATS
+    from hetsched.platform.load import FORMATS
 
     if path.suffix.lower() == ".xml":
         return "platform" if data.tag == "platform" else "workload"
-    if data is not None and any(f.accepts(path, data) for f in PLATFORM_FORMATS):
+    if data is not None and any(f.accepts(path, data) for f in FORMATS.values()):
         return "platform"
     return "workload"
 

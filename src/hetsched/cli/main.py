@@ -194,10 +194,10 @@ def list_schedulers(
             "--all", help="List every name of the job-node grid.")] = False,
         output_format: Annotated[Format, FormatOpt] = Format.TABLE) -> None:
     """List the registered schedulers (built-in, from installed plugins)."""
-    from hetsched.schedulers.registry import entries
+    from hetsched.registries import catalogue
 
     with user_errors():
-        registered = entries()
+        registered = catalogue("scheduler")
     if output_format is not Format.TABLE:
         rows = [{"name": e.name, "family": e.family, "description": e.description,
                  "defaults": dict(e.defaults)} for e in registered]

@@ -33,6 +33,11 @@ class DsSimScheduler(Scheduler):
 
     per_event = True
 
+    @classmethod
+    def describe(cls, name: str, algorithm: str = "") -> str:
+        """One line about ``algorithm`` (its own description)."""
+        return ALGORITHMS[algorithm or name].description
+
     def __init__(self, algorithm: str) -> None:
         if algorithm not in ALGORITHMS:
             raise ConfigError(f"unknown ds-sim algorithm '{algorithm}'")

@@ -16,11 +16,12 @@ import numpy as np
 from hetsched.errors import ConfigError
 from hetsched.mapping import greedy, meta
 from hetsched.mapping.tree_search import astar as astar_search
-from hetsched.mapping.catalogue import BUDGETS, DEFAULT_TIME_LIMITS
+from hetsched.mapping.catalogue import BUDGETS, DEFAULT_TIME_LIMITS, DESCRIPTIONS
 from hetsched.mapping.core import Mapping, as_etc, as_ready
 from hetsched.mapping.exact import milp_mapping
 from hetsched.mapping.local_search import best as best_portfolio
 from hetsched.mapping.local_search import ils as iterated_local_search
+from hetsched.registry import Registry
 
 #: ``heuristic(etc, ready, rng, time_limit, **options)``: options are the heuristic's own
 #: keyword arguments (``node_limit`` of A*, ``percent`` of KPB, ...).
@@ -46,7 +47,9 @@ def _milp(etc: np.ndarray, ready: np.ndarray, rng: np.random.Generator,
     return found
 
 
-HEURISTICS: dict[str, Heuristic] = {
+#: Every heuristic by name, with its catalogue description.
+HEURISTICS = Registry("heuristic", __name__)
+for _name, _heuristic in {
     "olb": _deterministic(greedy.olb),
     "met": _deterministic(greedy.met),
     "mct": _deterministic(greedy.mct),
@@ -65,7 +68,9 @@ HEURISTICS: dict[str, Heuristic] = {
     "ils": _seeded(iterated_local_search),
     "milp": _milp,
     "best": _seeded(best_portfolio),
-}
+}.items():
+    HEURISTICS.register(_name, _heuristic, DESCRIPTIONS[_name])
+
 
 def names() -> list[str]:
     return list(HEURISTICS)
@@ -79,8 +84,7 @@ def run_heuristic(name: str, etc: object, ready: object = None,
     ``options`` go to the heuristic (e.g. ``node_limit=128`` for ``astar``). ``budget``: the
     heuristic's steps (``BUDGETS``); without a ``time_limit`` the run then does not depend
     on the machine's speed, as the default time limits of ils, milp and best no longer apply."""
-    if name not in HEURISTICS:
-        raise ConfigError(f"unknown heuristic {name!r} (one of: {', '.join(HEURISTICS)})")
+    heuristic = HEURISTICS.load(name)
     if time_limit is not None and not time_limit > 0:
         raise ConfigError(f"time limit must be positive, got {time_limit}")
     arr = as_etc(etc)
@@ -92,7 +96,7 @@ def run_heuristic(name: str, etc: object, ready: object = None,
     elif time_limit is None:
         time_limit = DEFAULT_TIME_LIMITS.get(name)
     try:
-        return HEURISTICS[name](arr, r, rng, time_limit, **options)
+        return heuristic(arr, r, rng, time_limit, **options)
     except TypeError as err:
         if options and "unexpected keyword argument" in str(err):
             raise ConfigError(f"heuristic {name!r} has no option among "

@@ -1,11 +1,12 @@
 """``load_platform``: read any supported platform file, detecting its format.
 
-A format is a :class:`PlatformFormat` in :data:`PLATFORM_FORMATS`: ``accepts(path, data)`` says
-whether it reads the file (``data`` is the parsed document for ``.json``/``.yaml``/``.yml`` files,
-the root element for ``.xml`` files, ``None`` for other suffixes: see
-:func:`~hetsched.documents.read_document`). Formats are tried in
-order; adding one means appending an entry. A format's reader is imported only when a file of
-that format is read (:func:`hetsched.lazy.deferred`), so start-up pays for one format only.
+A format is a :class:`PlatformFormat` registered in :data:`FORMATS`: ``accepts(path, data)``
+says whether it reads the file (``data`` is the parsed document for ``.json``/``.yaml``/``.yml``
+files, the root element for ``.xml`` files, ``None`` for other suffixes: see
+:func:`~hetsched.documents.read_document`). Formats are tried in registration order; adding one
+means registering it (``FORMATS.register(fmt.name, fmt)``). A format's reader is imported only
+when a file of that format is read (:func:`hetsched.lazy.deferred`), so start-up pays for one
+format only.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from hetsched.files import check_exists
 from hetsched.errors import InputError
 from hetsched.lazy import deferred
 from hetsched.platform.model import Platform
+from hetsched.registry import Registry
 
 _native = deferred("hetsched.platform.native:native_platform_from_data")
 _irmasim = deferred("hetsched.platform.irmasim:irmasim_platform_from_data")
@@ -34,6 +36,7 @@ class PlatformFormat:
     name: str
     accepts: Callable[[Path, Any], bool]
     load: Callable[[Path, Any], Platform]
+    description: str = ""
 
 
 def is_native_platform(data: Any) -> bool:
@@ -50,18 +53,28 @@ def is_batsim_json_platform(data: Any) -> bool:
             and not {"node_types", "platform"} & data.keys())
 
 
-PLATFORM_FORMATS: tuple[PlatformFormat, ...] = (
+#: The platform formats hetsched reads, tried in order.
+FORMATS = Registry("platform reader", __name__)
+for _format in (
     PlatformFormat("native", lambda path, data: is_native_platform(data),
-                   lambda path, data: _native(data, path)),
+                   lambda path, data: _native(data, path),
+                   "hetsched's native platform, JSON or YAML (top-level node_types)"),
     PlatformFormat("irmasim", lambda path, data: is_irmasim_platform(data),
-                   lambda path, data: _irmasim(data, path)),
+                   lambda path, data: _irmasim(data, path),
+                   "IRMaSim platform JSON (top-level platform)"),
     PlatformFormat("batsim-json", lambda path, data: is_batsim_json_platform(data),
-                   lambda path, data: _batsim_json(data, path)),
+                   lambda path, data: _batsim_json(data, path),
+                   "Batsim's (or HDeepRM's) heterogeneous description JSON (top-level clusters)"),
     PlatformFormat("simgrid", lambda path, data: getattr(data, "tag", None) == "platform",
-                   lambda path, data: _simgrid(data, path)),
+                   lambda path, data: _simgrid(data, path),
+                   "SimGrid or Batsim platform XML (root <platform>)"),
     PlatformFormat("dssim", lambda path, data: getattr(data, "tag", None) in ("config", "system"),
-                   lambda path, data: _dssim(path, data)),
-)
+                   lambda path, data: _dssim(path, data),
+                   "ds-sim configuration XML: its servers (root <config>)"),
+):
+    FORMATS.register(_format.name, _format)
+#: The built-in formats, in order (the name they had before :data:`FORMATS`).
+PLATFORM_FORMATS: tuple[PlatformFormat, ...] = tuple(FORMATS.values())
 
 
 def load_platform(path: str | Path) -> Platform:
@@ -82,7 +95,7 @@ def read_platform(path: str | Path) -> tuple[Platform, Any]:
 def platform_from_document(path: Path, data: Any) -> Platform:
     """The platform in ``path``, whose document (:func:`~hetsched.documents.read_document`)
     is ``data``."""
-    for fmt in PLATFORM_FORMATS:
+    for fmt in FORMATS.values():
         if fmt.accepts(path, data):
             return fmt.load(path, data)
     if path.suffix.lower() == ".xml":

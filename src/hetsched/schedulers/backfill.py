@@ -41,10 +41,24 @@ def _end(view: ClusterView, job: Job, start: float, allocation: Allocation) -> f
     return start + estimated_duration(view, job, allocation)
 
 
+#: What each backfilling policy does, by its name.
+KINDS = {
+    "easy": "EASY backfilling: head reserved at the shadow time, others may jump ahead without "
+            "delaying it",
+    "conservative": "Conservative backfilling: every queued job reserved in order; none may be "
+                    "delayed",
+}
+
+
 class Backfilling(Scheduler):
     """A backfilling policy: its node selection, and placement now with it."""
 
     aliases = {"node": "node_selection"}  # the option's first name, still accepted in specs
+
+    @classmethod
+    def describe(cls, name: str) -> str:
+        """One line about the policy and its option."""
+        return f"{KINDS[cls.name]} (option node_selection=<node selection>, or node=)"
 
     def __init__(self, node_selection: str = "first") -> None:
         self.node_selection = known("node selection", node_selection, NODE_SELECTIONS)

@@ -32,7 +32,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from hetsched.errors import ConfigError
-from hetsched.mapping.catalogue import EXTRA_OPTIONS
+from hetsched.mapping.catalogue import DESCRIPTIONS, EXTRA_OPTIONS, scheduler_options
 from hetsched.mapping.greedy import LIST_HEURISTICS
 from hetsched.mapping.machines import CoreSlots
 from hetsched.mapping.registry import HEURISTICS, budget_keyword, run_heuristic
@@ -49,6 +49,12 @@ class BatchMapping(Scheduler):
     :data:`~hetsched.mapping.catalogue.BUDGETS`) bound the other heuristics per batch: with a
     budget and no time limit a run does not depend on the machine's speed. ``node_limit`` is
     A*'s, ``percent`` KPB's."""
+
+    @classmethod
+    def describe(cls, name: str, heuristic: str = "min_min") -> str:
+        """One line about the batch scheduler running ``heuristic``."""
+        return (f"per submission batch: {DESCRIPTIONS[heuristic]} (options "
+                f"{', '.join(scheduler_options(heuristic))})")
 
     def __init__(self, heuristic: str = "min_min", replan: bool = False,
                  time_limit: float | None = None, node_limit: int | None = None,

@@ -178,6 +178,10 @@ class IrmasimMinimal(_IrmasimManager):
     on any nodes."""
 
     name = "irmasim_minimal"
+    description = ("IRMaSim's Minimal: FCFS, no backfilling; the head starts when the "
+                   "platform's idle cores suffice and its tasks take the first idle cores in "
+                   "platform order, on any nodes (its nodes ignored); memory is checked (a job "
+                   "waits for it)")
 
     def reset(self, view: ClusterView, rng: np.random.Generator) -> None:
         super().reset(view, rng)
@@ -217,6 +221,11 @@ class IrmasimHeuristic(_IrmasimManager):
 
     name = "irmasim_heuristic"
     aliases = {"resource_selection": "node_selection"}
+    description = ("IRMaSim's Heuristic: only the head by job_selection ("
+                   f"{', '.join(JOB_SELECTIONS)}) is tried; its tasks are dealt round robin "
+                   "over the first <nodes> nodes with ceil(ntasks/nodes) idle cores, by "
+                   f"node_selection ({', '.join(RESOURCE_SELECTIONS)}; IRMaSim's name "
+                   "resource_selection works too); memory is checked")
 
     def __init__(self, job_selection: str = "first", node_selection: str = "first") -> None:
         self.job_selection = _choice("job_selection", job_selection, JOB_SELECTIONS)

@@ -21,7 +21,8 @@ import numpy as np
 
 from hetsched.sim.protocol import Decision, Events, Scheduler, Start
 from hetsched.schedulers.placement import place
-from hetsched.schedulers.policies import (JOB_SELECTIONS, NODE_SELECTIONS,
+from hetsched.schedulers.policies import (JOB_SELECTION_HELP, JOB_SELECTIONS,
+                                          NODE_SELECTION_HELP, NODE_SELECTIONS,
                                           STATIC_NODE_SELECTIONS, JobQueue, known)
 from hetsched.sim.view import ClusterView
 
@@ -55,8 +56,28 @@ class NodePreference:
         return self._order
 
 
+#: What the queue policies with names of their own do (the others' texts come from the
+#: selections' help).
+NAMED = {
+    "fcfs": "FCFS: queue head to the lowest-index node(s) where it fits now, honouring its "
+            "nodes and memory (not IRMaSim's Minimal, which straddles any idle cores: "
+            "irmasim_minimal)",
+    "high_gflops": "FCFS order; fastest node with enough idle cores",
+    "low_power": "FCFS order; lowest full-load power node with enough idle cores",
+}
+
+
 class QueuePolicy(Scheduler):
     """Starts jobs in ``job_selection`` order on ``node_selection``'s preferred nodes."""
+
+    @classmethod
+    def describe(cls, name: str, job_selection: str = "first",
+                 node_selection: str = "first") -> str:
+        """One line about the scheduler registered as ``name`` with these selections."""
+        return NAMED.get(name) or (
+            f"jobs: {JOB_SELECTION_HELP[job_selection]}; nodes: "
+            f"{NODE_SELECTION_HELP[node_selection]} (not IRMaSim's Heuristic: honours the "
+            "job's nodes and memory; see irmasim_heuristic)")
 
     def __init__(self, job_selection: str = "first", node_selection: str = "first") -> None:
         self.job_selection = known("job selection", job_selection, JOB_SELECTIONS)

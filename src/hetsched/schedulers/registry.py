@@ -15,75 +15,50 @@ created, so listing names or creating ``fcfs`` never imports the mapping or ds-s
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping
 
-from hetsched.errors import ConfigError, describe_exception, did_you_mean
-from hetsched.lazy import resolve
+from hetsched.errors import ConfigError, did_you_mean
+from hetsched.registry import Entry, Registry
 from hetsched.sim.protocol import Scheduler, has_own_name, option_names
 
 Factory = Callable[..., Scheduler]
 #: Entry-point group through which installed packages add schedulers.
 ENTRY_POINT_GROUP = "hetsched.schedulers"
 
-
-@dataclass(frozen=True)
-class Entry:
-    """A registered scheduler: ``factory(**defaults, **options)`` builds it."""
-
-    name: str
-    target: Factory | str  # the factory, or "module:attribute" imported on first use
-    description: str
-    family: str
-    defaults: Mapping[str, object] = field(default_factory=dict)
-
-    @property
-    def factory(self) -> Factory:
-        if not isinstance(self.target, str):
-            return self.target
-        try:
-            return resolve(self.target)
-        except Exception as err:  # noqa: BLE001 - a broken plugin is reported in one line
-                    raise ConfigError(f"scheduler '{self.name}' ({self.target}) cannot be loaded: "
-                              f"{describe_exception(err)}") from None
+__all__ = ["ENTRY_POINT_GROUP", "Entry", "SCHEDULERS", "build", "canonical_options", "create",
+           "entries", "lookup", "parse_options", "register"]
 
 
-_REGISTRY: dict[str, Entry] = {}
-_LOADED: set[str] = set()  # which of "builtins", "plugins" have been registered
+def _builtins() -> Iterable[Entry]:
+    from hetsched.schedulers.builtin import builtin_entries
+
+    return builtin_entries()
+
+
+#: Every scheduler by name: the built-ins (registered on first use), then those registered
+#: from Python, then installed plugins.
+SCHEDULERS = Registry("scheduler", __name__, _builtins, ENTRY_POINT_GROUP,
+                      see="see `hetsched schedulers`")
 
 
 def register(name: str, factory: Factory | str, description: str, family: str,
              **defaults: object) -> None:
     """Make ``factory(**defaults, **options)`` available as ``name``; ``factory`` may be a
     ``"module:attribute"`` path, imported when the scheduler is first created."""
-    _load_builtins()
-    if name in _REGISTRY:
-        raise ValueError(f"scheduler {name!r} registered twice")
     if not name or any(c in name for c in ":,= "):
         raise ValueError(f"scheduler name {name!r} must be non-empty, without ':', ',', '=' "
                          "or spaces")
-    _REGISTRY[name] = Entry(name, factory, description, family, dict(defaults))
+    SCHEDULERS.register(name, factory, description, family, **defaults)
 
 
 def entries() -> list[Entry]:
     """Every registered scheduler: built-ins first, then installed plugins."""
-    _load_builtins()
-    _load_plugins()
-    return list(_REGISTRY.values())
+    return SCHEDULERS.entries()
 
 
 def lookup(name: str) -> Entry:
     """The entry registered as ``name``, or a ConfigError with close matches."""
-    _load_builtins()
-    if name not in _REGISTRY:
-        _load_plugins()
-    entry = _REGISTRY.get(name)
-    if entry is None:
-        hint = did_you_mean(name, list(_REGISTRY), most=3) or "; see `hetsched schedulers`"
-        raise ConfigError(f"unknown scheduler '{name}'{hint}")
-    return entry
+    return SCHEDULERS.entry(name)
 
 
 def create(spec: str) -> Scheduler:
@@ -158,29 +133,3 @@ def build(factory: Factory, options: Mapping[str, object], spec: str) -> Schedul
         raise ConfigError(f"scheduler '{spec}' built a {type(scheduler).__name__}, not a "
                           "hetsched.schedulers.Scheduler")
     return scheduler
-
-
-def _load_builtins() -> None:
-    """Register the built-in schedulers (once; cheap: their modules load on first use)."""
-    if "builtins" not in _LOADED:
-        _LOADED.add("builtins")
-        importlib.import_module("hetsched.schedulers.builtin")
-
-
-def _load_plugins() -> None:
-    """Register the schedulers that installed packages declare as entry points (once). A
-    plugin's name that is already taken is skipped: built-ins always win."""
-    if "plugins" in _LOADED:
-        return
-    _LOADED.add("plugins")
-    from importlib.metadata import entry_points
-
-    for point in entry_points(group=ENTRY_POINT_GROUP):
-        if point.name not in _REGISTRY:
-            _REGISTRY[point.name] = Entry(point.name, point.value,
-                                          f"from package {_distribution(point)}", "plugin")
-
-
-def _distribution(point: Any) -> str:
-    dist = getattr(point, "dist", None)
-    return getattr(dist, "name", None) or point.value.partition(":")[0]

@@ -1,10 +1,10 @@
 """``load_workload``: read any supported workload file, detecting its format.
 
-A format is a :class:`WorkloadFormat` in :data:`WORKLOAD_FORMATS`, tried in order:
-``accepts(path, data)`` gets the parsed document for ``.json``/``.yaml``/``.yml`` files, the root
-element for ``.xml`` files and ``None`` for other suffixes (such formats read the file themselves
-in ``load``): see :func:`~hetsched.documents.read_document`. A format's
-reader is imported only when a file of that format is read (:func:`hetsched.lazy.deferred`).
+A format is a :class:`WorkloadFormat` registered in :data:`FORMATS`, tried in registration
+order: ``accepts(path, data)`` gets the parsed document for ``.json``/``.yaml``/``.yml`` files,
+the root element for ``.xml`` files and ``None`` for other suffixes (such formats read the file
+themselves in ``load``): see :func:`~hetsched.documents.read_document`. A format's reader is
+imported only when a file of that format is read (:func:`hetsched.lazy.deferred`).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from hetsched.files import check_exists
 from hetsched.errors import InputError
 from hetsched.lazy import deferred
 from hetsched.platform.model import Platform
+from hetsched.registry import Registry
 from hetsched.workload.model import Workload
 from hetsched.workload.swf import SwfOptions, load_swf
 
@@ -34,6 +35,7 @@ class WorkloadFormat:
     name: str
     accepts: Callable[[Path, Any], bool]
     load: Callable[[Path, Any, Platform, SwfOptions], Workload]
+    description: str = ""
 
 
 def is_swf(path: Path) -> bool:
@@ -60,18 +62,28 @@ def is_native_workload(data: Any) -> bool:
     return isinstance(data, dict) and isinstance(data.get("jobs"), list)
 
 
-WORKLOAD_FORMATS: tuple[WorkloadFormat, ...] = (
+#: The workload formats hetsched reads, tried in order.
+FORMATS = Registry("workload reader", __name__)
+for _format in (
     WorkloadFormat("dssim", lambda path, data: path.suffix.lower() == ".xml",
-                   lambda path, data, platform, swf: _dssim(path, platform, data)),
+                   lambda path, data, platform, swf: _dssim(path, platform, data),
+                   "ds-sim job list XML (or a configuration naming one)"),
     WorkloadFormat("swf", lambda path, data: is_swf(path),
-                   lambda path, data, platform, swf: load_swf(path, platform, swf)),
+                   lambda path, data, platform, swf: load_swf(path, platform, swf),
+                   "Standard Workload Format, .swf or .swf.gz"),
     WorkloadFormat("batsim", lambda path, data: is_batsim_workload(data),
-                   lambda path, data, platform, swf: _batsim(data, path, platform)),
+                   lambda path, data, platform, swf: _batsim(data, path, platform),
+                   "Batsim workload JSON (profiles with a type)"),
     WorkloadFormat("irmasim", lambda path, data: is_irmasim_workload(data),
-                   lambda path, data, platform, swf: _irmasim(data, path)),
+                   lambda path, data, platform, swf: _irmasim(data, path),
+                   "IRMaSim workload JSON"),
     WorkloadFormat("native", lambda path, data: is_native_workload(data),
-                   lambda path, data, platform, swf: _native(data, path, platform)),
-)
+                   lambda path, data, platform, swf: _native(data, path, platform),
+                   "hetsched's native workload, JSON or YAML (a top-level jobs list)"),
+):
+    FORMATS.register(_format.name, _format)
+#: The built-in formats, in order (the name they had before :data:`FORMATS`).
+WORKLOAD_FORMATS: tuple[WorkloadFormat, ...] = tuple(FORMATS.values())
 
 
 def load_workload(path: str | Path, platform: Platform, swf: SwfOptions = SwfOptions()) -> Workload:
@@ -86,7 +98,7 @@ def workload_from_document(path: Path, data: Any, platform: Platform,
                            swf: SwfOptions = SwfOptions()) -> Workload:
     """The workload in ``path``, whose document (:func:`~hetsched.documents.read_document`)
     is ``data``."""
-    for fmt in WORKLOAD_FORMATS:
+    for fmt in FORMATS.values():
         if fmt.accepts(path, data):
             return fmt.load(path, data, platform, swf)
     if path.suffix.lower() not in STRUCTURED_SUFFIXES:

@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from hetsched.errors import ConfigError
-from hetsched.models.contention import Group
+from hetsched.models.contention.interface import Group
 from hetsched.models.contention.sharing import oversubscribed, sharing_factor, threads_per_processor
 
 if TYPE_CHECKING:

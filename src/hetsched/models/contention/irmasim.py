@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from functools import cache
 from typing import TYPE_CHECKING
 
-from hetsched.models.contention import Group
+from hetsched.models.contention.interface import Group
 from hetsched.models.contention.sharing import oversubscribed, sharing_factor, threads_per_processor
 
 if TYPE_CHECKING:

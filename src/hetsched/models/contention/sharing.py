@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from hetsched.models.contention import Group
+from hetsched.models.contention.interface import Group
 
 if TYPE_CHECKING:
     from hetsched.platform.model import NodeType, Platform

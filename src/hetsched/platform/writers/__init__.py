@@ -7,12 +7,12 @@ refuses them without ``--lossy``). Shared checks are the functions below.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from hetsched.errors import ConfigError, did_you_mean
 from hetsched.platform.model import NodeType, Platform
+from hetsched.registry import Entry, Registry
 
 
 @dataclass(frozen=True)
@@ -24,18 +24,20 @@ class PlatformWriter:
     description: str
 
 
-def _registry() -> dict[str, PlatformWriter]:
+def _builtins() -> Iterator[Entry]:
     from hetsched.platform.writers import irmasim, native, simgrid
 
-    return {w.name: w for w in (native.WRITER, native.YAML_WRITER, irmasim.WRITER,
-                                simgrid.WRITER)}
+    for w in (native.WRITER, native.YAML_WRITER, irmasim.WRITER, simgrid.WRITER):
+        yield Entry(w.name, w)
+
+
+#: The platform writers by format name (their modules are imported on first use).
+WRITERS = Registry("platform format", __name__, _builtins)
 
 
 def writer(name: str) -> PlatformWriter:
-    if name not in WRITERS:
-        raise ConfigError(f"unknown platform format {name!r}{did_you_mean(name, list(WRITERS))}"
-                          f" (known: {', '.join(WRITERS)})")
-    return WRITERS[name]
+    """The writer of format ``name``, or a ConfigError listing the known ones."""
+    return WRITERS.load(name)
 
 
 def type_losses(platform: Platform, fmt: str,
@@ -73,6 +75,3 @@ def platform_losses(platform: Platform, fmt: str, *, contention: str | None) -> 
         lines.append(f"the platform's contention model is {platform.contention}: {fmt} gives "
                      f"{contention}")
     return lines
-
-
-WRITERS = _registry()

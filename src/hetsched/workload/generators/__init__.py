@@ -14,7 +14,7 @@ fields SWF has no column for (``irmasim``: ``mem_vol``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -22,9 +22,9 @@ from typing import Any
 import numpy as np
 from pydantic import BaseModel
 
-from hetsched.errors import ConfigError, did_you_mean
 from hetsched.fileio import validate
 from hetsched.platform.model import Platform
+from hetsched.registry import Entry, Registry
 from hetsched.workload.model import Workload
 from hetsched.workload.swf import SwfOptions
 
@@ -48,22 +48,20 @@ class Generator:
     description: str
 
 
-def _registry() -> dict[str, Generator]:
+def _builtins() -> Iterator[Entry]:
     from hetsched.workload.generators import irmasim, lublin, simple
 
-    return {g.name: g for module in (simple, lublin, irmasim) for g in module.GENERATORS}
+    for module in (simple, lublin, irmasim):
+        yield from (Entry(g.name, g) for g in module.GENERATORS)
 
 
-GENERATORS = _registry()
+#: The workload generators by name (their modules are imported on first use).
+GENERATORS = Registry("workload generator", __name__, _builtins)
 
 
 def generator(name: str) -> Generator:
     """The generator called ``name``, or a ConfigError listing the known ones."""
-    if name not in GENERATORS:
-        raise ConfigError(f"unknown workload generator {name!r}"
-                          f"{did_you_mean(name, list(GENERATORS))} "
-                          f"(known: {', '.join(sorted(GENERATORS))})")
-    return GENERATORS[name]
+    return GENERATORS.load(name)
 
 
 def check_params(name: str, params: Mapping[str, Any], source: Path) -> BaseModel:

@@ -10,14 +10,17 @@ workload would lose. The SWF writer's primitive,
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from pathlib import Path
 
-from hetsched.errors import ConfigError, InputError, did_you_mean
+from hetsched.errors import InputError
 from hetsched.platform.model import Platform
+from hetsched.registry import Entry, Registry
 from hetsched.workload.model import Job, Workload, scale_delays
+# the loss rules, for the writers: the package's name `losses` is the function below
+from hetsched.workload.writers import losses as loss_rules  # noqa: F401 - a submodule
 
 if TYPE_CHECKING:
     from hetsched.workload.writers.losses import Loss
@@ -47,23 +50,21 @@ def unwritable(workload: Workload, job: Job, fmt: str, what: str, limit: str) ->
                       f"job {job.id}")
 
 
-def _registry() -> dict[str, Writer]:
+def _builtins() -> Iterator[Entry]:
     from hetsched.workload.writers import batsim, dssim, irmasim, native, swf
 
-    return {w.name: w for w in (swf.WRITER, native.WRITER, native.YAML_WRITER, batsim.WRITER,
-                                batsim.WRITER_V5, batsim.WRITER_PH, batsim.WRITER_PH_V5,
-                                irmasim.WRITER, dssim.WRITER)}
+    for w in (swf.WRITER, native.WRITER, native.YAML_WRITER, batsim.WRITER, batsim.WRITER_V5,
+              batsim.WRITER_PH, batsim.WRITER_PH_V5, irmasim.WRITER, dssim.WRITER):
+        yield Entry(w.name, w)
 
 
-WRITERS = _registry()
+#: The workload writers by format name (their modules are imported on first use).
+WRITERS = Registry("workload format", __name__, _builtins)
 
 
 def writer(name: str) -> Writer:
     """The writer of format ``name``, or a ConfigError listing the known ones."""
-    if name not in WRITERS:
-        raise ConfigError(f"unknown workload format {name!r}{did_you_mean(name, list(WRITERS))}"
-                          f" (known: {', '.join(WRITERS)})")
-    return WRITERS[name]
+    return WRITERS.load(name)
 
 
 def prepared(chosen: Writer, workload: Workload, platform: Platform) -> Workload:

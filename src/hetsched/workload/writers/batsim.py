@@ -34,7 +34,7 @@ from hetsched.limits import MAX_OPS, MAX_TIME
 from hetsched.models.speed import run_time
 from hetsched.platform.model import Platform
 from hetsched.workload.model import Job, Workload
-from hetsched.workload.writers import Writer, losses as lost, unwritable
+from hetsched.workload.writers import Writer, loss_rules as lost, unwritable
 
 
 @dataclass(frozen=True)

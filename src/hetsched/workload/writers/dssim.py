@@ -12,7 +12,7 @@ from hetsched.platform.dssim import SPEED
 from hetsched.limits import MAX_INT32
 from hetsched.platform.model import Platform
 from hetsched.workload.model import Job, Workload
-from hetsched.workload.writers import Writer, losses as lost, unwritable
+from hetsched.workload.writers import Writer, loss_rules as lost, unwritable
 from hetsched.workload.writers.swf import is_job_number
 
 FMT = "a ds-sim job list"

@@ -12,7 +12,7 @@ from typing import Any
 
 from hetsched.platform.model import Platform
 from hetsched.workload.model import SPREAD, Job, Workload
-from hetsched.workload.writers import Writer, losses as lost
+from hetsched.workload.writers import Writer, loss_rules as lost
 
 
 def job_record(job: Job) -> dict[str, Any]:

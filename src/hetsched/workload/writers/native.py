@@ -14,7 +14,7 @@ from typing import Any
 
 from hetsched.platform.model import Platform
 from hetsched.workload.model import SPREAD, Job, Workload
-from hetsched.workload.writers import Writer, losses
+from hetsched.workload.writers import Writer, loss_rules as losses
 
 _DEFAULTS = {"ipc": 1.0, "nodes": 1, "mem_mb": 0.0, "disk_mb": 0.0, "mem_bw_gbs": 0.0,
              "mem_vol": 0.0, "cpu_util": 1.0, "profile": "", "parents": [], "fixed_duration": False,

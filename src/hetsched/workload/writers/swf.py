@@ -16,7 +16,7 @@ import numpy as np
 
 from hetsched.limits import MAX_JOB_NUMBER
 from hetsched.platform.model import Platform
-from hetsched.workload.writers import Writer, losses as lost, unwritable
+from hetsched.workload.writers import Writer, loss_rules as lost, unwritable
 from hetsched.workload.model import SPREAD, Job, Workload
 from hetsched.workload.swf import COL, FIELDS, MAGNITUDES
 
