@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import collections
 import csv
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -20,7 +21,7 @@ from hetsched.platform.load import load_platform
 from hetsched.platform.model import Node, NodeType, Platform, Processor
 from hetsched.schedulers import create
 from hetsched.sim.protocol import Scheduler, Start
-from hetsched.sim.engine import simulate
+from hetsched.sim.engine import Simulation, simulate
 from hetsched.sim.result import JobState, SimResult
 from hetsched.workload.load import load_workload
 from hetsched.workload.model import SPREAD, Job, Workload
@@ -353,6 +354,30 @@ def test_registered_with_descriptions() -> None:
     assert by_name["irmasim_heuristic"].defaults == {"job_selection": "first",
                                                      "node_selection": "first"}
     assert "irmasim_minimal" in by_name["fcfs"].description
+
+
+# ---- dependencies and forks (IRMaSim has neither; the engine releases and copies) ----------------
+
+@pytest.mark.parametrize("scheduler", ["irmasim_minimal", "irmasim_heuristic"])
+def test_a_job_released_by_its_parent_is_scheduled(scheduler: str) -> None:
+    # b waits for a (10 s): released at 10, it starts then on the idle node
+    jobs = [job("a", 0, 2, 10), replace(job("b", 0, 2, 5), parents=("a",))]
+    result = run([(C4, 1)], jobs, scheduler)
+    assert (start(result, "b"), result.count(JobState.FINISHED)) == (10.0, 2)
+
+
+@pytest.mark.parametrize("scheduler", ["irmasim_minimal", "irmasim_heuristic"])
+def test_a_fork_schedules_the_jobs_already_pending(scheduler: str) -> None:
+    # a holds all 4 cores until 10; b (4 tasks) waits; the fork's fresh manager starts it at 10
+    platform = Platform.from_counts("hand", [(C4, 1)])
+    sim = Simulation(platform, Workload("hand", (job("a", 0, 4, 10), job("b", 1, 4, 5))),
+                     create(scheduler))
+    while (step := sim.advance()) is not None:
+        sim.apply(sim.scheduler.decide(step.now, step.events))
+        if step.now >= 1:
+            break
+    forked = sim.fork(create(scheduler)).run()
+    assert forked.start[1] == 10.0 and forked.count(JobState.FINISHED) == 2
 
 
 # ---- the engine's Start.any_nodes ----------------------------------------------------------------
