@@ -48,7 +48,7 @@ def test_the_inputs_are_varied_and_all_fit() -> None:
     ("ga:time_limit=5", None), ("min_min", None),  # a time limit asked for; no budget taken
 ])
 def test_a_scheduler_that_takes_a_budget_is_checked_with_one(spec: str, budget) -> None:
-    from hetsched.testing import _fresh_copies
+    from hetsched.testing.contract import _fresh_copies
 
     fresh, label = _fresh_copies(spec)
     assert fresh().get_params()["budget"] == budget and label == spec

@@ -1,0 +1,100 @@
+"""The simulator's invariants, checked on a result alone (an independent replay of its job
+intervals and allocations)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Collection
+
+import numpy as np
+
+from hetsched.sim.result import JobState, SimResult
+from hetsched.workload.model import SPREAD, Job
+
+END_STATES = frozenset({JobState.FINISHED, JobState.REJECTED, JobState.UNFINISHED,
+                        JobState.KILLED})
+
+
+def check_result(result: SimResult, any_nodes: Collection[int] = ()) -> None:
+    """The simulator's invariants on ``result``, from the result alone: every job once, in an
+    end state, with a reason when rejected or unfinished; no start before the job's submission
+    or its last parent's end; allocations of the job's shape (its tasks, its node count, an
+    even split; only the tasks for the jobs in ``any_nodes``, started with ``any_nodes``); no
+    node over its slots, memory or disk at any time. Raises ``AssertionError`` naming the
+    job or node."""
+    assert len(result.state) == len(result.workload.jobs), "not one state per job"
+    for job in result.workload.jobs:
+        _check_job(result, job, job.index in any_nodes)
+    _check_capacity(result)
+
+
+def _check_job(result: SimResult, job: Job, any_nodes: bool) -> None:
+    i, what = job.index, f"job '{job.id}'"
+    state = JobState(int(result.state[i]))
+    assert state in END_STATES, f"{what} ends {state.name}, not an end state"
+    if state in (JobState.REJECTED, JobState.UNFINISHED):
+        assert result.reason.get(i), f"{what} is {state.name} without a reason"
+    allocation, start, end = result.allocation[i], result.start[i], result.end[i]
+    if allocation is None:
+        assert state is not JobState.FINISHED and state is not JobState.KILLED, \
+            f"{what} is {state.name} without an allocation"
+        assert math.isnan(start), f"{what} has a start but no allocation"
+        return
+    assert state is not JobState.REJECTED, f"{what} is rejected but was started"
+    assert start >= job.submit, f"{what} starts at {start}, before its submission {job.submit}"
+    if state in (JobState.FINISHED, JobState.KILLED):
+        assert end >= start, f"{what} ends at {end}, before its start {start}"
+    for parent in job.parents:
+        p = result.workload.by_id[parent].index
+        assert result.state[p] == JobState.FINISHED and start >= result.end[p], \
+            f"{what} starts at {start}, before its parent '{parent}' ended"
+    _check_shape(job, allocation, len(result.platform.nodes), any_nodes)
+
+
+def _check_shape(job: Job, allocation: tuple[tuple[int, int], ...], n_nodes: int,
+                 any_nodes: bool) -> None:
+    what = f"job '{job.id}' ({job.ntasks} tasks, nodes={job.nodes})"
+    nodes = [node for node, _ in allocation]
+    counts = [count for _, count in allocation]
+    assert all(0 <= node < n_nodes for node in nodes), f"{what}: no such node in {allocation}"
+    assert len(set(nodes)) == len(nodes), f"{what}: a node appears twice in {allocation}"
+    assert all(c > 0 for c in counts) and sum(counts) == job.ntasks, \
+        f"{what}: allocation {allocation} does not hold its tasks"
+    if any_nodes or job.nodes == SPREAD:
+        return
+    base = job.ntasks // job.nodes
+    assert len(nodes) == job.nodes and all(c in (base, base + 1) for c in counts), \
+        f"{what}: allocation {allocation} is not an even split over {job.nodes} node(s)"
+
+
+def _check_capacity(result: SimResult) -> None:
+    """Sweep each node's starts and ends (ends first at a tie): cores, memory and disk in use
+    never exceed what the node has."""
+    arrays = result.platform.arrays
+    changes: dict[int, list[tuple[float, int, int, float, float]]] = {}
+    for job, allocation in zip(result.workload.jobs, result.allocation):
+        if allocation is None:
+            continue
+        start, end = float(result.start[job.index]), float(result.end[job.index])
+        end = math.inf if math.isnan(end) else end
+        for node, count in allocation:
+            memory, disk = (job.memory_mb * count / job.ntasks, job.disk_mb * count / job.ntasks)
+            changes.setdefault(node, []).extend([(start, 1, count, memory, disk),
+                                                 (end, 0, -count, -memory, -disk)])
+    for node, events in changes.items():
+        used = np.zeros(3)
+        limits = np.array([arrays.slots[node], arrays.memory_mb[node], arrays.disk_mb[node]])
+        for time, _, *delta in sorted(events):
+            used += delta
+            assert np.all(used <= limits * (1 + 1e-9) + 1e-6), \
+                f"node {node} holds {used.tolist()} (cores, memory, disk) at {time}, more " \
+                f"than its {limits.tolist()}"
+
+
+def check_completes(result: SimResult, after_fork: bool = False) -> None:
+    """No job ends unfinished (on a fork: none but those submitted after the fork)."""
+    waiting = [job for job in result.workload.jobs
+               if result.state[job.index] == JobState.UNFINISHED and not
+               (after_fork and result.reason.get(job.index) == "submitted after the fork")]
+    assert not waiting, (f"{len(waiting)} job(s) left waiting{' in the fork' * after_fork}, "
+                         f"e.g. '{waiting[0].id}': {result.reason.get(waiting[0].index)}")
