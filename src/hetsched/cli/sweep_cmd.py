@@ -129,7 +129,7 @@ def _columns(text: str | None, names: list[str], rows: list[tuple[Any, ...]],
     """The columns to show: those asked for (checked), else every one, or for a table what
     identifies each run (split and part if any, options where they vary) and a few metrics."""
     from hetsched.errors import ConfigError, did_you_mean
-    from hetsched.sweep.spec import RUN_OPTIONS
+    from hetsched.run.options import RUN_OPTIONS
 
     if text is not None:
         asked = [c.strip() for c in text.split(",") if c.strip()]

@@ -12,7 +12,7 @@ from rich.table import Table
 from rich.text import Text
 
 if TYPE_CHECKING:
-    from hetsched.dssim.table import Cell
+    from hetsched.experiments.dssim_table import Cell
     from hetsched.schedulers.registry import Entry
 
 Values = Mapping[str, float | int]

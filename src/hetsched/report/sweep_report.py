@@ -18,7 +18,7 @@ from typing import Any
 
 from hetsched.errors import ConfigError, InputError, did_you_mean
 from hetsched.report import compare, html
-from hetsched.sweep.spec import RUN_OPTIONS
+from hetsched.run.options import RUN_OPTIONS
 
 #: The axes of a sweep that make runs incomparable (besides the scheduler).
 AXES = ("platform", "workload", "split", *RUN_OPTIONS)
