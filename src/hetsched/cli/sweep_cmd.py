@@ -19,9 +19,6 @@ from hetsched.cli.errors import user_errors, warn
 if TYPE_CHECKING:
     from hetsched.sweep.runner import Plan, Progress, Tally
 
-#: The metrics ``hetsched results`` shows in a table (CSV and JSON have every column).
-TABLE_METRICS = ("makespan", "mean_wait", "mean_bounded_slowdown", "utilisation", "energy_j",
-                 "wall_seconds")
 WorkersOpt = typer.Option("--workers", "-j", help="Worker processes (default: one per CPU); "
                           "with --dask local, the local cluster's workers.")
 #: Run selection, shared by ``results`` and ``report``.
@@ -129,6 +126,7 @@ def _columns(text: str | None, names: list[str], rows: list[tuple[Any, ...]],
     """The columns to show: those asked for (checked), else every one, or for a table what
     identifies each run (split and part if any, options where they vary) and a few metrics."""
     from hetsched.errors import ConfigError, did_you_mean
+    from hetsched.metrics.catalogue import RESULTS_TABLE
     from hetsched.run.options import RUN_OPTIONS
 
     if text is not None:
@@ -146,19 +144,21 @@ def _columns(text: str | None, names: list[str], rows: list[tuple[Any, ...]],
     failed = "error" in values("status")
     return ["platform", "workload", *[c for c in ("split", "part") if values(c) - {None}],
             "scheduler", "seed", *[c for c in RUN_OPTIONS if len(values(c)) > 1], "status",
-            *(["error"] if failed else []), *TABLE_METRICS]
+            *(["error"] if failed else []), *RESULTS_TABLE]
 
 
 def _table(store: Path, shown: list[str], records: list[dict[str, Any]]) -> Any:
-    """Text columns left-aligned, numbers right-aligned in the units of ``hetsched run``."""
+    """Text columns left-aligned, numbers right-aligned; metrics by their labels, in the
+    units of ``hetsched run``."""
     from rich.markup import escape
     from rich.table import Table
 
-    from hetsched.cli.tables import METRICS, fmt_seconds
+    from hetsched.metrics.catalogue import METRICS
+    from hetsched.metrics.formats import fmt_seconds
 
-    formats = {m.key: m.fmt for m in METRICS} | {"horizon": fmt_seconds,
-                                                 "part_start": fmt_seconds}
-    labels = {m.key: m.label for m in METRICS}
+    formats = {m.key: m.format for m in METRICS.values()} | {"horizon": fmt_seconds,
+                                                             "part_start": fmt_seconds}
+    labels = {m.key: m.label for m in METRICS.values()}
     ok = sum(r.get("status") == "ok" for r in records)
     title = (f"{escape(str(store))}: {len(records):,} runs"
              + (f" ({ok:,} ok, {len(records) - ok:,} failed)" if "status" in shown else ""))

@@ -100,7 +100,7 @@ def weekly_wins(results: pandas.DataFrame) -> pandas.DataFrame:
     """Per scheduler and metric, the weeks it has the best value in (ties count for each)."""
     from hetsched.report.compare import wins
 
-    return wins(results, METRICS, ["week"])
+    return wins(results, METRICS, ["week"], catalogue=STUDY.catalogue)
 
 
 def write_figures(results: pandas.DataFrame, week: int, dirs: Sequence[Path],
@@ -117,7 +117,7 @@ def write_figures(results: pandas.DataFrame, week: int, dirs: Sequence[Path],
     folder.mkdir(parents=True, exist_ok=True)
     boxes = box_plots(results, METRICS, baseline=BASELINES[0],
                       title=f"{len(set(results['week']))} weeks of the KIT ForHLR II trace, "
-                            "16 heterogeneous nodes")
+                            "16 heterogeneous nodes", catalogue=STUDY.catalogue)
     runs = {path.name: read_run_dir(path) for path in dirs}
     lines = overlay(runs, title=f"week {week}: every scheduler on the same jobs")
     return [save(boxes, folder / "boxplots.png", "png"),

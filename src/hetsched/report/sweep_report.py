@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from hetsched.errors import ConfigError, InputError, did_you_mean
+from hetsched.metrics.catalogue import HIGHER, NEUTRAL, REPORT_METRICS
 from hetsched.report import compare, html
 from hetsched.run.options import RUN_OPTIONS
 
@@ -24,8 +25,6 @@ from hetsched.run.options import RUN_OPTIONS
 AXES = ("platform", "workload", "split", *RUN_OPTIONS)
 #: What identifies a case within a group: the axes, the part and the seed.
 CASE = (*AXES, "part", "seed")
-DEFAULT_METRICS = ("makespan", "mean_wait", "mean_bounded_slowdown", "mean_het_slowdown",
-                   "utilisation", "energy_j", "edp_js")
 REPORT_FILE = "report.html"
 
 
@@ -109,8 +108,8 @@ def _metrics(runs: Any, asked: Sequence[str] | None) -> tuple[list[str], list[st
                               f"(metrics: {', '.join(known)})")
     if asked:
         return list(dict.fromkeys(asked)), []
-    kept = [m for m in DEFAULT_METRICS if runs[m].notna().any()]
-    dropped = [m for m in DEFAULT_METRICS if m not in kept]
+    kept = [m for m in REPORT_METRICS if runs[m].notna().any()]
+    dropped = [m for m in REPORT_METRICS if m not in kept]
     if not dropped:
         return kept, []
     return kept, [f"default metrics left out for having no value in any run: "
@@ -200,16 +199,16 @@ def _wins_table(wins: Any) -> str:
 
 
 def _best(column: Any, metric: str) -> float:
-    values = column.dropna()
-    if values.empty:
-        return float("nan")
-    return values.max() if compare.better(metric) == compare.HIGHER else values.min()
+    """The best median of a metric's column (NaN: none, or a neutral metric)."""
+    best = compare.better(metric).best(column.dropna())
+    return float("nan") if best is None else best
 
 
 def _tone(change: float, metric: str) -> str:
-    if change != change or change == 0:
+    direction = compare.better(metric)
+    if change != change or change == 0 or direction is NEUTRAL:
         return ""
-    improved = (change > 0) == (compare.better(metric) == compare.HIGHER)
+    improved = (change > 0) == (direction is HIGHER)
     return "better" if improved else "worse"
 
 

@@ -28,7 +28,7 @@ from types import NoneType
 from typing import get_args, get_type_hints
 
 from hetsched.errors import InputError
-from hetsched.metrics import UNITS
+from hetsched.metrics.catalogue import SUMMARY
 from hetsched.output import COLUMNS as JOB_COLUMNS
 from hetsched.run.options import RunOptions
 from hetsched.sweep.grid import RunSpec
@@ -63,9 +63,8 @@ IDENTITY: dict[str, str] = {
     "platform_sha256": "TEXT NOT NULL", "workload_path": "TEXT NOT NULL",
     "workload_sha256": "TEXT NOT NULL", "hetsched_version": "TEXT NOT NULL",
 }
-#: Every summary metric (NULL where undefined, and for failed runs).
-METRICS: dict[str, str] = {name: "INTEGER" if unit == "count" else "REAL"
-                           for name, unit in UNITS.items()}
+#: Every summary metric (NULL where undefined, and for failed runs): counts as integers.
+METRICS: dict[str, str] = {m.key: "INTEGER" if m.unit == "count" else "REAL" for m in SUMMARY}
 #: The outcome: ``status`` is ``ok`` or ``error``; ``wall_seconds`` is the simulation's,
 #: ``run_seconds`` the whole run in its worker; ``finished_at`` is UTC.
 OUTCOME: dict[str, str] = {
