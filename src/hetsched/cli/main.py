@@ -17,7 +17,7 @@ import typer
 from hetsched.version import __version__
 from hetsched.cli.convert_cmd import convert_command
 from hetsched.cli.console import (Format, FormatOpt, QuietOpt, console, print_csv,
-                                  print_json)
+                                  print_json, print_jsonl)
 from hetsched.cli.errors import OneLineErrors, user_errors
 from hetsched.cli.generate_cmd import generate_app
 from hetsched.cli.generate_platform_cmd import generate_platform
@@ -96,6 +96,8 @@ def run(platform: PlatformOpt = None, workload: WorkloadOpt = None,
     values = running.run_values(summarize(result), result.wall_seconds)
     if output_format is Format.JSON:
         print_json(values)
+    elif output_format is Format.JSONL:
+        print_jsonl([values])
     elif output_format is Format.CSV:
         print_csv([{"metric": key, "value": value} for key, value in values.items()])
     elif not quiet:
@@ -120,7 +122,7 @@ def compare(scheduler: Annotated[list[str], typer.Option(
             out: Annotated[Optional[Path], typer.Option(
                 help="Write each run to OUT/<scheduler>/ and OUT/comparison.csv.")] = None,
             json_output: Annotated[bool, typer.Option(
-                "--json", help="Same as --format json.")] = False,
+                "--json", help="Same as --format json (kept from earlier versions).")] = False,
             seed: SeedOpt = 0, quiet: QuietOpt = False,
             output_format: Annotated[Format, FormatOpt] = Format.TABLE, *,
             options: RunOptions) -> None:
@@ -148,10 +150,13 @@ def compare(scheduler: Annotated[list[str], typer.Option(
         if out is not None:
             write_comparison_csv(runs, out / "comparison.csv")
     running.warn_inputs(plat, work, quiet)
+    rows = [{"scheduler": name, **values} for name, values in runs.items()]
     if output_format is Format.JSON:
         print_json(runs)
+    elif output_format is Format.JSONL:
+        print_jsonl(rows)
     elif output_format is Format.CSV:
-        print_csv([{"scheduler": name, **values} for name, values in runs.items()])
+        print_csv(rows)
     elif not quiet:
         from rich.markup import escape
 
@@ -177,6 +182,8 @@ def list_schedulers(
                  "defaults": dict(e.defaults)} for e in registered]
         if output_format is Format.JSON:
             print_json(rows)
+        elif output_format is Format.JSONL:
+            print_jsonl(rows)
         else:
             print_csv([{**row, "defaults": ",".join(f"{k}={v}" for k, v in
                                                     row["defaults"].items())} for row in rows])

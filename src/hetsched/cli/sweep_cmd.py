@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional
 import typer
 
 from hetsched.cli.console import (Format, FormatOpt, QuietOpt, console, print_csv,
-                                  print_json)
+                                  print_json, print_jsonl)
 from hetsched.cli.errors import user_errors, warn
 
 if TYPE_CHECKING:
@@ -113,6 +113,8 @@ def results_command(
     records = [{name: row[names.index(name)] for name in shown} for row in rows]
     if output_format is Format.JSON:
         print_json(records)
+    elif output_format is Format.JSONL:
+        print_jsonl(records)
     elif output_format is Format.CSV and not records:
         typer.echo(",".join(shown))
     elif output_format is Format.CSV:
