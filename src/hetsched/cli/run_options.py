@@ -14,15 +14,10 @@ from typing import Annotated, Any, Optional, TypeVar, Union, get_args, get_type_
 
 import typer
 
-from hetsched.cli.errors import user_errors
+from hetsched.cli.errors import flag, user_errors
 from hetsched.run.options import RunOptions
 
 Command = TypeVar("Command", bound=Callable[..., Any])
-
-
-def flag(name: str) -> str:
-    """How run option ``name`` is spelt on the command line (``--swf-placement``)."""
-    return "--" + name.replace("_", "-")
 
 
 def _cli_type(hint: Any) -> Any:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from hetsched.errors import ConfigError, HetschedError, InputError
+from hetsched.errors import ConfigError, HetschedError, InputError, option_name
 
 #: Metrics a re-simulated run must reproduce (relative tolerance :data:`SAME`).
 CHECKED = ("makespan", "mean_wait", "utilisation", "energy_j")
@@ -38,8 +38,8 @@ def find_run(frame: Any, key: str) -> Mapping[str, Any]:
         problem = "matches several runs; give more of the key" if len(matches) else (
             "is no run of the selection (see `hetsched results STORE -f csv --columns key,"
             "scheduler,seed,part`)")
-        raise ConfigError(f"--run {key}: {problem}" if len(key) >= 6 else
-                          f"--run {key}: give at least 6 characters of a run's key")
+        raise ConfigError(f"{option_name('run')} {key}: {problem}" if len(key) >= 6 else
+                          f"{option_name('run')} {key}: give at least 6 characters of a run's key")
     return matches.iloc[0].to_dict()
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from hetsched.errors import ConfigError, InputError, did_you_mean
+from hetsched.errors import ConfigError, InputError, did_you_mean, option_name
 from hetsched.metrics.catalogue import HIGHER, NEUTRAL, REPORT_METRICS
 from hetsched.report import compare, html
 from hetsched.run.options import RUN_OPTIONS
@@ -65,8 +65,8 @@ def write_report(store: str | Path, out_dir: str | Path,
     names = compare.schedulers(runs)
     baseline = options.baseline or names[0]
     if baseline not in names:
-        raise ConfigError(f"--baseline: no run of scheduler '{baseline}' (the runs have "
-                          f"{', '.join(names)}){did_you_mean(baseline, names)}")
+        raise ConfigError(f"{option_name('baseline')}: no run of scheduler '{baseline}' (the "
+                          f"runs have {', '.join(names)}){did_you_mean(baseline, names)}")
     groups = _groups(runs, options.group_by)
     report = Report(Path(out_dir) / REPORT_FILE, len(runs), failed, len(groups), metrics,
                     baseline, notes=notes)
@@ -104,8 +104,8 @@ def _metrics(runs: Any, asked: Sequence[str] | None) -> tuple[list[str], list[st
     known = [*METRICS, "wall_seconds", "run_seconds"]
     for name in asked or ():
         if name not in known:
-            raise ConfigError(f"--metric: no metric '{name}'{did_you_mean(name, known)} "
-                              f"(metrics: {', '.join(known)})")
+            raise ConfigError(f"{option_name('metric')}: no metric '{name}'"
+                              f"{did_you_mean(name, known)} (metrics: {', '.join(known)})")
     if asked:
         return list(dict.fromkeys(asked)), []
     kept = [m for m in REPORT_METRICS if runs[m].notna().any()]
@@ -120,7 +120,7 @@ def _groups(runs: Any, group_by: Sequence[str] | None) -> list[tuple[str, Any]]:
     """``(label, runs)`` per group: by ``group_by``, or by the axes that vary."""
     if group_by is None:
         group_by = [a for a in AXES if runs[a].nunique(dropna=False) > 1]
-    compare.check_columns(runs, group_by, "--group-by column")
+    compare.check_columns(runs, group_by, f"{option_name('group_by')} column")
     if not group_by:
         return [("all runs", runs)]
     grouped = runs.groupby(list(group_by), sort=False, dropna=False)
