@@ -20,7 +20,7 @@ DATA = ROOT.parent / "shared" / "data" / "dssim"
 sys.path.insert(0, str(ROOT / "src"))
 
 from hetsched.dssim.algorithms import ALGORITHMS  # noqa: E402
-from hetsched.dssim.table import run_cell  # noqa: E402
+from hetsched.experiments.dssim_table import run_cell  # noqa: E402
 
 
 def _names(text: str, default: list[str]) -> list[str]:

@@ -40,7 +40,7 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from hetsched.dssim.algorithms import ALGORITHMS  # noqa: E402
 from hetsched.dssim.client import run_client  # noqa: E402
-from hetsched.dssim.table import (Placement, placement_digest, placements,  # noqa: E402
+from hetsched.experiments.dssim_table import (Placement, placement_digest, placements,  # noqa: E402
                                   simulate_cell)
 
 SUMMARY = {
@@ -256,7 +256,7 @@ def main() -> None:
                  "turnaround, waiting and execution time, whole seconds), util and ef_usage "
                  "(percent), cost (dollars), end (actual simulation end time, s), jobs, failed, "
                  "servers (servers used), types (per server type: used, util, cost); and "
-                 "jobs_sha256, hetsched.dssim.table.placement_digest of every job's server, "
+                 "jobs_sha256, hetsched.experiments.dssim_table.placement_digest of every job's server, "
                  "start and end as ds-server lists them. Regenerate with "
                  "benchmarks/dssim_real_server.py (docs/dssim.md)."),
         "cells": "CELLS"}, indent=1).replace('"CELLS"', _cells_json(cells)) + "\n")

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from hetsched.dssim.algorithms import ALGORITHMS
-from hetsched.dssim.table import placement_digest, placements, simulate_cell
+from hetsched.experiments.dssim_table import placement_digest, placements, simulate_cell
 from support import SHARED_DATA
 
 REAL = Path(__file__).resolve().parent / "data" / "dssim_real_server.json"

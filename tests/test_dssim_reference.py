@@ -9,7 +9,7 @@ import json
 import pytest
 
 from hetsched.dssim.algorithms import ALGORITHMS
-from hetsched.dssim.table import run_cell
+from hetsched.experiments.dssim_table import run_cell
 from support import SHARED_DATA
 
 DSSIM = SHARED_DATA / "dssim"

@@ -78,7 +78,8 @@ def test_jobs_out_of_submission_order(tmp_path: Path) -> None:
 def test_config_given_as_workload_says_the_job_list_is_needed(tmp_path: Path) -> None:
     path = write(tmp_path / "c.xml", CONFIG.replace("<config>", '<config randomSeed="42">'))
     message = error_of(load_workload, path, config_platform(path))
-    assert_mentions(message, "c.xml", "random generator", "seed 42", "--workload")
+    # from Python, the option by its parameter's name (the command line says --workload)
+    assert_mentions(message, "c.xml", "random generator", "seed 42", "give workload JOBS.xml")
 
 
 def test_config_naming_its_job_list_brings_it(tmp_path: Path) -> None:

@@ -1,7 +1,8 @@
 """hetsched: simulate, compare and tune job schedulers on heterogeneous clusters.
 
 ``hetsched.simulate(platform, workload, scheduler, **options)`` runs one simulation and returns
-a :class:`~hetsched.api.Run` (see :mod:`hetsched.api`); ``hetsched.Simulation`` is the engine
+a :class:`~hetsched.api.Run` (see :mod:`hetsched.api`); ``hetsched.RunOptions`` holds a run's
+options (:mod:`hetsched.run.options`); ``hetsched.Simulation`` is the engine
 itself, to step (``advance``/``apply``/``finish``) or fork; ``hetsched.load_results(store,
 *conditions)`` reads a sweep's results as a DataFrame (see :mod:`hetsched.sweep`). They are
 imported on first use, so that ``import hetsched`` (and the command line's start-up) stays
@@ -13,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from hetsched.version import __version__
-__all__ = ["Run", "Simulation", "__version__", "load_results", "simulate"]
+__all__ = ["Run", "RunOptions", "Simulation", "__version__", "load_results", "simulate"]
 
 
 def __getattr__(name: str) -> Any:
@@ -25,6 +26,10 @@ def __getattr__(name: str) -> Any:
         from hetsched.sweep.results import load_results
 
         return load_results
+    if name == "RunOptions":
+        from hetsched.run.options import RunOptions
+
+        return RunOptions
     if name == "Simulation":
         from hetsched.sim.engine import Simulation
 

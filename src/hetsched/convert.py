@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from hetsched.errors import ConfigError
+from hetsched.errors import ConfigError, option_name
 from hetsched.platform.model import NodeType, Platform
 from hetsched.workload.model import Workload
 
@@ -63,7 +63,8 @@ def target_format(out: Path, kind: str, to: str | None) -> str:
     if fmt is None:
         return "dssim" if kind == "workload" else "simgrid"
     if not fmt or (kind == "platform" and fmt == "swf"):
-        raise ConfigError(f"cannot tell the {kind} format from the suffix of {out}: give --to")
+        raise ConfigError(f"cannot tell the {kind} format from the suffix of {out}: give "
+                          f"{option_name('to')}")
     return fmt
 
 
@@ -93,7 +94,7 @@ def convert(source: Path, out: Path, to: str | None = None, platform: Path | Non
 
 def _refuse(losses: list[str], fmt: str) -> None:
     raise ConfigError(f"converting to {fmt} would lose: " + "; ".join(losses)
-                      + " (give --lossy to convert anyway)")
+                      + f" (give {option_name('lossy')} to convert anyway)")
 
 
 def _convert_platform(source: Path, data: Any, out: Path, fmt: str,
@@ -138,7 +139,8 @@ def _convert_workload(source: Path, data: Any, out: Path, fmt: str,
     crossing = (source_fmt in SECONDS_FORMATS) != (fmt in SECONDS_FORMATS)
     if crossing and platform_path is None:
         raise ConfigError(f"converting {source.name} to {fmt} turns run times into work or "
-                          "back: give --platform (run times are on its slowest core)")
+                          f"back: give {option_name('platform')} (run times are on its slowest "
+                          "core)")
     platform = load_platform(platform_path) if platform_path else nominal_platform()
     read = workload_from_document(source, data, platform)
     losses = _skipped(read) + losses_of(chosen, read, platform)

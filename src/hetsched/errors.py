@@ -6,6 +6,8 @@ from __future__ import annotations
 import difflib
 import sysconfig
 import traceback
+from collections.abc import Callable
+from contextvars import ContextVar
 from pathlib import Path
 
 
@@ -44,6 +46,18 @@ class SchedulerError(HetschedError):
 
 class ConfigError(HetschedError):
     """Bad command-line or API configuration (unknown scheduler, bad option value)."""
+
+
+#: How the front end in use names an option in its messages: Python callers read a parameter's
+#: own name; the command line names its flags while it runs (``platform`` -> ``--platform``).
+OPTION_NAMES: ContextVar[Callable[[str], str]] = ContextVar("option_names", default=str)
+
+
+def option_name(name: str) -> str:
+    """Option ``name`` (a parameter's name) as the caller knows it: ``platform`` from Python,
+    ``--platform`` on the command line. Messages that tell what to give use it, so that the
+    command line's spelling stays the command line's."""
+    return OPTION_NAMES.get()(name)
 
 
 def describe_exception(err: BaseException) -> str:

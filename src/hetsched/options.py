@@ -6,6 +6,7 @@ import math
 import numbers
 
 from hetsched.errors import ConfigError
+from hetsched.limits import MAX_SPEED, MAX_TIME
 
 
 def check_seed(seed: object) -> int:
@@ -16,10 +17,17 @@ def check_seed(seed: object) -> int:
 
 
 def check_horizon(horizon: object) -> float | None:
-    """A horizon is ``None`` (run to the end) or a finite time >= 0 in seconds."""
+    """A horizon is ``None`` (run to the end) or a time in ``[0, MAX_TIME]`` seconds."""
     if horizon is None:
         return None
-    return check_number("horizon", horizon, minimum=0.0)
+    return check_number("horizon", horizon, minimum=0.0, maximum=MAX_TIME)
+
+
+def check_flag(name: str, value: object) -> bool:
+    """A yes/no option is ``True`` or ``False`` (not 1, not "yes")."""
+    if not isinstance(value, bool):
+        raise ConfigError(f"{name} must be true or false, got {value!r}")
+    return value
 
 
 def check_number(name: str, value: object, minimum: float | None = None,
@@ -47,3 +55,28 @@ def check_walltime(rule: object) -> str:
     if rule not in WALLTIME_RULES:
         raise ConfigError(f"walltime must be one of {', '.join(WALLTIME_RULES)}, got {rule!r}")
     return str(rule)
+
+
+#: How SWF records are placed (``SwfOptions.placement``): see :mod:`hetsched.workload.swf`.
+PLACEMENTS = ("auto", "single", "spread")
+#: Largest ``SwfOptions.estimate_factor``.
+MAX_ESTIMATE_FACTOR = 1e6
+
+
+def check_placement(placement: object) -> str:
+    if placement not in PLACEMENTS:
+        raise ConfigError(f"SWF placement must be 'auto', 'single' or 'spread', not "
+                          f"{placement!r}")
+    return str(placement)
+
+
+def check_reference_speed(speed: object) -> float | None:
+    """``None`` (the platform's slowest core) or a speed in ops/s."""
+    if speed is None:
+        return None
+    return check_number("SWF reference speed", speed, positive=True, maximum=MAX_SPEED)
+
+
+def check_estimate_factor(factor: object) -> float:
+    return check_number("SWF estimate factor", factor, positive=True,
+                        maximum=MAX_ESTIMATE_FACTOR)

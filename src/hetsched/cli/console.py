@@ -1,5 +1,6 @@
-"""Where command output goes: Rich tables on a terminal, and the same data as CSV or JSON
-(``--format``) for scripts. Output that is not a terminal gets whole rows (no wrapping at 80
+"""Where command output goes: Rich tables on a terminal, and the same data as CSV, JSON or JSON
+lines (``--format table|csv|json|jsonl``, one convention for every command that prints
+results) for scripts. Output that is not a terminal gets whole rows (no wrapping at 80
 columns), so ``hetsched compare ... > table.txt`` stays readable."""
 
 from __future__ import annotations
@@ -22,10 +23,11 @@ class Format(str, Enum):
     TABLE = "table"
     CSV = "csv"
     JSON = "json"
+    JSONL = "jsonl"
 
 
-FormatOpt = typer.Option("--format", "-f", help="Output: table (Rich), csv or json.",
-                         case_sensitive=False)
+FormatOpt = typer.Option("--format", "-f", help="Output: table (Rich), csv, json, or jsonl "
+                         "(one JSON object per line).", case_sensitive=False)
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing but errors.")]
 
 
@@ -42,6 +44,14 @@ def print_json(value: Any) -> None:
     from hetsched.output.summary_json import jsonable
 
     typer.echo(json.dumps(jsonable(value), indent=2, allow_nan=False))
+
+
+def print_jsonl(rows: Sequence[Mapping[str, Any]]) -> None:
+    """Each row as one line of JSON (NaN and infinity as null) on stdout."""
+    from hetsched.output.summary_json import jsonable
+
+    for row in rows:
+        typer.echo(json.dumps(jsonable(row), allow_nan=False))
 
 
 def print_csv(rows: Sequence[Mapping[str, object]]) -> None:

@@ -19,7 +19,7 @@ from typing import Any, NoReturn
 import typer
 from typer.core import TyperGroup
 
-from hetsched.errors import HetschedError, describe_exception
+from hetsched.errors import OPTION_NAMES, HetschedError, describe_exception
 
 #: Exit code of bad input files and options.
 USAGE_EXIT = 2
@@ -27,6 +27,11 @@ USAGE_EXIT = 2
 BUG_EXIT = 1
 #: click's base exception (typer vendors click from 0.26 on and re-exports BadParameter).
 _CLICK_ERROR = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
+
+
+def flag(name: str) -> str:
+    """How the command line spells option ``name``: ``swf_placement`` -> ``--swf-placement``."""
+    return "--" + name.replace("_", "-")
 
 
 def one_line(message: str) -> str:
@@ -61,6 +66,7 @@ class OneLineErrors(TyperGroup):
     option) become one ``error:`` line too, and so does everything unexpected."""
 
     def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
+        names = OPTION_NAMES.set(flag)  # messages name options as flags while a command runs
         try:
             code = super().main(*args, standalone_mode=False, **kwargs)
         except _CLICK_ERROR as err:
@@ -74,6 +80,8 @@ class OneLineErrors(TyperGroup):
             if os.environ.get("HETSCHED_DEBUG"):
                 raise
             code = _bug(err)
+        finally:
+            OPTION_NAMES.reset(names)
         code = code if isinstance(code, int) else 0
         if standalone_mode:
             sys.exit(code)

@@ -17,16 +17,19 @@ import typer
 from hetsched.version import __version__
 from hetsched.cli.convert_cmd import convert_command
 from hetsched.cli.console import (Format, FormatOpt, QuietOpt, console, print_csv,
-                                  print_json)
+                                  print_json, print_jsonl)
 from hetsched.cli.errors import OneLineErrors, user_errors
 from hetsched.cli.generate_cmd import generate_app
 from hetsched.cli.generate_platform_cmd import generate_platform
 from hetsched.cli.map_cmd import map_command
 from hetsched.cli.plot_cmd import plot_command
 from hetsched.cli.report_cmd import report_command
+from hetsched.cli.run_options import with_run_options
 from hetsched.cli.study_cmd import study_app
 from hetsched.cli.sweep_cmd import results_command, sweep_command
 from hetsched.dssim.records import JobnOrder
+from hetsched.options import check_seed
+from hetsched.run.options import RunOptions
 
 app = typer.Typer(cls=OneLineErrors, no_args_is_help=True, add_completion=False,
                   pretty_exceptions_enable=False)
@@ -45,7 +48,7 @@ def hetsched(version: Annotated[bool, typer.Option(
     """Simulate, compare and tune job schedulers on heterogeneous clusters."""
 
 
-# ---- options shared by run and compare ---------------------------------------------------------
+# ---- inputs shared by run and compare (their run options: cli/run_options.py) ----------------
 PlatformOpt = Annotated[Optional[Path], typer.Option(
     "--platform", "-p", help="Platform file (native JSON/YAML, IRMaSim JSON or ds-sim "
     "configuration XML). Default: the bundled example platform.")]
@@ -54,47 +57,22 @@ WorkloadOpt = Annotated[Optional[Path], typer.Option(
     "XML). Default: the bundled example workload (for a ds-sim configuration: the job list it "
     "names).")]
 SeedOpt = Annotated[int, typer.Option(help="Seed of the scheduler's random generator "
-                                                  "(a whole number >= 0).")]
-HorizonOpt = Annotated[Optional[float], typer.Option(
-    help="Stop at this simulated time (s, >= 0); jobs not done are reported unfinished.")]
-StrictOpt = Annotated[bool, typer.Option(
-    "--strict", help="Fail on unusable trace records and never-fitting jobs instead of "
-    "skipping/rejecting them.")]
-PlacementOpt = Annotated[str, typer.Option(
-    "--swf-placement", help="SWF jobs: auto (one node if it fits the largest, else spread), "
-    "single or spread.")]
-ReferenceOpt = Annotated[Optional[float], typer.Option(
-    "--reference-speed", help="SWF: ops/s of the machine the trace's run times were measured "
-    "on (default: the platform's slowest core).")]
-EstimateOpt = Annotated[float, typer.Option(
-    "--estimate-factor", help="SWF: requested time = run time × this when a record has none.")]
-ContentionOpt = Annotated[Optional[str], typer.Option(
-    "--contention", help="Contention model: none, irmasim or deside (default: the platform's; "
-    "IRMaSim platforms use irmasim).")]
-WalltimeOpt = Annotated[str, typer.Option(
-    "--walltime", help="Walltime rule: kill (a job still running at start + walltime is "
-    "killed, as Batsim does), ignore, or auto (kill for Batsim workloads, else ignore).")]
-ScaleDelaysOpt = Annotated[bool, typer.Option(
-    "--scale-delays", help="Run fixed-duration jobs (Batsim's delays) as work: their duration "
-    "holds on the slowest node, faster nodes run them faster. Default: the same duration on "
-    "every node, as in Batsim.")]
+                                           "(a whole number >= 0).")]
 SchedulerHelp = ("Scheduler: a name from `hetsched schedulers`, name:key=value,... to pass "
                  "options, or path/to/file.py:ClassName[:key=value,...] for your own class.")
 
 
 # ---- commands ----------------------------------------------------------------------------------
 @app.command()
+@with_run_options
 def run(platform: PlatformOpt = None, workload: WorkloadOpt = None,
         scheduler: Annotated[str, typer.Option("--scheduler", "-s", help=SchedulerHelp)]
         = "fcfs",
         out: Annotated[Optional[Path], typer.Option(
             help="Output directory. Default: runs/<workload>-<scheduler>.")] = None,
-        seed: SeedOpt = 0, horizon: HorizonOpt = None, strict: StrictOpt = False,
-        swf_placement: PlacementOpt = "auto", reference_speed: ReferenceOpt = None,
-        estimate_factor: EstimateOpt = 1.0, contention: ContentionOpt = None,
-        walltime: WalltimeOpt = "auto", scale_delays: ScaleDelaysOpt = False,
-        quiet: QuietOpt = False,
-        output_format: Annotated[Format, FormatOpt] = Format.TABLE) -> None:
+        seed: SeedOpt = 0, quiet: QuietOpt = False,
+        output_format: Annotated[Format, FormatOpt] = Format.TABLE, *,
+        options: RunOptions) -> None:
     """Simulate one scheduler: print its metrics, write jobs.csv, jobs.swf, summary.json,
     timeseries.csv.
 
@@ -103,22 +81,23 @@ def run(platform: PlatformOpt = None, workload: WorkloadOpt = None,
     from hetsched.cli import running
     from hetsched.metrics import summarize
     from hetsched.output import write_run
+    from hetsched.run.inputs import load_inputs
     from hetsched.schedulers.registry import create
 
     with user_errors():
-        inputs = running.make_inputs(platform, workload, seed, horizon, strict, swf_placement,
-                                     reference_speed, estimate_factor, contention, walltime,
-                                     scale_delays)
+        check_seed(seed)
         create(scheduler)  # fail fast on a bad name, before loading inputs
-        plat, work = inputs.load()
-        result = running.simulate_spec(scheduler, plat, work, inputs,
+        plat, work = load_inputs(platform, workload, options.swf())
+        result = running.simulate_spec(scheduler, plat, work, seed, options,
                                        quiet or output_format is not Format.TABLE)
         out = out or Path("runs") / running.run_dir_name(work, scheduler)
-        write_run(result, out, inputs.options())
+        write_run(result, out, options.recorded())
     running.warn_inputs(plat, work, quiet)
     values = running.run_values(summarize(result), result.wall_seconds)
     if output_format is Format.JSON:
         print_json(values)
+    elif output_format is Format.JSONL:
+        print_jsonl([values])
     elif output_format is Format.CSV:
         print_csv([{"metric": key, "value": value} for key, value in values.items()])
     elif not quiet:
@@ -135,6 +114,7 @@ def run(platform: PlatformOpt = None, workload: WorkloadOpt = None,
 
 
 @app.command()
+@with_run_options
 def compare(scheduler: Annotated[list[str], typer.Option(
                 "--scheduler", "-s", help="Schedulers to compare, comma-separated (or the "
                 "option repeated); each as for `run`.")],
@@ -142,42 +122,41 @@ def compare(scheduler: Annotated[list[str], typer.Option(
             out: Annotated[Optional[Path], typer.Option(
                 help="Write each run to OUT/<scheduler>/ and OUT/comparison.csv.")] = None,
             json_output: Annotated[bool, typer.Option(
-                "--json", help="Same as --format json.")] = False,
-            seed: SeedOpt = 0, horizon: HorizonOpt = None, strict: StrictOpt = False,
-            swf_placement: PlacementOpt = "auto", reference_speed: ReferenceOpt = None,
-            estimate_factor: EstimateOpt = 1.0, contention: ContentionOpt = None,
-            walltime: WalltimeOpt = "auto", scale_delays: ScaleDelaysOpt = False,
-            quiet: QuietOpt = False,
-            output_format: Annotated[Format, FormatOpt] = Format.TABLE) -> None:
+                "--json", help="Same as --format json (kept from earlier versions).")] = False,
+            seed: SeedOpt = 0, quiet: QuietOpt = False,
+            output_format: Annotated[Format, FormatOpt] = Format.TABLE, *,
+            options: RunOptions) -> None:
     """Run several schedulers on the same inputs and compare their metrics side by side."""
     from hetsched.cli import running
     from hetsched.metrics import summarize
     from hetsched.output import write_comparison_csv, write_run
+    from hetsched.run.inputs import load_inputs
     from hetsched.schedulers.registry import create
 
     output_format = Format.JSON if json_output else output_format
     with user_errors():
-        inputs = running.make_inputs(platform, workload, seed, horizon, strict, swf_placement,
-                                     reference_speed, estimate_factor, contention, walltime,
-                                     scale_delays)
+        check_seed(seed)
         specs = running.split_specs(scheduler)
         for spec in specs:
             create(spec)
-        plat, work = inputs.load()
+        plat, work = load_inputs(platform, workload, options.swf())
         runs: dict[str, dict[str, Any]] = {}
         for spec in specs:
-            result = running.simulate_spec(spec, plat, work, inputs,
+            result = running.simulate_spec(spec, plat, work, seed, options,
                                            quiet or output_format is not Format.TABLE)
             runs[spec] = running.run_values(summarize(result), result.wall_seconds)
             if out is not None:
-                write_run(result, out / running.safe_name(spec), inputs.options())
+                write_run(result, out / running.safe_name(spec), options.recorded())
         if out is not None:
             write_comparison_csv(runs, out / "comparison.csv")
     running.warn_inputs(plat, work, quiet)
+    rows = [{"scheduler": name, **values} for name, values in runs.items()]
     if output_format is Format.JSON:
         print_json(runs)
+    elif output_format is Format.JSONL:
+        print_jsonl(rows)
     elif output_format is Format.CSV:
-        print_csv([{"scheduler": name, **values} for name, values in runs.items()])
+        print_csv(rows)
     elif not quiet:
         from rich.markup import escape
 
@@ -203,6 +182,8 @@ def list_schedulers(
                  "defaults": dict(e.defaults)} for e in registered]
         if output_format is Format.JSON:
             print_json(rows)
+        elif output_format is Format.JSONL:
+            print_jsonl(rows)
         else:
             print_csv([{**row, "defaults": ",".join(f"{k}={v}" for k, v in
                                                     row["defaults"].items())} for row in rows])
@@ -234,7 +215,7 @@ def dssim_table(
     from rich.markup import escape
 
     from hetsched.cli.tables import dssim_tables
-    from hetsched.dssim.table import reference_mismatches, run_table, write_cells_csv
+    from hetsched.experiments.dssim_table import reference_mismatches, run_table, write_cells_csv
 
     with user_errors():
         names = _algorithm_names(algo)

@@ -5,13 +5,13 @@ User errors print one line ``error: <message>`` on stderr and exit with code 2.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated, Any, Optional
 
 import typer
 
-from hetsched.cli.console import console
+from hetsched.cli.console import (Format, FormatOpt, console, print_csv, print_json,
+                                  print_jsonl)
 from hetsched.cli.errors import user_errors
 from hetsched.errors import ConfigError
 
@@ -69,13 +69,17 @@ def map_command(
         seed: Annotated[int, typer.Option(help="Seed of the random generator of the "
                                                "metaheuristics (fresh per run).")] = 0,
         json_out: Annotated[bool, typer.Option(
-            "--json", help="Print one JSON object per (instance, heuristic) line instead of "
-            "tables.")] = False) -> None:
-    """Map independent tasks on an ETC matrix: makespan, flowtime and gap to the LP bound."""
+            "--json", help="Same as --format jsonl (kept from earlier versions).")] = False,
+        output_format: Annotated[Format, FormatOpt] = Format.TABLE) -> None:
+    """Map independent tasks on an ETC matrix: makespan, flowtime and gap to the LP bound.
+
+    --format jsonl prints each (instance, heuristic) row as soon as the heuristic ends."""
     from hetsched.mapping.exact import lower_bound
     from hetsched.mapping.io import read_etc
     from hetsched.options import check_number, check_seed
 
+    output_format = Format.JSONL if json_out else output_format
+    every: list[dict[str, Any]] = []
     with user_errors():
         names = parse_heuristics(heuristic)
         if time_limit is not None:
@@ -86,16 +90,20 @@ def map_command(
             check_number("--budget", budget, positive=True)
         check_seed(seed)
         matrices = [(path, read_etc(path)) for path in etc]  # fail fast on any bad file
-        screen = console()
         for path, matrix in matrices:
             bound = lower_bound(matrix)
             rows: list[dict[str, Any]] = []
             for name in names:  # each gap is final as soon as its heuristic ends
                 rows.append(_row(path.name, matrix, name, bound, seed, time_limit, budget))
-                if json_out:
-                    typer.echo(json.dumps(rows[-1], allow_nan=False))
-            if not json_out:
-                screen.print(_table(path, matrix.shape, bound, rows))
+                if output_format is Format.JSONL:
+                    print_jsonl(rows[-1:])
+            if output_format is Format.TABLE:
+                console().print(_table(path, matrix.shape, bound, rows))
+            every.extend(rows)
+    if output_format is Format.JSON:
+        print_json(every)
+    elif output_format is Format.CSV:
+        print_csv(every)
 
 
 def _row(instance: str, matrix: Any, name: str, bound: float, seed: int,
@@ -104,9 +112,8 @@ def _row(instance: str, matrix: Any, name: str, bound: float, seed: int,
     the heuristic proved itself (milp, best) is reported next to it, as ``proved_bound``."""
     import numpy as np
 
-    from hetsched.mapping.registry import run_heuristic
-
     from hetsched.mapping.catalogue import BUDGETS
+    from hetsched.mapping.registry import run_heuristic
 
     result = run_heuristic(name, matrix, rng=np.random.default_rng(seed), time_limit=time_limit,
                            budget=budget if name in BUDGETS else None)

@@ -12,6 +12,7 @@ from hetsched.cli.console import QuietOpt
 from hetsched.cli.errors import user_errors, warn
 from hetsched.cli.plot_cmd import FigureFormat, FigureFormatOpt
 from hetsched.cli.sweep_cmd import WhereOpt
+from hetsched.metrics.catalogue import REPORT_METRICS
 
 
 def _names(values: Optional[list[str]]) -> Optional[list[str]]:
@@ -31,8 +32,7 @@ def report_command(
             "Default: the first scheduler of the runs.")] = None,
         metric: Annotated[Optional[list[str]], typer.Option(
             "--metric", "-m", help="Metric to report (repeat, or comma-separated). Default: "
-            "makespan, mean_wait, mean_bounded_slowdown, mean_het_slowdown, utilisation, "
-            "energy_j, edp_js (those with a value).")] = None,
+            f"{', '.join(REPORT_METRICS)} (those with a value).")] = None,
         run: Annotated[Optional[str], typer.Option(
             help="Key (or its first 6+ characters) of the run whose figures to show. Default: "
             "the baseline's run with the median value of the first metric.")] = None,

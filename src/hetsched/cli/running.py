@@ -1,6 +1,6 @@
-"""What ``run`` and ``compare`` share: the inputs and options of a run, loading them, and
-simulating one scheduler spec with a progress bar. Imported only by the commands that run
-simulations, so ``hetsched --help`` stays fast."""
+"""What ``run`` and ``compare`` share: simulating one scheduler spec with a progress bar, the
+input warnings in the command line's words, the names and descriptions of runs. Imported only
+by the commands that run simulations, so ``hetsched --help`` stays fast."""
 
 from __future__ import annotations
 
@@ -9,55 +9,24 @@ import re
 import sys
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from hetsched.api import load_inputs, recorded_options
 from hetsched.cli.errors import warn
-from hetsched.errors import ConfigError
 from hetsched.documents import file_stem
-from hetsched.models.contention import check_contention
-from hetsched.options import check_horizon, check_seed, check_walltime
+from hetsched.errors import ConfigError
 from hetsched.platform.model import Platform
-from hetsched.schedulers.registry import create
 from hetsched.run.checks import input_warnings
-from hetsched.sim.engine import ProgressCallback, simulate
+from hetsched.run.execute import run_simulation
+from hetsched.run.options import RunOptions
+from hetsched.sim.engine import ProgressCallback
 from hetsched.sim.result import SimResult
-from hetsched.workload.model import Workload, scale_delays
-from hetsched.workload.swf import SwfOptions
+from hetsched.workload.model import Workload
 
 #: What a trace made for a machine of another size is told when it runs on the bundled example.
 BUNDLED_HINT = "the bundled example; give --platform"
 #: Workloads with more jobs than this get a progress bar (when stderr is a terminal).
 PROGRESS_MIN_JOBS = 2000
-
-
-@dataclass(frozen=True)
-class Inputs:
-    """What a run simulates, and how (shared by run and compare); ``None`` paths mean the
-    defaults of :func:`hetsched.api.load_inputs`."""
-
-    platform_path: Path | None
-    workload_path: Path | None
-    seed: int
-    horizon: float | None
-    strict: bool
-    swf: SwfOptions
-    contention: str | None = None
-    walltime: str = "auto"
-    scale_delays: bool = False
-
-    def options(self) -> dict[str, Any]:
-        """How the run was configured, as recorded in ``summary.json``."""
-        return {**recorded_options(self.horizon, self.strict, self.swf, self.walltime),
-                "scale_delays": self.scale_delays}
-
-    def load(self) -> tuple[Platform, Workload]:
-        platform, workload = load_inputs(self.platform_path, self.workload_path, self.swf)
-        if self.scale_delays:
-            workload = scale_delays(workload, platform.slowest_speed)
-        return platform, workload
 
 
 def warn_inputs(platform: Platform, workload: Workload, quiet: bool) -> None:
@@ -70,17 +39,6 @@ def warn_inputs(platform: Platform, workload: Workload, quiet: bool) -> None:
     bundled = Path(platform.source) == default_platform_path()
     for message in input_warnings(platform, workload, BUNDLED_HINT if bundled else ""):
         warn(message)
-
-
-def make_inputs(platform: Path | None, workload: Path | None, seed: int, horizon: float | None,
-                strict: bool, placement: str, reference_speed: float | None,
-                estimate_factor: float, contention: str | None = None,
-                walltime: str = "auto", scale_delays: bool = False) -> Inputs:
-    """The run's inputs, every option checked (one-line ConfigError) before any file is read."""
-    swf = SwfOptions(placement=placement, reference_speed=reference_speed,
-                     estimate_factor=estimate_factor, strict=strict)
-    return Inputs(platform, workload, check_seed(seed), check_horizon(horizon), strict, swf,
-                  check_contention(contention), check_walltime(walltime), scale_delays)
 
 
 def safe_name(text: str) -> str:
@@ -128,15 +86,12 @@ def progress_bar(label: str, total: int, enabled: bool) -> Iterator[ProgressCall
         yield update
 
 
-def simulate_spec(spec: str, platform: Platform, workload: Workload, inputs: Inputs,
-                  quiet: bool) -> SimResult:
+def simulate_spec(spec: str, platform: Platform, workload: Workload, seed: int,
+                  options: RunOptions, quiet: bool) -> SimResult:
     """Run scheduler ``spec`` on the inputs (a progress bar on a terminal for big workloads)."""
-    scheduler = create(spec)
     show = not quiet and sys.stderr.isatty() and len(workload.jobs) > PROGRESS_MIN_JOBS
     with progress_bar(spec, len(workload.jobs), show) as progress:
-        return simulate(platform, workload, scheduler, seed=inputs.seed,
-                        horizon=inputs.horizon, strict=inputs.strict, progress=progress,
-                        contention=inputs.contention, walltime=inputs.walltime)
+        return run_simulation(platform, workload, spec, seed, options, progress=progress)
 
 
 def run_values(metrics: Mapping[str, float | int], wall_seconds: float) -> dict[str, Any]:

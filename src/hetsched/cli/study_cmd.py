@@ -16,20 +16,29 @@ from hetsched.experiments.trace_studies import KIT_TRACE
 study_app = typer.Typer(add_completion=False, no_args_is_help=True,
                         help="Reproducible studies from the literature.")
 
-LABELS = {"makespan": "makespan (s)", "mean_wait": "mean wait (s)",
-          "mean_slowdown": "mean slowdown", "mean_bounded_slowdown": "mean bounded slowdown"}
+
+def _labels() -> dict[str, str]:
+    """The batch-mapping study's metrics' labels, with the unit of those that have one (the
+    study shows plain numbers): ``makespan (s)``, ``mean slowdown``."""
+    from hetsched.experiments.batch_mapping import METRICS as STUDIED
+    from hetsched.metrics.catalogue import METRICS
+
+    studied = [METRICS[key] for key in STUDIED]
+    return {m.key: m.label if m.unit in ("count", "ratio", "fraction") else f"{m.label} ({m.unit})"
+            for m in studied}
 
 
 def _table(level: str, rows: list[dict[str, Any]]) -> Any:
     from hetsched.cli.tables import new_table
-    from hetsched.experiments.batch_mapping import METRICS
+    from hetsched.experiments.batch_mapping import METRICS as STUDIED
+    from hetsched.metrics.catalogue import METRICS
 
-    table = new_table("scheduler", [LABELS[metric] for metric in METRICS],
+    table = new_table("scheduler", list(_labels().values()),
                       title=f"{level} heterogeneity · mean ± std over {rows[0]['seeds']} seeds")
-    best = {m: min(float(row[m]) for row in rows) for m in METRICS}
+    best = {m: METRICS[m].direction.best(float(row[m]) for row in rows) for m in STUDIED}
     for row in rows:
         cells = []
-        for m in METRICS:
+        for m in STUDIED:
             text = f"{float(row[m]):,.1f} ± {float(row[m + '_std']):,.1f}"
             cells.append(f"[bold green]{text}[/]" if float(row[m]) == best[m] else text)
         table.add_row(str(row["scheduler"]), *cells)
@@ -97,7 +106,7 @@ def _write(out: Path, rows: list[dict[str, Any]], summary: list[dict[str, Any]])
     out.mkdir(parents=True, exist_ok=True)
     write_rows_csv(rows, out / "runs.csv")
     write_rows_csv(summary, out / "summary.csv")
-    metric_bars(summary, list(CLOCK_BANDS), METRICS, LABELS, out / "bars.png")
+    metric_bars(summary, list(CLOCK_BANDS), METRICS, _labels(), out / "bars.png")
 
 
 DaskOpt = typer.Option(help="Run on Dask: 'local' or a scheduler's address (tcp://host:8786).")

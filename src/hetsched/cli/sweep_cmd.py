@@ -13,15 +13,12 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional
 import typer
 
 from hetsched.cli.console import (Format, FormatOpt, QuietOpt, console, print_csv,
-                                  print_json)
+                                  print_json, print_jsonl)
 from hetsched.cli.errors import user_errors, warn
 
 if TYPE_CHECKING:
     from hetsched.sweep.runner import Plan, Progress, Tally
 
-#: The metrics ``hetsched results`` shows in a table (CSV and JSON have every column).
-TABLE_METRICS = ("makespan", "mean_wait", "mean_bounded_slowdown", "utilisation", "energy_j",
-                 "wall_seconds")
 WorkersOpt = typer.Option("--workers", "-j", help="Worker processes (default: one per CPU); "
                           "with --dask local, the local cluster's workers.")
 #: Run selection, shared by ``results`` and ``report``.
@@ -116,6 +113,8 @@ def results_command(
     records = [{name: row[names.index(name)] for name in shown} for row in rows]
     if output_format is Format.JSON:
         print_json(records)
+    elif output_format is Format.JSONL:
+        print_jsonl(records)
     elif output_format is Format.CSV and not records:
         typer.echo(",".join(shown))
     elif output_format is Format.CSV:
@@ -129,7 +128,8 @@ def _columns(text: str | None, names: list[str], rows: list[tuple[Any, ...]],
     """The columns to show: those asked for (checked), else every one, or for a table what
     identifies each run (split and part if any, options where they vary) and a few metrics."""
     from hetsched.errors import ConfigError, did_you_mean
-    from hetsched.sweep.spec import RUN_OPTIONS
+    from hetsched.metrics.catalogue import RESULTS_TABLE
+    from hetsched.run.options import RUN_OPTIONS
 
     if text is not None:
         asked = [c.strip() for c in text.split(",") if c.strip()]
@@ -146,19 +146,21 @@ def _columns(text: str | None, names: list[str], rows: list[tuple[Any, ...]],
     failed = "error" in values("status")
     return ["platform", "workload", *[c for c in ("split", "part") if values(c) - {None}],
             "scheduler", "seed", *[c for c in RUN_OPTIONS if len(values(c)) > 1], "status",
-            *(["error"] if failed else []), *TABLE_METRICS]
+            *(["error"] if failed else []), *RESULTS_TABLE]
 
 
 def _table(store: Path, shown: list[str], records: list[dict[str, Any]]) -> Any:
-    """Text columns left-aligned, numbers right-aligned in the units of ``hetsched run``."""
+    """Text columns left-aligned, numbers right-aligned; metrics by their labels, in the
+    units of ``hetsched run``."""
     from rich.markup import escape
     from rich.table import Table
 
-    from hetsched.cli.tables import METRICS, fmt_seconds
+    from hetsched.metrics.catalogue import METRICS
+    from hetsched.metrics.formats import fmt_seconds
 
-    formats = {m.key: m.fmt for m in METRICS} | {"horizon": fmt_seconds,
-                                                 "part_start": fmt_seconds}
-    labels = {m.key: m.label for m in METRICS}
+    formats = {m.key: m.format for m in METRICS.values()} | {"horizon": fmt_seconds,
+                                                             "part_start": fmt_seconds}
+    labels = {m.key: m.label for m in METRICS.values()}
     ok = sum(r.get("status") == "ok" for r in records)
     title = (f"{escape(str(store))}: {len(records):,} runs"
              + (f" ({ok:,} ok, {len(records) - ok:,} failed)" if "status" in shown else ""))

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from hetsched.errors import HetschedError
 from hetsched.limits import MAX_INT32
 from hetsched.parsing import parse_int, quote
-from hetsched.platform.dssim import ServerType
+
+if TYPE_CHECKING:
+    from hetsched.platform.dssim import ServerType
 
 #: What ds-server sends as a server's state in GETS records.
 SERVER_STATES = ("inactive", "booting", "idle", "active", "unavailable")

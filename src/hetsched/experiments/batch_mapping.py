@@ -20,8 +20,7 @@ import numpy as np
 from hetsched.metrics import summarize
 from hetsched.platform.model import Node, NodeType, Platform
 from hetsched.platform.generate import CLOCK_BANDS
-from hetsched.schedulers.registry import create
-from hetsched.sim.engine import simulate
+from hetsched.run.execute import run_simulation
 from hetsched.workload.model import Job, Workload
 
 #: The thesis' schedulers, by hetsched name (first-fit is FCFS to the first free node).
@@ -76,8 +75,8 @@ def run_study(seeds: Iterable[int], levels: Iterable[str] = ("low", "high"),
             platform = study_platform(level, rng)
             workload = study_workload(platform, rng, settings)
             for name in schedulers:
-                summary = summarize(simulate(platform, workload, create(name), seed=seed,
-                                             timeseries=False))
+                summary = summarize(run_simulation(platform, workload, name, seed,
+                                                   timeseries=False))
                 rows.append({"level": level, "seed": seed, "scheduler": name,
                              **{metric: summary[metric] for metric in METRICS},
                              "finished": summary["finished"]})

@@ -79,27 +79,19 @@ def _work(part: Part) -> float:
 def write_representative(plan: Plan, out: Path) -> tuple[int, list[Path]]:
     """Simulate the representative week under each of the sweep's schedulers (with the
     sweep's seed and options) and write each run to ``out/week-<k>/<scheduler>/``."""
-    import warnings
-
-    from hetsched.api import simulate
-    from hetsched.errors import InputWarning
+    from hetsched.output import write_run
+    from hetsched.run.execute import run_simulation
     from hetsched.sweep.inputs import parts_of, platform_of
 
-    sweep = plan.sweep
+    sweep = plan.sweep  # its plan gave the input warnings, once
     platform, workload, options = sweep.platforms[0], sweep.workloads[0], sweep.options[0]
     part = representative_week(list(parts_of(platform, workload, options.swf()).values()))
     dirs = []
     for scheduler in sweep.schedulers:
-        with warnings.catch_warnings():  # the sweep's plan reports input warnings once
-            warnings.simplefilter("ignore", InputWarning)
-            done = simulate(platform_of(platform), part.workload, scheduler.spec,
-                            seed=sweep.seeds[0], horizon=options.horizon,
-                            strict=options.strict, contention=options.contention,
-                            swf_placement=options.swf_placement,
-                            reference_speed=options.reference_speed,
-                            estimate_factor=options.estimate_factor)
+        result = run_simulation(platform_of(platform), part.workload, scheduler.spec,
+                                sweep.seeds[0], options)
         target = out / f"week-{part.index}" / scheduler.label
-        done.write(target)
+        write_run(result, target, options.recorded())
         dirs.append(target)
     return int(part.index or 0), dirs
 
@@ -108,7 +100,7 @@ def weekly_wins(results: pandas.DataFrame) -> pandas.DataFrame:
     """Per scheduler and metric, the weeks it has the best value in (ties count for each)."""
     from hetsched.report.compare import wins
 
-    return wins(results, METRICS, ["week"])
+    return wins(results, METRICS, ["week"], catalogue=STUDY.catalogue)
 
 
 def write_figures(results: pandas.DataFrame, week: int, dirs: Sequence[Path],
@@ -125,7 +117,7 @@ def write_figures(results: pandas.DataFrame, week: int, dirs: Sequence[Path],
     folder.mkdir(parents=True, exist_ok=True)
     boxes = box_plots(results, METRICS, baseline=BASELINES[0],
                       title=f"{len(set(results['week']))} weeks of the KIT ForHLR II trace, "
-                            "16 heterogeneous nodes")
+                            "16 heterogeneous nodes", catalogue=STUDY.catalogue)
     runs = {path.name: read_run_dir(path) for path in dirs}
     lines = overlay(runs, title=f"week {week}: every scheduler on the same jobs")
     return [save(boxes, folder / "boxplots.png", "png"),

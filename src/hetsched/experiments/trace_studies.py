@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from hetsched.experiments.traces import TraceSettings, derive_trace
+from hetsched.metrics.catalogue import METRICS, Catalogue
 
 if TYPE_CHECKING:
     import pandas
@@ -55,6 +56,12 @@ class TraceStudy:
     def columns(self) -> list[str]:
         """results.csv's columns, in order."""
         return [*self.ids, "scheduler", *self.metrics]
+
+    @property
+    def catalogue(self) -> Catalogue:
+        """The declarations of results.csv's metric columns (unit, which values are better):
+        those of the store's metrics they rename."""
+        return METRICS.renamed(self.metrics)
 
 
 def prepare(study: TraceStudy, out: Path, source: Path = KIT_TRACE,

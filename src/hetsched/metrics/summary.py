@@ -10,21 +10,6 @@ from hetsched.metrics.records import job_records
 from hetsched.sim.result import JobState, SimResult
 
 
-#: The unit of every key :func:`summarize` returns (docs/metrics.md). Every ratio is a plain
-#: number, never a percent: ``fraction`` is a share between 0 and 1, ``ratio`` a multiple
-#: (slowdowns). ``currency`` is the unit of the platform's hourly prices.
-UNITS: dict[str, str] = {
-    "jobs": "count", "finished": "count", "rejected": "count", "unfinished": "count",
-    "killed": "count",
-    "skipped_records": "count", "makespan": "s", "mean_wait": "s", "median_wait": "s",
-    "max_wait": "s", "mean_turnaround": "s", "mean_slowdown": "ratio",
-    "mean_bounded_slowdown": "ratio", "max_bounded_slowdown": "ratio",
-    "mean_het_slowdown": "ratio", "utilisation": "fraction", "energy_j": "J", "edp_js": "J*s",
-    "rental_cost": "currency", "busy_core_seconds": "core*s", "dssim_turnaround": "s",
-    "dssim_utilisation": "fraction",
-}
-
-
 def median(values: np.ndarray) -> float:
     """The median (the mean of the two middle values of an even count), as ``numpy.median``
     computes it; ``numpy.median`` imports ``numpy.ma``, 20 ms of every run's start-up."""
@@ -83,7 +68,8 @@ def summarize(result: SimResult) -> dict[str, float | int]:
     core-seconds / (total cores x makespan); energy integrates every node's power over the
     same window (NaN without a power model); EDP = energy x makespan; rental cost = sum over
     nodes of charged seconds x hourly price / 3600 (charged: the window, or what the driver
-    reports for on-demand nodes). Units: :data:`UNITS`.
+    reports for on-demand nodes). Keys, in order, and units:
+    :data:`hetsched.metrics.catalogue.SUMMARY`.
     """
     rec = job_records(result)
     done = rec.finished

@@ -14,7 +14,7 @@ seconds), and its estimate is ``req_time`` on every node. :func:`node_speed` is 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
 
@@ -22,10 +22,25 @@ if TYPE_CHECKING:
     from hetsched.platform.model import Platform
     from hetsched.workload.model import Job
 
+#: A number, or a numpy array of them.
+Number = TypeVar("Number", float, np.ndarray)
+
 
 def node_speed(fixed_duration: bool, speed: float) -> float:
     """The speed a job sees on a core of ``speed`` ops/s: 1 for a fixed-duration job."""
     return 1.0 if fixed_duration else speed
+
+
+def seconds(ops: Number, ipc: Number, speed: Number) -> Number:
+    """How long ``ops`` operations take at ``ipc`` on a core of ``speed`` ops/s: ``ops / (ipc ·
+    speed)`` (numbers or numpy arrays, elementwise)."""
+    return ops / (ipc * speed)
+
+
+def work(duration: Number, ipc: Number, speed: Number) -> Number:
+    """The operations done in ``duration`` seconds at ``ipc`` on a core of ``speed`` ops/s (the
+    inverse of :func:`seconds`)."""
+    return duration * ipc * speed
 
 
 def rate(job: Job, speed: float) -> float:
@@ -35,7 +50,7 @@ def rate(job: Job, speed: float) -> float:
 
 def run_time(job: Job, speed: float) -> float:
     """Uncontended run time of ``job`` when its slowest core has ``speed`` ops/s."""
-    return job.req_ops / rate(job, speed)
+    return seconds(job.req_ops, job.ipc, node_speed(job.fixed_duration, speed))
 
 
 @dataclass(frozen=True)

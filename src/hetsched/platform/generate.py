@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from hetsched.documents import read_structured, require_mapping
-from hetsched.errors import ConfigError, InputError, did_you_mean
+from hetsched.errors import ConfigError, InputError, did_you_mean, option_name
 from hetsched.fileio import validate
 from hetsched.limits import MAX_NODES
 from hetsched.parsing import parse_int
@@ -92,20 +92,20 @@ def read_catalogue(path: Path) -> Catalogue:
     return Catalogue(node_file, entries[0], processor_file, entries[1])
 
 
-def parse_counts(text: str) -> list[tuple[str, int | None, int]]:
+def parse_counts(nodes: str) -> list[tuple[str, int | None, int]]:
     """``"Mandos Node=4,Zorg Node*8=4"`` -> ``[("Mandos Node", None, 4), ("Zorg Node", 8, 4)]``."""
     groups = []
-    for part in (p.strip() for p in text.split(",") if p.strip()):
+    for part in (p.strip() for p in nodes.split(",") if p.strip()):
         name, _, count_text = part.rpartition("=")
         name, star, sockets_text = name.partition("*")
         count, sockets = parse_int(count_text.strip()), parse_int(sockets_text.strip())
         if (not name.strip() or count is None or not 1 <= count <= MAX_NODES
                 or (star and (sockets is None or not 1 <= sockets <= 4096))):
-            raise ConfigError(f"--nodes: expected TYPE=COUNT or TYPE*SOCKETS=COUNT (count 1 to "
-                              f"{MAX_NODES}), got '{part}'")
+            raise ConfigError(f"{option_name('nodes')}: expected TYPE=COUNT or "
+                              f"TYPE*SOCKETS=COUNT (count 1 to {MAX_NODES}), got '{part}'")
         groups.append((name.strip(), sockets if star else None, count))
     if not groups:
-        raise ConfigError("--nodes: no node type given")
+        raise ConfigError(f"{option_name('nodes')}: no node type given")
     return groups
 
 
@@ -131,7 +131,7 @@ def by_counts(catalogue: Catalogue, groups: list[tuple[str, int | None, int]],
             types[key] = _node_type(catalogue, type_name, sockets, key)
         nodes.append({"type": key, "count": count})
     if sum(count for _, _, count in groups) > MAX_NODES:
-        raise ConfigError(f"--nodes: more than {MAX_NODES} nodes in all")
+        raise ConfigError(f"{option_name('nodes')}: more than {MAX_NODES} nodes in all")
     return {"name": name, "node_types": list(types.values()),
             "clusters": [{"name": "cluster0", "nodes": nodes}]}
 
@@ -141,8 +141,8 @@ def _node_type(catalogue: Catalogue, type_name: str, sockets: int | None,
     spec = catalogue.node(type_name)
     record = f"node type '{type_name}'"
     if sockets is not None and len({g.type for g in spec.processors}) > 1:
-        raise ConfigError(f"--nodes: '{key}': node type '{type_name}' has processors of "
-                          "several types; *SOCKETS needs one")
+        raise ConfigError(f"{option_name('nodes')}: '{key}': node type '{type_name}' has "
+                          "processors of several types; *SOCKETS needs one")
     refs = ([(spec.processors[0].type, sockets)] if sockets is not None
             else [(g.type, g.number) for g in spec.processors])
     procs = [catalogue.processor(proc, record) for proc, n in refs for _ in range(n)]
@@ -159,19 +159,20 @@ def _node_type(catalogue: Catalogue, type_name: str, sockets: int | None,
     return entry
 
 
-def by_heterogeneity(catalogue: Catalogue, level: str, total: int, seed: int,
+def by_heterogeneity(catalogue: Catalogue, level: str, nodes_total: int, seed: int,
                      name: str) -> dict[str, Any]:
-    """The thesis' low or high heterogeneity recipe with ``total`` single-core nodes."""
+    """The thesis' low or high heterogeneity recipe with ``nodes_total`` single-core nodes."""
     import numpy as np
 
     bands = CLOCK_BANDS[level]
     base = sum(count for count, _, _ in bands)
-    if total % base:
-        raise ConfigError(f"--nodes-total: the {level} heterogeneity recipe has {base} nodes "
-                          f"in {len(bands)} bands; give a multiple of {base}, got {total}")
+    if nodes_total % base:
+        raise ConfigError(f"{option_name('nodes_total')}: the {level} heterogeneity recipe has "
+                          f"{base} nodes in {len(bands)} bands; give a multiple of {base}, got "
+                          f"{nodes_total}")
     rng = np.random.default_rng(seed)
     clocks = [round(float(c), 3) for count, low, high in bands
-              for c in rng.uniform(low, high, size=count * total // base)]
+              for c in rng.uniform(low, high, size=count * nodes_total // base)]
     processors = [catalogue.processor(p, f"processor '{p}'") for p in catalogue.processors
                   if p not in PLACEHOLDERS]
     if not processors:

@@ -4,7 +4,8 @@
 Callable on any table with a scheduler column and metric columns (``hetsched.load_results``
 or a study's ``results.csv``)::
 
-    fig = box_plots(pandas.read_csv("results.csv"), ["makespan", "energy"], baseline="min_min")
+    fig = box_plots(pandas.read_csv("results.csv"), ["makespan", "energy"], baseline="min_min",
+                    catalogue=node_centric.STUDY.catalogue)  # the study's columns
     fig.savefig("boxes.png")
 """
 
@@ -15,35 +16,40 @@ from typing import Any
 
 import numpy as np
 
-from hetsched.report.compare import better, check_columns, schedulers
+from hetsched.metrics.catalogue import METRICS, NEUTRAL, Catalogue
+from hetsched.report.compare import check_columns, schedulers
 from hetsched.report.mpl import pyplot
 
 #: Panels per row.
 COLUMNS = 3
 
 
-def metric_label(metric: str) -> str:
-    """``makespan (s, lower is better)``, with the unit when hetsched knows the metric."""
-    from hetsched.metrics import UNITS
-
-    unit = UNITS.get(metric)
-    return f"{metric} ({unit + ', ' if unit else ''}{better(metric)} is better)"
+def metric_label(metric: str, catalogue: Catalogue = METRICS) -> str:
+    """``makespan (s, lower is better)``; ``jobs (count)`` for a neutral metric."""
+    declared = catalogue.find(metric)
+    if declared.direction is NEUTRAL:
+        return f"{metric} ({declared.unit})"
+    return f"{metric} ({declared.unit}, {declared.direction} is better)"
 
 
 def box_plots(frame: Any, metrics: Sequence[str], by: str = "scheduler",
-              baseline: str | None = None, title: str = "") -> Any:
+              baseline: str | None = None, title: str = "",
+              catalogue: Catalogue = METRICS) -> Any:
     """A figure with a panel per metric: a box per scheduler (median, quartiles, whiskers to
     1.5 IQR) over its runs' values, missing values left out, and the runs as points; the
-    ``baseline`` scheduler's box is shaded differently."""
+    ``baseline`` scheduler's box is shaded differently. ``catalogue`` declares the metrics
+    (a study's own columns: the study's)."""
     check_columns(frame, [by, *metrics], "column")
+    titles = [metric_label(metric, catalogue) for metric in metrics]
     names = schedulers(frame, by)
     rows = -(-len(metrics) // COLUMNS)
     cols = min(COLUMNS, len(metrics))
     fig, axes = pyplot().subplots(rows, cols, squeeze=False,
                                   figsize=(max(3.6, 0.45 * len(names) + 1.6) * cols,
                                            3.4 * rows + 0.4))
-    for ax, metric in zip(axes.flat, metrics):
+    for ax, metric, label in zip(axes.flat, metrics, titles):
         _panel(ax, frame, metric, by, names, baseline)
+        ax.set_title(label, fontsize=9)
     for ax in axes.flat[len(metrics):]:
         ax.axis("off")
     if title:
@@ -75,5 +81,4 @@ def _panel(ax: Any, frame: Any, metric: str, by: str, names: list[str],
     ax.set_xticks(range(len(names)), names, rotation=45 if len(names) > 3 else 0,
                   ha="right" if len(names) > 3 else "center", fontsize=8)
     ax.set_xlim(-0.6, len(names) - 0.4)
-    ax.set_title(metric_label(metric), fontsize=9)
     ax.grid(axis="y", alpha=0.3)

@@ -2,7 +2,8 @@
 DataFrame with one row per run: a scheduler column, metric columns and the columns that
 identify a case), separate from any drawing.
 
-- :func:`better`: whether lower or higher values of a metric are better;
+- :func:`better`: whether lower or higher values of a metric are better, as the metric's
+  declaration says (:mod:`hetsched.metrics.catalogue`);
 - :func:`medians`: the median of each metric per scheduler;
 - :func:`changes`: those medians relative to a baseline scheduler's (``(m − m_base) / |m_base|``);
 - :func:`winning`: per run, whether it has the best value of a metric in its case;
@@ -13,10 +14,13 @@ identify a case), separate from any drawing.
 
 A *case* is one comparison: the runs of every scheduler on the same inputs and seed (a
 sweep's platform, workload part, options and seed; a study's week). Missing values (NaN: a
-failed run, energy without a power model) are left out of medians and never win.
+failed run, energy without a power model) are left out of medians and never win; nor does a
+neutral metric (a count such as records skipped).
 
-Works on any such table: ``hetsched.load_results(store)`` or a study's ``results.csv`` read
-with pandas, e.g. ``wins(pandas.read_csv("results.csv"), ["makespan", "energy"], ["week"])``.
+Works on any such table: ``hetsched.load_results(store)``, whose metrics are hetsched's, or a
+study's ``results.csv`` read with pandas, with the declarations of the study's columns, e.g.
+``wins(pandas.read_csv("results.csv"), ["makespan", "energy"], ["week"],
+node_centric.STUDY.catalogue)``. A metric that is not declared is refused, never guessed.
 """
 
 from __future__ import annotations
@@ -25,28 +29,27 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from hetsched.errors import ConfigError, did_you_mean
+from hetsched.metrics.catalogue import HIGHER, LOWER, METRICS, NEUTRAL, Catalogue, Direction
 
 if TYPE_CHECKING:
     import pandas
     from numpy.typing import ArrayLike
 
-LOWER, HIGHER = "lower", "higher"
-#: Metrics where more is better, recognised by one of these words among the ``_``-separated
-#: words of their names (``dssim_utilisation``, not ``unfinished``), or by their whole name;
-#: for every other metric (times, waits, slowdowns, energy, EDP, cost, rejected or unfinished
-#: jobs) less is better.
-HIGHER_IS_BETTER = frozenset({"utilisation", "utilization", "finished", "throughput",
-                              "jobs_per_second"})
+__all__ = ["HIGHER", "LOWER", "NEUTRAL", "TIE_TOLERANCE", "better", "changes", "check_columns",
+           "medians", "relative_change", "representative", "schedulers", "winners", "winning",
+           "wins"]
 #: Values this close to the best (relative) tie with it: the same result computed in another
 #: order may differ in the last bits.
 TIE_TOLERANCE = 1e-9
 
 
-def better(metric: str) -> str:
-    """``"higher"`` if higher values of ``metric`` are better (utilisation, finished jobs),
-    else ``"lower"`` (makespan, waits, slowdowns, energy, EDP, cost)."""
-    words = {metric, *metric.lower().split("_")}
-    return HIGHER if words & HIGHER_IS_BETTER else LOWER
+def better(metric: str, catalogue: Catalogue = METRICS) -> Direction:
+    """Which values of ``metric`` are better, as ``catalogue`` declares it (by default
+    hetsched's metrics; a study's ``results.csv`` has its own): ``"lower"`` (makespan, waits,
+    slowdowns, energy, EDP, cost, rejected or unfinished jobs), ``"higher"`` (utilisation,
+    finished jobs) or ``"neutral"`` (no winner: jobs, records skipped). A metric the catalogue
+    does not declare is a one-line :class:`ConfigError` ("did you mean")."""
+    return catalogue.find(metric).direction
 
 
 def check_columns(frame: pandas.DataFrame, names: Sequence[str], what: str) -> None:
@@ -97,17 +100,20 @@ def changes(table: pandas.DataFrame, baseline: str) -> pandas.DataFrame:
 
 
 def winning(frame: pandas.DataFrame, metric: str, cases: Sequence[str],
-            by: str = "scheduler") -> pandas.Series:
+            by: str = "scheduler", catalogue: Catalogue = METRICS) -> pandas.Series:
     """Per row, whether it has the best value of ``metric`` in its case (a group of rows with
     equal ``cases`` columns), by :func:`better`'s direction: every row tied for the best
     (within :data:`TIE_TOLERANCE`) wins; no row wins a case where fewer than two have a
-    value. Two rows of one scheduler in one case are refused (a column that varies is
-    missing from ``cases``)."""
+    value, nor a neutral metric. Two rows of one scheduler in one case are refused (a column
+    that varies is missing from ``cases``)."""
     import pandas
 
     check_columns(frame, [by, *cases, metric], "column")
+    direction = better(metric, catalogue)
     _check_one_run_per_case(frame, cases, by)
-    scores = _numbers(frame[metric]) * (-1.0 if better(metric) == HIGHER else 1.0)
+    if direction is NEUTRAL:
+        return pandas.Series(False, index=frame.index)
+    scores = _numbers(frame[metric]) * (-1.0 if direction is HIGHER else 1.0)
     keys = [frame[c] for c in cases] or [pandas.Series(0, index=frame.index)]
     grouped = scores.groupby(keys, sort=False, dropna=False)
     best, present = grouped.transform("min"), grouped.transform("count")
@@ -115,11 +121,11 @@ def winning(frame: pandas.DataFrame, metric: str, cases: Sequence[str],
 
 
 def winners(frame: pandas.DataFrame, metrics: Sequence[str], cases: Sequence[str],
-            by: str = "scheduler") -> pandas.DataFrame:
+            by: str = "scheduler", catalogue: Catalogue = METRICS) -> pandas.DataFrame:
     """One row per case (indexed by the ``cases`` columns, in order of appearance), one
     column per metric: the tuple of schedulers that win it (:func:`winning`; several on a
     tie, none when fewer than two have a value). E.g. each week's winners in a study:
-    ``winners(results, ["energy"], ["week"])``."""
+    ``winners(results, ["energy"], ["week"], STUDY.catalogue)``."""
     import pandas
 
     names = frame[by].astype(str)
@@ -127,7 +133,7 @@ def winners(frame: pandas.DataFrame, metrics: Sequence[str], cases: Sequence[str
         else pandas.Index([0])
     table = {}
     for metric in metrics:
-        mask = winning(frame, metric, cases, by)
+        mask = winning(frame, metric, cases, by, catalogue)
         keys = [frame[c][mask] for c in cases] or [pandas.Series(0, index=frame.index)[mask]]
         won = names[mask].groupby(keys, sort=False, dropna=False).agg(tuple)
         table[metric] = [won.get(key, ()) for key in index]
@@ -135,15 +141,15 @@ def winners(frame: pandas.DataFrame, metrics: Sequence[str], cases: Sequence[str
 
 
 def wins(frame: pandas.DataFrame, metrics: Sequence[str], cases: Sequence[str],
-         by: str = "scheduler") -> pandas.DataFrame:
+         by: str = "scheduler", catalogue: Catalogue = METRICS) -> pandas.DataFrame:
     """One row per scheduler (in order of appearance), one column per metric: the number of
     cases it wins (:func:`winning`), a tie counting as a win for each scheduler in it."""
     import pandas
 
     names = schedulers(frame, by)
     labels = frame[by].astype(str)
-    table = {metric: winning(frame, metric, cases, by).groupby(labels, sort=False).sum()
-             for metric in metrics}
+    masks = {metric: winning(frame, metric, cases, by, catalogue) for metric in metrics}
+    table = {metric: mask.groupby(labels, sort=False).sum() for metric, mask in masks.items()}
     return pandas.DataFrame(table, index=names, columns=list(metrics)).fillna(0).astype(int)
 
 

@@ -11,13 +11,12 @@ hidden.
 from __future__ import annotations
 
 import math
-import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from hetsched.errors import ConfigError, HetschedError, InputError, InputWarning
+from hetsched.errors import ConfigError, HetschedError, InputError, option_name
 
 #: Metrics a re-simulated run must reproduce (relative tolerance :data:`SAME`).
 CHECKED = ("makespan", "mean_wait", "utilisation", "energy_j")
@@ -39,36 +38,31 @@ def find_run(frame: Any, key: str) -> Mapping[str, Any]:
         problem = "matches several runs; give more of the key" if len(matches) else (
             "is no run of the selection (see `hetsched results STORE -f csv --columns key,"
             "scheduler,seed,part`)")
-        raise ConfigError(f"--run {key}: {problem}" if len(key) >= 6 else
-                          f"--run {key}: give at least 6 characters of a run's key")
+        raise ConfigError(f"{option_name('run')} {key}: {problem}" if len(key) >= 6 else
+                          f"{option_name('run')} {key}: give at least 6 characters of a run's key")
     return matches.iloc[0].to_dict()
 
 
 def rerun(row: Mapping[str, Any]) -> Rerun:
     """Simulate the stored run ``row`` (a row of :func:`hetsched.load_results`) again."""
-    from hetsched.api import simulate
+    from hetsched.metrics import summarize
+    from hetsched.run.execute import run_simulation
+    from hetsched.run.options import RunOptions
     from hetsched.sweep.inputs import parts_of, platform_of
-    from hetsched.sweep.spec import RunOptions
 
     key = str(row["key"])[:12]
     platform = _input(row, "platform", key)
     workload = _workload(row, key)
-    options = RunOptions(plain(row["horizon"]), bool(row["strict"]), str(row["swf_placement"]),
-                         plain(row["reference_speed"]), float(row["estimate_factor"]),
-                         plain(row["contention"]), plain(row.get("walltime")) or "ignore")
+    options = RunOptions.stored(row)
     part = plain(row["part"])
     workload_part = parts_of(platform, workload, options.swf())[
         None if part is None else int(part)].workload
     try:
-        with warnings.catch_warnings():  # input warnings: the sweep gave them when it ran
-            warnings.simplefilter("ignore", InputWarning)
-            done = simulate(platform_of(platform), workload_part, str(row["scheduler"]),
-                            seed=int(row["seed"]), horizon=options.horizon,
-                            strict=options.strict, contention=options.contention,
-                            walltime=options.walltime)
+        result = run_simulation(platform_of(platform), workload_part, str(row["scheduler"]),
+                                int(row["seed"]), options)
     except HetschedError as err:
         raise ConfigError(f"run {key}: cannot simulate it again: {err}") from None
-    return Rerun(done.result, _differences(row, done.summary))
+    return Rerun(result, _differences(row, summarize(result)))
 
 
 def _workload(row: Mapping[str, Any], key: str) -> Any:

@@ -16,16 +16,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from hetsched.errors import ConfigError, InputError, did_you_mean
+from hetsched.errors import ConfigError, InputError, did_you_mean, option_name
+from hetsched.metrics.catalogue import HIGHER, NEUTRAL, REPORT_METRICS
 from hetsched.report import compare, html
-from hetsched.sweep.spec import RUN_OPTIONS
+from hetsched.run.options import RUN_OPTIONS
 
 #: The axes of a sweep that make runs incomparable (besides the scheduler).
 AXES = ("platform", "workload", "split", *RUN_OPTIONS)
 #: What identifies a case within a group: the axes, the part and the seed.
 CASE = (*AXES, "part", "seed")
-DEFAULT_METRICS = ("makespan", "mean_wait", "mean_bounded_slowdown", "mean_het_slowdown",
-                   "utilisation", "energy_j", "edp_js")
 REPORT_FILE = "report.html"
 
 
@@ -66,8 +65,8 @@ def write_report(store: str | Path, out_dir: str | Path,
     names = compare.schedulers(runs)
     baseline = options.baseline or names[0]
     if baseline not in names:
-        raise ConfigError(f"--baseline: no run of scheduler '{baseline}' (the runs have "
-                          f"{', '.join(names)}){did_you_mean(baseline, names)}")
+        raise ConfigError(f"{option_name('baseline')}: no run of scheduler '{baseline}' (the "
+                          f"runs have {', '.join(names)}){did_you_mean(baseline, names)}")
     groups = _groups(runs, options.group_by)
     report = Report(Path(out_dir) / REPORT_FILE, len(runs), failed, len(groups), metrics,
                     baseline, notes=notes)
@@ -105,12 +104,12 @@ def _metrics(runs: Any, asked: Sequence[str] | None) -> tuple[list[str], list[st
     known = [*METRICS, "wall_seconds", "run_seconds"]
     for name in asked or ():
         if name not in known:
-            raise ConfigError(f"--metric: no metric '{name}'{did_you_mean(name, known)} "
-                              f"(metrics: {', '.join(known)})")
+            raise ConfigError(f"{option_name('metric')}: no metric '{name}'"
+                              f"{did_you_mean(name, known)} (metrics: {', '.join(known)})")
     if asked:
         return list(dict.fromkeys(asked)), []
-    kept = [m for m in DEFAULT_METRICS if runs[m].notna().any()]
-    dropped = [m for m in DEFAULT_METRICS if m not in kept]
+    kept = [m for m in REPORT_METRICS if runs[m].notna().any()]
+    dropped = [m for m in REPORT_METRICS if m not in kept]
     if not dropped:
         return kept, []
     return kept, [f"default metrics left out for having no value in any run: "
@@ -121,7 +120,7 @@ def _groups(runs: Any, group_by: Sequence[str] | None) -> list[tuple[str, Any]]:
     """``(label, runs)`` per group: by ``group_by``, or by the axes that vary."""
     if group_by is None:
         group_by = [a for a in AXES if runs[a].nunique(dropna=False) > 1]
-    compare.check_columns(runs, group_by, "--group-by column")
+    compare.check_columns(runs, group_by, f"{option_name('group_by')} column")
     if not group_by:
         return [("all runs", runs)]
     grouped = runs.groupby(list(group_by), sort=False, dropna=False)
@@ -200,16 +199,16 @@ def _wins_table(wins: Any) -> str:
 
 
 def _best(column: Any, metric: str) -> float:
-    values = column.dropna()
-    if values.empty:
-        return float("nan")
-    return values.max() if compare.better(metric) == compare.HIGHER else values.min()
+    """The best median of a metric's column (NaN: none, or a neutral metric)."""
+    best = compare.better(metric).best(column.dropna())
+    return float("nan") if best is None else best
 
 
 def _tone(change: float, metric: str) -> str:
-    if change != change or change == 0:
+    direction = compare.better(metric)
+    if change != change or change == 0 or direction is NEUTRAL:
         return ""
-    improved = (change > 0) == (compare.better(metric) == compare.HIGHER)
+    improved = (change > 0) == (direction is HIGHER)
     return "better" if improved else "worse"
 
 

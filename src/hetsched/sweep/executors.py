@@ -17,7 +17,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, Protocol
 
-from hetsched.errors import ConfigError, describe_exception
+from hetsched.errors import ConfigError, describe_exception, option_name
 from hetsched.sweep.grid import RunSpec
 from hetsched.sweep.worker import Outcome, Task, failed, run_task
 
@@ -198,8 +198,8 @@ class DaskPool:
 
             from dask.distributed import Client, LocalCluster
         except ImportError:
-            raise ConfigError("--dask needs dask.distributed: pip install 'hetsched[sweep]'") \
-                from None
+            raise ConfigError(f"{option_name('dask')} needs dask.distributed: pip install "
+                              "'hetsched[sweep]'") from None
         if self.address == "local":
             import dask
 
@@ -212,8 +212,8 @@ class DaskPool:
             self._client = Client(self._cluster if self._cluster is not None else self.address,
                                   timeout=CONNECT_SECONDS)
         except (OSError, TimeoutError, ValueError) as err:  # ValueError: a malformed address
-            raise ConfigError(f"--dask {self.address}: cannot connect to the scheduler: "
-                              f"{describe_exception(err)}") from None
+            raise ConfigError(f"{option_name('dask')} {self.address}: cannot connect to the "
+                              f"scheduler: {describe_exception(err)}") from None
         threads = sum(w["nthreads"] for w in self._client.scheduler_info()["workers"].values())
         self.workers = max(1, threads)
         return self

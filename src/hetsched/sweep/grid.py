@@ -18,7 +18,8 @@ from typing import Any
 from hetsched.version import __version__
 from hetsched.errors import ConfigError, InputError
 from hetsched.sweep.inputs import parts_of, platform_of, whole_workloads
-from hetsched.sweep.spec import Input, RunOptions, SchedulerInput, Sweep, WorkloadInput
+from hetsched.run.options import RunOptions
+from hetsched.sweep.spec import Input, SchedulerInput, Sweep, WorkloadInput
 from hetsched.sweep.splits import Part
 from hetsched.workload.swf import SwfOptions
 
@@ -42,7 +43,7 @@ class RunSpec:
                     "workload": [self.workload.file.label, self.workload.file.sha256],
                     "split": self.workload.split, "part": self.part,
                     "scheduler": [self.scheduler.label, self.scheduler.sha256],
-                    "seed": self.seed, "options": asdict(self.options)}
+                    "seed": self.seed, "options": self.options.key()}
         text = json.dumps(identity, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()
 

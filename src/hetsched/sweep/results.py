@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from hetsched.errors import ConfigError, InputError, did_you_mean
 from hetsched.parsing import parse_float, quote
-from hetsched.sweep.spec import RUN_OPTIONS
+from hetsched.run.options import RUN_OPTIONS
 from hetsched.sweep.store import IDENTITY, reading
 
 if TYPE_CHECKING:

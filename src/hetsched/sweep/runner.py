@@ -12,7 +12,7 @@ from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from hetsched.errors import ConfigError
+from hetsched.errors import ConfigError, option_name
 from hetsched.sweep.executors import (ChunkSizer, DaskPool, Executor, LocalPool, chunks,
                                       execute)
 from hetsched.sweep.grid import RunSpec, expand
@@ -70,7 +70,7 @@ def check_executor(workers: int | None, dask: str | None) -> int:
     if count < 1:
         raise ConfigError(f"workers must be at least 1, got {count}")
     if dask is not None and not dask.strip():
-        raise ConfigError("--dask needs 'local' or a scheduler's address")
+        raise ConfigError(f"{option_name('dask')} needs 'local' or a scheduler's address")
     return count
 
 

@@ -22,21 +22,18 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
-from pydantic import AfterValidator, BeforeValidator, Field, model_validator
+from pydantic import AfterValidator, BeforeValidator, Field, create_model, model_validator
 
 from hetsched.documents import file_stem, read_structured, require_mapping
 from hetsched.errors import ConfigError, InputError
 from hetsched.fileio import StrictModel, validate
-from hetsched.limits import MAX_SPEED
-from hetsched.models.contention import check_contention
-from hetsched.quantities import Seconds
+from hetsched.run.options import RunOptions
 from hetsched.sweep.splits import Split
-from hetsched.workload.swf import MAX_ESTIMATE_FACTOR, SwfOptions
 
 #: Most runs one sweep file may describe (a typo such as 1e7 seeds fails at once).
 MAX_RUNS = 10_000_000
@@ -69,29 +66,25 @@ def _seed_range(value: Any) -> Any:
     return list(range(first, first + count))
 
 
-def _split(text: str) -> str:
-    try:
-        return Split.parse(text).label
-    except ConfigError as err:
-        raise ValueError(str(err)) from None
+def _checked(check: Callable[[Any], Any]) -> AfterValidator:
+    """A check that raises a one-line ConfigError as a field validator (its message, the
+    field's error)."""
+    def validate(value: Any) -> Any:
+        try:
+            return check(value)
+        except ConfigError as err:
+            raise ValueError(str(err)) from None
+    return AfterValidator(validate)
 
 
-def _contention(name: str | None) -> str | None:
-    try:
-        return check_contention(name)
-    except ConfigError as err:
-        raise ValueError(str(err)) from None
+def _split_label(text: str) -> str:
+    return Split.parse(text).label
 
 
 Listed = BeforeValidator(_listed)
 Seed = Annotated[int, Field(ge=0, le=MAX_SEED)]
 #: Most workloads one generator entry may draw.
 MAX_INSTANCES = 100_000
-Placement = Literal["auto", "single", "spread"]
-Speed = Annotated[float, Field(gt=0, le=MAX_SPEED)]
-Factor = Annotated[float, Field(gt=0, le=MAX_ESTIMATE_FACTOR)]
-Contention = Annotated[str | None, AfterValidator(_contention)]
-Walltime = Literal["auto", "kill", "ignore"]
 
 
 class PlatformEntry(StrictModel):
@@ -109,7 +102,7 @@ class WorkloadEntry(StrictModel):
     instances: Annotated[int, Field(ge=1, le=MAX_INSTANCES)] = 1
     seed: Seed = 0
     name: str | None = Field(None, min_length=1)
-    split: Annotated[str, AfterValidator(_split)] | None = None
+    split: Annotated[str, _checked(_split_label)] | None = None
     max_parts: Annotated[int, Field(ge=1)] | None = None
 
     @model_validator(mode="after")
@@ -124,16 +117,12 @@ class WorkloadEntry(StrictModel):
         return self
 
 
-class OptionsEntry(StrictModel):
-    """The options of ``hetsched run``; each a value or a list of values to sweep over."""
-
-    horizon: Annotated[list[Seconds | None], Listed] = [None]
-    strict: Annotated[list[bool], Listed] = [False]
-    swf_placement: Annotated[list[Placement], Listed] = ["auto"]
-    reference_speed: Annotated[list[Speed | None], Listed] = [None]
-    estimate_factor: Annotated[list[Factor], Listed] = [1.0]
-    contention: Annotated[list[Contention], Listed] = [None]
-    walltime: Annotated[list[Walltime], Listed] = ["auto"]
+#: The options of ``hetsched run`` (:class:`RunOptions`, one field each); each a value, or a
+#: list of values to sweep over.
+OptionsEntry = create_model(
+    "OptionsEntry", __base__=StrictModel,
+    **{spec.name: (Annotated[list[Annotated[Any, _checked(spec.metadata["check"])]], Listed],
+                   [spec.default]) for spec in fields(RunOptions)})
 
 
 class SweepFile(StrictModel):
@@ -141,7 +130,7 @@ class SweepFile(StrictModel):
     workloads: list[Annotated[WorkloadEntry, BeforeValidator(_file_entry)]] = []
     schedulers: list[str] = Field(min_length=1)
     seeds: Annotated[list[Seed], BeforeValidator(_seed_range), Field(min_length=1)] = [0]
-    options: OptionsEntry = OptionsEntry()
+    options: OptionsEntry = OptionsEntry()  # type: ignore[valid-type]
     job_records: bool = False
 
 
@@ -188,27 +177,6 @@ class SchedulerInput:
 
 
 @dataclass(frozen=True)
-class RunOptions:
-    """How one run is configured: the options of ``hetsched run``."""
-
-    horizon: float | None = None
-    strict: bool = False
-    swf_placement: str = "auto"
-    reference_speed: float | None = None
-    estimate_factor: float = 1.0
-    contention: str | None = None
-    walltime: str = "auto"
-
-    def swf(self) -> SwfOptions:
-        return SwfOptions(self.swf_placement, self.reference_speed, self.estimate_factor,
-                          self.strict)
-
-
-#: The run options' names, in order: one column each in a results store.
-RUN_OPTIONS: tuple[str, ...] = tuple(f.name for f in fields(RunOptions))
-
-
-@dataclass(frozen=True)
 class Sweep:
     """A checked sweep file: each axis of the grid, in the file's order."""
 
@@ -245,7 +213,9 @@ def load_sweep(path: str | Path) -> Sweep:
     for name, listed in zip(OptionsEntry.model_fields, values):
         _unique(path, f"options.{name}", listed)
     _check_size(path, [platforms, workloads, schedulers, spec.seeds, *values])
-    options = tuple(RunOptions(*combination) for combination in itertools.product(*values))
+    names = list(OptionsEntry.model_fields)
+    options = tuple(RunOptions(**dict(zip(names, combination)))
+                    for combination in itertools.product(*values))
     return Sweep(path, platforms, workloads, schedulers, tuple(spec.seeds), options,
                  spec.job_records)
 

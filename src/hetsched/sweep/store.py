@@ -22,32 +22,49 @@ import sqlite3
 from collections.abc import Iterator, Sequence
 from contextlib import closing, contextmanager
 from datetime import datetime, timezone
+from dataclasses import fields
 from pathlib import Path
+from types import NoneType
+from typing import get_args, get_type_hints
 
 from hetsched.errors import InputError
-from hetsched.metrics import UNITS
+from hetsched.metrics.catalogue import SUMMARY
 from hetsched.output import COLUMNS as JOB_COLUMNS
+from hetsched.run.options import RunOptions
 from hetsched.sweep.grid import RunSpec
 from hetsched.sweep.worker import Outcome
 
 SCHEMA_VERSION = 1
+_SQL_TYPES = {bool: "INTEGER", int: "INTEGER", float: "REAL", str: "TEXT"}
+
+
+def option_columns() -> dict[str, str]:
+    """One column per run option: its SQL type, NOT NULL unless the option may be None or
+    came after stores began (its earlier rows hold NULL)."""
+    hints = get_type_hints(RunOptions)
+    columns = {}
+    for spec in fields(RunOptions):
+        kinds = get_args(hints[spec.name]) or (hints[spec.name],)
+        kind = next(k for k in kinds if k is not NoneType)
+        nullable = NoneType in kinds or "before" in spec.metadata
+        columns[spec.name] = _SQL_TYPES[kind] + ("" if nullable else " NOT NULL")
+    return columns
+
 
 #: What identifies a run, as :meth:`RunSpec.columns` gives it (``part`` is NULL for a
 #: workload that is not split, ``horizon`` NULL for none, ``contention`` NULL for the
-#: platform's model, ``walltime`` NULL in runs stored before the walltime rule: ``ignore``).
+#: platform's model; an option added after stores existed is NULL in the runs stored before
+#: it, which ran as its ``before`` value says: ``walltime`` ``ignore``).
 IDENTITY: dict[str, str] = {
     "key": "TEXT PRIMARY KEY", "platform": "TEXT NOT NULL", "workload": "TEXT NOT NULL",
     "split": "TEXT", "part": "INTEGER", "part_start": "REAL", "scheduler": "TEXT NOT NULL",
-    "seed": "INTEGER NOT NULL", "horizon": "REAL", "strict": "INTEGER NOT NULL",
-    "swf_placement": "TEXT NOT NULL", "reference_speed": "REAL",
-    "estimate_factor": "REAL NOT NULL", "contention": "TEXT", "walltime": "TEXT",
+    "seed": "INTEGER NOT NULL", **option_columns(),
     "platform_path": "TEXT NOT NULL",
     "platform_sha256": "TEXT NOT NULL", "workload_path": "TEXT NOT NULL",
     "workload_sha256": "TEXT NOT NULL", "hetsched_version": "TEXT NOT NULL",
 }
-#: Every summary metric (NULL where undefined, and for failed runs).
-METRICS: dict[str, str] = {name: "INTEGER" if unit == "count" else "REAL"
-                           for name, unit in UNITS.items()}
+#: Every summary metric (NULL where undefined, and for failed runs): counts as integers.
+METRICS: dict[str, str] = {m.key: "INTEGER" if m.unit == "count" else "REAL" for m in SUMMARY}
 #: The outcome: ``status`` is ``ok`` or ``error``; ``wall_seconds`` is the simulation's,
 #: ``run_seconds`` the whole run in its worker; ``finished_at`` is UTC.
 OUTCOME: dict[str, str] = {

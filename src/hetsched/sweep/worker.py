@@ -7,11 +7,10 @@ sweep's process, the only one that writes the store."""
 from __future__ import annotations
 
 import time
-import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
-from hetsched.errors import HetschedError, InputWarning, describe_exception
+from hetsched.errors import HetschedError, describe_exception
 from hetsched.platform.model import Platform
 from hetsched.sweep.grid import RunSpec
 from hetsched.sweep.packing import Packed
@@ -51,18 +50,17 @@ def run_task(task: Task, job_records: bool) -> list[Outcome]:
 
 
 def execute(run: RunSpec, platform: Platform, workload: Workload, job_records: bool) -> Outcome:
-    from hetsched.api import simulate
+    """``run`` on its (already loaded) inputs; input warnings are the sweep's, given once up
+    front, so the worker gives none."""
+    from hetsched.metrics import summarize
+    from hetsched.run.execute import run_simulation
 
     began = time.perf_counter()
     try:
-        with warnings.catch_warnings():  # the sweep reports input warnings once, up front
-            warnings.simplefilter("ignore", InputWarning)
-            done = simulate(platform, workload, run.scheduler.spec, seed=run.seed,
-                            horizon=run.options.horizon, strict=run.options.strict,
-                            contention=run.options.contention,
-                            walltime=run.options.walltime, timeseries=False)
-            metrics = done.summary
-            jobs = job_rows(done.result) if job_records else None
+        result = run_simulation(platform, workload, run.scheduler.spec, run.seed, run.options,
+                                timeseries=False)
+        metrics = {**summarize(result), "wall_seconds": result.wall_seconds}
+        jobs = job_rows(result) if job_records else None
     except Exception as err:  # noqa: BLE001 - any failure of one run is recorded, not raised
         message = str(err) if isinstance(err, HetschedError) else describe_exception(err)
         return failed(message, time.perf_counter() - began)

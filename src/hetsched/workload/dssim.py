@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import NamedTuple
 
-from hetsched.errors import InputError
+from hetsched.errors import InputError, option_name
 from hetsched.limits import MAX_INT32, MAX_TASKS
 from hetsched.parsing import parse_int
 from hetsched.platform.dssim import SPEED, DsSimConfig, read_config
@@ -103,8 +103,8 @@ def _hetsched_job(job: _Listed) -> Job:
 def _generated_message(path: Path, config: DsSimConfig) -> str:
     seed = f" (random seed {config.seed})" if config.seed is not None else ""
     return ("this is a ds-sim configuration whose jobs ds-sim's random generator makes"
-            f"{seed}; hetsched needs the job list itself: give --workload JOBS.xml (the "
-            "ds-jobs.xml a ds-sim server writes, or a <name>-jobs.xml list)")
+            f"{seed}; hetsched needs the job list itself: give {option_name('workload')} "
+            "JOBS.xml (the ds-jobs.xml a ds-sim server writes, or a <name>-jobs.xml list)")
 
 
 def workload_for_config(path: str | Path, platform: Platform,

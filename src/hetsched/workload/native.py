@@ -19,7 +19,7 @@ from hetsched.errors import InputError
 from hetsched.documents import file_stem, read_structured
 from hetsched.fileio import Identifier, StrictModel, check_unique, record_namer, validate
 from hetsched.limits import MAX_JOB_NUMBER, MAX_TASKS
-from hetsched.models.speed import node_speed
+from hetsched.models.speed import node_speed, seconds, work
 from hetsched.platform.model import Platform
 from hetsched.quantities import (Bandwidth, Ipc, MemoryMb, MemVolume, Ops, PositiveSeconds, Seconds,
                                  Tasks, Utilisation)
@@ -81,10 +81,10 @@ def _job(spec: JobSpec, path: Path, slowest: float) -> Job:
     if spec.nodes > spec.ntasks:
         raise InputError(path, f"more nodes ({spec.nodes}) than tasks ({spec.ntasks})",
                          record=record, field="nodes")
-    # run_time is the job's duration on the slowest node: req_ops / (ipc * slowest) = run_time
-    speed = node_speed(spec.fixed_duration, slowest)  # 1 for a fixed duration: on any node
-    req_ops = spec.req_ops if spec.req_ops is not None else spec.run_time * spec.ipc * speed
-    req_time = spec.req_time if spec.req_time is not None else req_ops / (spec.ipc * speed)
+    # run_time is the job's duration on the slowest node (on any node for a fixed duration)
+    speed = node_speed(spec.fixed_duration, slowest)
+    req_ops = spec.req_ops if spec.req_ops is not None else work(spec.run_time, spec.ipc, speed)
+    req_time = spec.req_time if spec.req_time is not None else seconds(req_ops, spec.ipc, speed)
     return Job(id=spec.id, submit=spec.submit, ntasks=spec.ntasks, req_ops=req_ops,
                req_time=req_time, ipc=spec.ipc, nodes=spec.nodes,
                memory_mb=spec.mem_mb * spec.ntasks, disk_mb=spec.disk_mb,

@@ -16,14 +16,14 @@ from pathlib import Path
 
 import numpy as np
 
-from hetsched.errors import ConfigError, InputError
+from hetsched.errors import InputError
 from hetsched.documents import file_stem
 from hetsched.files import check_exists, check_size, decode_text, read_text
 from hetsched.parsing import parse_float, parse_number, quote
-from hetsched.limits import (MAX_FILE_BYTES, MAX_JOB_NUMBER, MAX_MEMORY_MB, MAX_SPEED,
-                             MAX_TASKS, MAX_TIME)
+from hetsched.models.speed import work
+from hetsched.limits import MAX_FILE_BYTES, MAX_JOB_NUMBER, MAX_MEMORY_MB, MAX_TASKS, MAX_TIME
 from hetsched.platform.model import Platform
-from hetsched.options import check_number
+from hetsched.options import check_estimate_factor, check_placement, check_reference_speed
 from hetsched.workload.model import SPREAD, Job, SkippedRecord, Workload
 
 FIELDS = ("job_number", "submit_time", "wait_time", "run_time", "allocated_processors",
@@ -40,9 +40,6 @@ MAGNITUDES = {"job_number": MAX_JOB_NUMBER, "submit_time": MAX_TIME, "run_time":
               "requested_time": MAX_TIME, "used_memory": MAX_MEMORY_MB * 1024,
               "requested_memory": MAX_MEMORY_MB * 1024, "queue": MAX_JOB_NUMBER,
               "partition": MAX_JOB_NUMBER}
-#: Largest ``SwfOptions.estimate_factor``.
-MAX_ESTIMATE_FACTOR = 1e6
-PLACEMENTS = ("auto", "single", "spread")
 _HEADER = re.compile(r";\s*([A-Za-z][A-Za-z0-9_]*)\s*:\s*(.*?)\s*$")
 
 
@@ -63,14 +60,9 @@ class SwfOptions:
     strict: bool = False
 
     def __post_init__(self) -> None:
-        if self.placement not in PLACEMENTS:
-            raise ConfigError(f"SWF placement must be one of {', '.join(PLACEMENTS)}, "
-                              f"not '{self.placement}'")
-        if self.reference_speed is not None:
-            check_number("SWF reference speed", self.reference_speed, positive=True,
-                         maximum=MAX_SPEED)
-        check_number("SWF estimate factor", self.estimate_factor, positive=True,
-                     maximum=MAX_ESTIMATE_FACTOR)
+        check_placement(self.placement)
+        check_reference_speed(self.reference_speed)
+        check_estimate_factor(self.estimate_factor)
 
 
 def load_swf(path: str | Path, platform: Platform, options: SwfOptions = SwfOptions()) -> Workload:
@@ -232,7 +224,7 @@ def _to_workload(name: str, path: Path, platform: Platform, options: SwfOptions,
     estimate = np.where(requested > 0, requested, run * options.estimate_factor)
     req_time = estimate * reference / slowest
     walltime = np.where(requested > 0, req_time, np.nan)  # the user's limit, if given
-    req_ops = run * reference
+    req_ops = work(run, 1.0, reference)  # SWF has no ipc
     mem_kb = np.where(t[:, COL["requested_memory"]] > 0, t[:, COL["requested_memory"]],
                       np.maximum(t[:, COL["used_memory"]], 0))
     nodes = _placement(procs, platform, options.placement)

@@ -36,7 +36,8 @@ from hetsched.limits import (MAX_GENERATED_JOBS, MAX_MEM_VOL, MAX_MEMORY_MB, MAX
                              MAX_TIME)
 from hetsched.workload.generators import Drawn, Generator
 from hetsched.workload.generators.simple import Pair, log_uniform, ordered
-from hetsched.workload.swf import COL, FIELDS, MAX_ESTIMATE_FACTOR
+from hetsched.options import MAX_ESTIMATE_FACTOR
+from hetsched.workload.swf import COL, FIELDS
 
 NTASKS = np.array([1, 2, 4, 8, 16, 32])
 NTASKS_P = np.array([0.38, 0.20, 0.18, 0.12, 0.07, 0.05])

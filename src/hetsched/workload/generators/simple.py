@@ -18,7 +18,8 @@ from pydantic import AfterValidator, Field
 from hetsched.fileio import StrictModel
 from hetsched.limits import MAX_GENERATED_JOBS, MAX_TASKS, MAX_TIME
 from hetsched.workload.generators import Generator
-from hetsched.workload.swf import COL, FIELDS, MAX_ESTIMATE_FACTOR
+from hetsched.options import MAX_ESTIMATE_FACTOR
+from hetsched.workload.swf import COL, FIELDS
 
 def ordered(low: float, high: float) -> AfterValidator:
     """``[a, b]`` with ``low <= a <= b <= high``."""

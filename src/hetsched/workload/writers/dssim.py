@@ -10,6 +10,7 @@ from pathlib import Path
 
 from hetsched.platform.dssim import SPEED
 from hetsched.limits import MAX_INT32
+from hetsched.models.speed import run_time
 from hetsched.platform.model import Platform
 from hetsched.workload.model import Job, Workload
 from hetsched.workload.writers import Writer, loss_rules as lost, unwritable
@@ -30,7 +31,7 @@ def _plain_id(job: Job) -> bool:
 
 
 def _run_time(job: Job, platform: Platform) -> float:
-    return job.req_ops / (job.ipc * SPEED)
+    return run_time(job, SPEED)
 
 
 #: The attributes of a job, in the order ds-sim writes them.

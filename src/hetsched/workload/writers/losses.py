@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from hetsched.models.speed import run_time
 from hetsched.platform.model import Platform
 from hetsched.workload.model import SPREAD, Job, Workload
 
@@ -33,7 +34,7 @@ def whole(value: float) -> bool:
 
 def slowest_run_time(job: Job, platform: Platform) -> float:
     """The job's run time on the platform's slowest core: what SWF and Batsim write."""
-    return job.req_ops / (job.ipc * platform.slowest_speed)
+    return run_time(job, platform.slowest_speed)
 
 
 def fixed_durations(fmt: str) -> Loss:

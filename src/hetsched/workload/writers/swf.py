@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from hetsched.limits import MAX_JOB_NUMBER
+from hetsched.models.speed import run_time
 from hetsched.platform.model import Platform
 from hetsched.workload.writers import Writer, loss_rules as lost, unwritable
 from hetsched.workload.model import SPREAD, Job, Workload
@@ -47,7 +48,7 @@ def workload_table(workload: Workload, reference_speed: float) -> np.ndarray:
     """The SWF table of ``workload``'s jobs; run times on a core of ``reference_speed``."""
     jobs = workload.jobs
     table = job_table(workload)
-    table[:, COL["run_time"]] = [j.req_ops / (j.ipc * reference_speed) for j in jobs]
+    table[:, COL["run_time"]] = [run_time(j, reference_speed) for j in jobs]
     table[:, COL["allocated_processors"]] = table[:, COL["requested_processors"]]
     table[:, COL["status"]] = 1
     return table

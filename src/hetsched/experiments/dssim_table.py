@@ -21,8 +21,8 @@ from hetsched.fileio import ForeignModel, validate
 from hetsched.metrics import summarize
 from hetsched.platform.model import Platform
 from hetsched.quantities import Seconds
+from hetsched.run.execute import run_simulation
 from hetsched.sim.result import SimResult
-from hetsched.sim.engine import simulate
 from hetsched.workload.model import Workload
 
 
@@ -56,7 +56,7 @@ def simulate_cell(config: Path, jobs_dir: Path, algo: str) -> tuple[Cell, SimRes
     """The cell and the run it comes from."""
     jobs = job_list_for(config, jobs_dir)
     platform, workload = _inputs(config, jobs, _stamp(config), _stamp(jobs))
-    result = simulate(platform, workload, DsSimScheduler(algo))
+    result = run_simulation(platform, workload, DsSimScheduler(algo))
     m = summarize(result)
     return Cell(config.stem, algo, int(m["dssim_turnaround"]),
                 round(100 * m["dssim_utilisation"], 2),
