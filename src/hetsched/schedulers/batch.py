@@ -65,7 +65,10 @@ class BatchMapping(Scheduler):
             if heuristic in LIST_HEURISTICS and value is not None:
                 raise ValueError(f"{heuristic} is a list heuristic: it takes no {key}")
         if budget is not None:
-            budget_keyword(heuristic, budget)  # refuses a bad one now
+            try:
+                budget_keyword(heuristic, budget)  # refuses a bad one now
+            except ConfigError as err:  # a ValueError: create() names the spec
+                raise ValueError(str(err)) from None
         self.heuristic = heuristic
         self.replan = replan
         self.time_limit = time_limit
