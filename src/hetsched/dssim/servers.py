@@ -15,8 +15,8 @@ from hetsched.workload.model import Job
 
 def request(job: Job) -> JobRequest:
     """A job as a ds-sim client sees it (JOBN): its integer sizes and estimate."""
-    return JobRequest(int(job.id), int(job.submit), job.ntasks, int(job.memory_mb),
-                      int(job.disk_mb), int(job.req_time))
+    return JobRequest(int(job.id), int(job.submit), job.ntasks, int(job.job_memory_mb),
+                      int(job.job_disk_mb), int(job.req_time))
 
 
 class ViewServers:

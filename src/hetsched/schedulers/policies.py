@@ -39,7 +39,7 @@ def fewest_tasks(job: Job) -> float:
 
 
 def least_memory(job: Job) -> float:
-    return job.mem_mb
+    return job.task_memory_mb
 
 
 def least_bandwidth(job: Job) -> float:

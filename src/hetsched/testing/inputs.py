@@ -60,7 +60,7 @@ def contract_workload(platform: Platform, single_task: bool = False) -> Workload
             id=f"j{i}", submit=submit, ntasks=ntasks,
             req_ops=seconds * platform.slowest_speed,
             req_time=seconds * float(rng.choice([0.5, 1.0, 1.5, 3.0])), nodes=nodes,
-            memory_mb=ntasks * float(rng.choice([0.0, 250.0, 1000.0])),
+            job_memory_mb=ntasks * float(rng.choice([0.0, 250.0, 1000.0])),
             parents=(f"j{i - 3}",) if i % 7 == 6 else ()))
     return Workload("contract-single" if single_task else "contract", tuple(jobs))
 

@@ -78,7 +78,8 @@ def _check_capacity(result: SimResult) -> None:
         start, end = float(result.start[job.index]), float(result.end[job.index])
         end = math.inf if math.isnan(end) else end
         for node, count in allocation:
-            memory, disk = (job.memory_mb * count / job.ntasks, job.disk_mb * count / job.ntasks)
+            memory, disk = (job.job_memory_mb * count / job.ntasks,
+                            job.job_disk_mb * count / job.ntasks)
             changes.setdefault(node, []).extend([(start, 1, count, memory, disk),
                                                  (end, 0, -count, -memory, -disk)])
     for node, events in changes.items():

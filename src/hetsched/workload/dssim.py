@@ -97,7 +97,8 @@ def _job_list(path: Path, root: ET.Element, platform: Platform) -> Workload:
 def _hetsched_job(job: _Listed) -> Job:
     return Job(id=str(job.id), submit=float(job.submit), ntasks=job.cores,
                req_ops=job.actual * SPEED, req_time=float(job.estimate),
-               memory_mb=float(job.memory), disk_mb=float(job.disk), profile="dssim")
+               job_memory_mb=float(job.memory), job_disk_mb=float(job.disk),
+               profile="dssim")
 
 
 def _generated_message(path: Path, config: DsSimConfig) -> str:

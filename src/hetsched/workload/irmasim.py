@@ -43,7 +43,7 @@ class IrmasimJob(ForeignModel):
     def job(self) -> Job:
         return Job(id=self.id, submit=self.subtime, ntasks=self.ntasks, req_ops=self.req_ops,
                    req_time=self.req_time, ipc=self.ipc, nodes=self.nodes,
-                   memory_mb=self.mem * self.ntasks,
+                   job_memory_mb=self.mem * self.ntasks,
                    mem_vol=self.mem_vol, profile=self.profile)
 
 

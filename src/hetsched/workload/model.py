@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Mapping
+from dataclasses import MISSING, dataclass, field, fields, replace
 
 #: ``Job.nodes`` value meaning "tasks may be spread over any number of nodes".
 SPREAD = 0
@@ -17,14 +18,17 @@ class Job:
     ``req_ops / (ipc * s)`` seconds. ``req_time`` is the user's run-time estimate in seconds on
     the **slowest** node type of the platform. ``nodes`` says how tasks may be placed: 1 = all
     on one node (shared memory), k > 1 = spread evenly over exactly k nodes, ``SPREAD`` (0) =
-    over any nodes. ``memory_mb`` and ``disk_mb`` are what the **whole job** holds while it
-    runs (MB); a node running ``c`` of its tasks gives it ``c / ntasks`` of them
-    (:func:`hetsched.sim.resources.share`), so a one-node job needs exactly these amounts:
-    whole-job sizes are kept as given (ds-sim's integers), not rebuilt from a per-task float
-    (29 / 7 × 7 is not 29 in floating point). ``mem_mb`` is the memory per task. Memory
-    bandwidth is GB/s per task. ``mem_vol`` is the memory traffic of each task in IRMaSim's
-    units (its contention model divides it by the task's uncontended run time). ``cpu_util``
-    is the share of its time a task's thread is busy on the CPU (DESiDE's U; 1 = always).
+    over any nodes (:attr:`spread`). ``job_memory_mb`` and ``job_disk_mb`` are what the
+    **whole job** holds while it runs (MB); a node running ``c`` of its tasks gives it
+    ``c / ntasks`` of them (:func:`hetsched.sim.resources.share`), so a one-node job needs
+    exactly these amounts: whole-job sizes are kept as given (ds-sim's integers), not rebuilt
+    from a per-task float (29 / 7 × 7 is not 29 in floating point). :attr:`task_memory_mb` is
+    the memory per task. The names of earlier versions keep working as aliases: ``memory_mb``
+    (``job_memory_mb``), ``disk_mb`` (``job_disk_mb``), also as constructor keywords, and
+    ``mem_mb`` (``task_memory_mb``). Memory bandwidth is GB/s per task. ``mem_vol`` is the
+    memory traffic of each task in IRMaSim's units (its contention model divides it by the
+    task's uncontended run time). ``cpu_util`` is the share of its time a task's thread is busy
+    on the CPU (DESiDE's U; 1 = always).
     ``parents`` are the ids of jobs that must finish before this one is released.
     ``fixed_duration``: the task takes ``req_ops / ipc`` seconds on **any** node (node speed
     does not count: Batsim's ``delay`` profiles); ``req_time`` is then an estimate on any node
@@ -40,8 +44,8 @@ class Job:
     req_time: float
     ipc: float = 1.0
     nodes: int = 1
-    memory_mb: float = 0.0
-    disk_mb: float = 0.0
+    job_memory_mb: float = 0.0
+    job_disk_mb: float = 0.0
     mem_bw_gbs: float = 0.0
     mem_vol: float = 0.0
     cpu_util: float = 1.0
@@ -58,14 +62,53 @@ class Job:
         return self.nodes == 1
 
     @property
-    def takes_space(self) -> bool:
-        """Whether the job needs memory or disk, which backfilling projects besides cores."""
-        return bool(self.memory_mb or self.disk_mb)
+    def spread(self) -> bool:
+        """Whether the tasks may go to any number of nodes (``nodes == SPREAD``)."""
+        return self.nodes == SPREAD
 
     @property
-    def mem_mb(self) -> float:
+    def takes_space(self) -> bool:
+        """Whether the job needs memory or disk, which backfilling projects besides cores."""
+        return bool(self.job_memory_mb or self.job_disk_mb)
+
+    @property
+    def task_memory_mb(self) -> float:
         """Memory per task (MB)."""
-        return self.memory_mb / self.ntasks
+        return self.job_memory_mb / self.ntasks
+
+    # the names of earlier versions (aliases)
+    memory_mb = property(lambda self: self.job_memory_mb, doc="Alias of ``job_memory_mb``.")
+    disk_mb = property(lambda self: self.job_disk_mb, doc="Alias of ``job_disk_mb``.")
+    mem_mb = property(lambda self: self.task_memory_mb, doc="Alias of ``task_memory_mb``.")
+
+
+#: Constructor keywords of earlier versions -> the fields they name now.
+JOB_ALIASES = {"memory_mb": "job_memory_mb", "disk_mb": "job_disk_mb"}
+
+
+def _init_with_aliases(cls: type, aliases: Mapping[str, str]) -> Callable[..., None]:
+    """The dataclass ``__init__`` of ``cls`` taking, by keyword, the names of earlier versions
+    too (``aliases``: old name -> field; given, it wins: ``dataclasses.replace(job,
+    memory_mb=...)`` passes every field). Built from the fields as ``dataclasses`` builds its
+    own (the source of the signature, compiled), so an object costs no more to make: jobs are
+    made by the hundred thousand."""
+    specs = [spec for spec in fields(cls) if spec.init]
+    assert all(spec.default_factory is MISSING for spec in specs)
+    params = [spec.name if spec.default is MISSING else f"{spec.name}=_default_{spec.name}"
+              for spec in specs]
+    lines = [f"def __init__(self, {', '.join(params)}, *, "
+             f"{', '.join(f'{old}=None' for old in aliases)}):",
+             *(f"    if {old} is not None: {new} = {old}" for old, new in aliases.items()),
+             *(f"    _set(self, {spec.name!r}, {spec.name})" for spec in specs)]
+    namespace = {"_set": object.__setattr__,
+                 **{f"_default_{spec.name}": spec.default for spec in specs}}
+    exec("\n".join(lines), namespace)  # noqa: S102 - our own fields' names, as dataclasses
+    init = namespace["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    return init
+
+
+Job.__init__ = _init_with_aliases(Job, JOB_ALIASES)  # type: ignore[method-assign]
 
 
 @dataclass(frozen=True, slots=True)

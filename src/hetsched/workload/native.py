@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated, Any
 
-from pydantic import BeforeValidator, Field
+from pydantic import AliasChoices, BeforeValidator, Field
 
 from hetsched.errors import InputError
 from hetsched.documents import file_stem, read_structured
@@ -39,8 +39,11 @@ class JobSpec(StrictModel):
     req_time: PositiveSeconds | None = None
     ipc: Ipc = 1.0
     nodes: Annotated[int, BeforeValidator(_spread), Field(ge=0, le=MAX_TASKS)] = 1
-    mem_mb: MemoryMb = 0.0
-    disk_mb: MemoryMb = 0.0
+    # per task and per job, as their names say; mem_mb and disk_mb: the keys of earlier
+    # versions, still read (and still written, so that earlier versions read hetsched's files)
+    task_memory_mb: MemoryMb = Field(0.0, validation_alias=AliasChoices("task_memory_mb",
+                                                                        "mem_mb"))
+    job_disk_mb: MemoryMb = Field(0.0, validation_alias=AliasChoices("job_disk_mb", "disk_mb"))
     mem_bw_gbs: Bandwidth = 0.0
     mem_vol: MemVolume = 0.0
     cpu_util: Utilisation = 1.0
@@ -87,7 +90,7 @@ def _job(spec: JobSpec, path: Path, slowest: float) -> Job:
     req_time = spec.req_time if spec.req_time is not None else seconds(req_ops, spec.ipc, speed)
     return Job(id=spec.id, submit=spec.submit, ntasks=spec.ntasks, req_ops=req_ops,
                req_time=req_time, ipc=spec.ipc, nodes=spec.nodes,
-               memory_mb=spec.mem_mb * spec.ntasks, disk_mb=spec.disk_mb,
+               job_memory_mb=spec.task_memory_mb * spec.ntasks, job_disk_mb=spec.job_disk_mb,
                mem_bw_gbs=spec.mem_bw_gbs, mem_vol=spec.mem_vol, cpu_util=spec.cpu_util,
                profile=spec.profile, parents=tuple(spec.parents),
                fixed_duration=spec.fixed_duration, walltime=spec.walltime, queue=spec.queue,

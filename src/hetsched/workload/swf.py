@@ -232,7 +232,7 @@ def _to_workload(name: str, path: Path, platform: Platform, options: SwfOptions,
 
     queue, partition = (t[ok, COL[f]].astype(np.int64).tolist() for f in ("queue", "partition"))
     jobs = [Job(id=str(i), submit=s, ntasks=n, req_ops=o, req_time=r, nodes=k,
-                memory_mb=n * m, profile="swf", walltime=w if w == w else None, queue=q,
+                job_memory_mb=n * m, profile="swf", walltime=w if w == w else None, queue=q,
                 partition=p)
             for i, s, n, o, r, k, m, w, q, p in zip(
                 ids[ok].tolist(), submit[ok].tolist(), procs[ok].tolist(), req_ops[ok].tolist(),

@@ -45,7 +45,7 @@ def write_dssim(workload: Workload, path: Path, platform: Platform,
     rows = []
     for number, job in zip(_ids(workload), workload.jobs):
         values = [round(v) for v in (number, job.submit, job.req_time, _run_time(job, platform),
-                                     job.ntasks, job.memory_mb, job.disk_mb)]
+                                     job.ntasks, job.job_memory_mb, job.job_disk_mb)]
         for name, value in zip(ATTRIBUTES, values):
             if value > MAX_INT32:
                 raise unwritable(workload, job, FMT, f"{name} would be {value:,}",
@@ -63,8 +63,8 @@ WRITER = Writer("dssim", ".xml", write_dssim, "ds-sim job list XML", (
     lost.not_whole("submit times", lambda j, p: j.submit, FMT),
     lost.not_whole("estimates (req_time)", lambda j, p: j.req_time, FMT),
     lost.not_whole("run times at 1e9 ops/s", _run_time, FMT),
-    lost.not_whole("memory sizes in MB", lambda j, p: j.memory_mb, FMT),
-    lost.not_whole("disk sizes in MB", lambda j, p: j.disk_mb, FMT),
+    lost.not_whole("memory sizes in MB", lambda j, p: j.job_memory_mb, FMT),
+    lost.not_whole("disk sizes in MB", lambda j, p: j.job_disk_mb, FMT),
     lost.ipc(FMT),
     lost.nodes_other_than(lambda j, p: 1, "every job on one server", FMT),
     lost.mem_bw(FMT), lost.mem_vol(FMT), lost.cpu_util(FMT), lost.profile(FMT, "dssim"),

@@ -18,7 +18,8 @@ from hetsched.workload.writers import Writer, loss_rules as lost
 def job_record(job: Job) -> dict[str, Any]:
     record = {"id": job.id, "subtime": job.submit, "ntasks": job.ntasks,
               "nodes": job.ntasks if job.nodes == SPREAD else job.nodes, "req_ops": job.req_ops,
-              "ipc": job.ipc, "req_time": job.req_time, "mem": job.mem_mb, "mem_vol": job.mem_vol}
+              "ipc": job.ipc, "req_time": job.req_time, "mem": job.task_memory_mb,
+              "mem_vol": job.mem_vol}
     return record | ({"profile": job.profile} if job.profile else {})
 
 

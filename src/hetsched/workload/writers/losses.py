@@ -48,7 +48,8 @@ def parents(fmt: str) -> Loss:
 
 
 def disk(fmt: str) -> Loss:
-    return Loss.each("need disk", lambda j, p: j.disk_mb != 0, f"{fmt} has no disk field: dropped")
+    return Loss.each("need disk", lambda j, p: j.job_disk_mb != 0,
+                     f"{fmt} has no disk field: dropped")
 
 
 def _dropped(what: str, field: str, default: float, fmt: str,
@@ -59,7 +60,7 @@ def _dropped(what: str, field: str, default: float, fmt: str,
 
 
 def memory(fmt: str) -> Loss:
-    return _dropped("need memory", "memory_mb", 0, fmt, "memory field")
+    return _dropped("need memory", "job_memory_mb", 0, fmt, "memory field")
 
 
 def mem_bw(fmt: str) -> Loss:

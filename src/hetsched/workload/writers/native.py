@@ -26,8 +26,8 @@ def job_record(job: Job) -> dict[str, Any]:
     record = {"id": job.id, "submit": job.submit, "ntasks": job.ntasks, "req_ops": job.req_ops,
               "req_time": job.req_time}
     optional = {"ipc": job.ipc, "nodes": "spread" if job.nodes == SPREAD else job.nodes,
-                "mem_mb": job.mem_mb, "disk_mb": job.disk_mb, "mem_bw_gbs": job.mem_bw_gbs,
-                "mem_vol": job.mem_vol,
+                "mem_mb": job.task_memory_mb, "disk_mb": job.job_disk_mb,
+                "mem_bw_gbs": job.mem_bw_gbs, "mem_vol": job.mem_vol,
                 "cpu_util": job.cpu_util, "profile": job.profile, "parents": list(job.parents),
                 "fixed_duration": job.fixed_duration, "walltime": job.walltime,
                 "queue": job.queue, "partition": job.partition}
@@ -58,7 +58,7 @@ def write_native_yaml(workload: Workload, path: Path, platform: Platform,
 
 _CANNOT_HOLD = (
     losses.Loss.each("need memory that no memory per task times their tasks gives",
-                     lambda j, p: j.mem_mb * j.ntasks != j.memory_mb,
+                     lambda j, p: j.task_memory_mb * j.ntasks != j.job_memory_mb,
                      "the native format holds memory per task: off by a rounding"),
 )
 

@@ -65,7 +65,8 @@ def job_table(workload: Workload) -> np.ndarray:
     table[:, COL["submit_time"]] = [j.submit for j in jobs]
     table[:, COL["requested_processors"]] = [j.ntasks for j in jobs]
     table[:, COL["requested_time"]] = [j.req_time for j in jobs]
-    table[:, COL["requested_memory"]] = [j.mem_mb * 1024 if j.memory_mb else -1 for j in jobs]
+    table[:, COL["requested_memory"]] = [j.task_memory_mb * 1024 if j.job_memory_mb else -1
+                                         for j in jobs]
     table[:, COL["queue"]] = [j.queue for j in jobs]
     table[:, COL["partition"]] = [j.partition for j in jobs]
     return table
@@ -116,7 +117,7 @@ _CANNOT_HOLD = (
     lost.not_whole("submit times", lambda j, p: j.submit, "SWF"),
     lost.not_whole("run times on the slowest core", lost.slowest_run_time, "SWF"),
     lost.not_whole("estimates (req_time)", lambda j, p: j.req_time, "SWF"),
-    lost.not_whole("memory per task in KB", lambda j, p: j.mem_mb * 1024, "SWF"),
+    lost.not_whole("memory per task in KB", lambda j, p: j.task_memory_mb * 1024, "SWF"),
     lost.ipc("SWF"),
     lost.nodes_other_than(_auto_nodes, "one node when a job fits the largest node, else spread",
                           "SWF"),
