@@ -213,6 +213,30 @@ def test_running_jobs_keep_their_cores_when_a_node_shrinks() -> None:
     assert result.end.tolist() == [10.0, 11.0]
 
 
+@pytest.mark.parametrize("scheduler", ["fcfs", "easy", "conservative", "irmasim_minimal"])
+def test_a_shrunken_node_does_not_hide_free_cores_elsewhere(scheduler: str) -> None:
+    # a holds node 0's 4 cores when node 0 shrinks to 1 core at 5 (3 threads too many); x
+    # leaves 2 cores free on node 1. b (2 tasks, at 20) fits there at once: the platform's
+    # free slots are 2, not 1 - 4 + 2 = -1
+    platform = Platform.from_counts("p", [(ONE_GHZ, 2)])
+    jobs = (job("a", 0, 4, 1000), job("x", 0, 2, 1000), job("b", 20, 2, 10))
+    result = simulate(platform, Workload("w", jobs), create(scheduler),
+                      availability=[Availability(5.0, 0, 1)])
+    assert result.start.tolist() == [0.0, 0.0, 20.0]
+    assert result.allocation[2] == ((1, 2),)
+
+
+def test_total_free_cores_counts_no_node_below_zero() -> None:
+    platform = Platform.from_counts("p", [(ONE_GHZ, 2)])
+    sim = Simulation(platform, Workload("w", (job("a", 0, 4, 1000), job("x", 0, 2, 1000))),
+                     availability=[Availability(5.0, 0, 1)])
+    step = sim.advance()
+    sim.apply([Start.on(step.events.submitted[0], 0), Start.on(step.events.submitted[1], 1)])
+    assert sim.advance().events.available == (0,)
+    assert sim.view.free_cores.tolist() == [-3, 2]
+    assert sim.view.total_free_cores == 2
+
+
 def test_bad_availability_is_refused() -> None:
     with pytest.raises(ConfigError, match="0..4 cores"):
         Simulation(one_node(), chain(), availability=[Availability(1.0, 0, 9)])

@@ -54,7 +54,7 @@ import numpy as np
 
 from hetsched.errors import ConfigError, did_you_mean
 from hetsched.sim.protocol import Decision, Events, Reject, Scheduler, Start
-from hetsched.schedulers.placement import Allocation
+from hetsched.schedulers.placement import Allocation, positive_total
 from hetsched.sim.resources import capacity, share
 from hetsched.sim.view import ClusterView
 from hetsched.workload.model import SPREAD, Job
@@ -188,10 +188,10 @@ class IrmasimMinimal(_IrmasimManager):
             if self.view.total_free_cores < job.ntasks:  # memory can only lower the room
                 return
             free_cores, free_mem = self.free()
-            if int(free_cores.sum()) < job.ntasks:  # cores still held in IRMaSim's order
+            if positive_total(free_cores) < job.ntasks:  # cores held in IRMaSim's order
                 return
             room = capacity(job, free_cores, free_mem, self.view.free_disk)
-            if int(room.sum()) < job.ntasks:
+            if positive_total(room) < job.ntasks:  # (a shrunken node's room is negative)
                 return
             nodes = np.flatnonzero(room > 0)
             filled = np.cumsum(room[nodes])

@@ -104,7 +104,10 @@ class ClusterState:
         self.held: dict[int, list[RunningJob]] = {}
         self.held_count = 0
         self.total_busy_cores = 0
-        self.total_free = int(a.slots.sum())
+        # free slots summed over the nodes, and the nodes whose availability shrank below
+        # the threads they run (their free slots are negative; :attr:`total_free` counts 0)
+        self.free_sum = int(a.slots.sum())
+        self.short: set[int] = set()
         self.threads = [0] * len(layout.cores)
         self.available = list(layout.cores)
         self._proc_power = list(layout.idle_w)
@@ -195,7 +198,7 @@ class ClusterState:
                 watts += power[node] - before
             free[node] -= count
             moved += count
-        self.total_free -= moved
+        self.free_sum -= moved
         self.total_busy_cores += busy_moved
         self.total_power += watts
         job = run.job
@@ -218,7 +221,7 @@ class ClusterState:
         """Take or give back ``run``'s slots, memory and disk, without running its threads."""
         for node, cores in run.allocation:
             self.free_cores[node] -= sign * cores
-        self.total_free -= sign * run.job.ntasks
+        self.free_sum -= sign * run.job.ntasks
         if run.job.memory_mb or run.job.disk_mb:
             self._take(run, sign)
 
@@ -311,7 +314,23 @@ class ClusterState:
             left -= self.available[p]
         slots = self.platform.nodes[node].type.oversubscription
         self.free_cores[node] += (cores - before) * slots
-        self.total_free += (cores - before) * slots
+        self.free_sum += (cores - before) * slots
+        if self.free_cores[node] < 0:
+            self.short.add(node)
+        else:
+            self.short.discard(node)
+
+    @property
+    def total_free(self) -> int:
+        """Free slots over the platform: what each node can still take, a node running more
+        threads than its available slots counting 0 (only an availability change makes one;
+        its jobs keep their cores)."""
+        total = self.free_sum
+        for node in self.short:  # nodes whose jobs have since ended are no longer short
+            free = int(self.free_cores[node])
+            if free < 0:
+                total -= free
+        return total
 
     def close(self, now: float) -> None:
         """Integrate every node up to ``now`` (the end of the accounting window)."""

@@ -58,7 +58,9 @@ class ClusterView:
 
     @property
     def total_free_cores(self) -> int:
-        """Free slots over the whole platform (``free_cores.sum()``, kept as a count)."""
+        """Free slots over the whole platform, kept as a count: ``free_cores`` summed, a node
+        whose availability shrank below the threads it runs (negative ``free_cores``)
+        counting 0."""
         return self._state.total_free
 
     @property
