@@ -55,7 +55,7 @@ import numpy as np
 from hetsched.errors import ConfigError, did_you_mean
 from hetsched.sim.protocol import Decision, Events, Reject, Scheduler, Start
 from hetsched.schedulers.placement import Allocation, positive_total
-from hetsched.sim.resources import capacity, share
+from hetsched.sim.resources import capacity, footprint
 from hetsched.sim.view import ClusterView
 from hetsched.workload.model import SPREAD, Job
 
@@ -133,9 +133,9 @@ class _IrmasimManager(Scheduler):
         if events.submitted and events.finished:
             # IRMaSim: the submissions first, while the finished jobs still hold their nodes
             for job in events.finished:
-                for node, cores in self.placed[job.index]:
+                for (node, cores), memory, _ in footprint(job, self.placed[job.index]):
                     self.held_cores[node] += cores
-                    self.held_mem[node] += share(job.memory_mb, cores, job.ntasks)
+                    self.held_mem[node] += memory
             yield from self.submit(events.submitted)
             yield from self.schedule()
             self.held_cores[:] = 0

@@ -18,7 +18,7 @@ import numpy as np
 
 from hetsched.schedulers.placement import Allocation, choose_node, place
 from hetsched.schedulers.skyline import Skyline
-from hetsched.sim.resources import capacity, even_split, room, share
+from hetsched.sim.resources import Resources, capacity, even_split, footprint, room, share
 from hetsched.sim.view import ClusterView
 from hetsched.workload.model import SPREAD, Job
 
@@ -44,20 +44,19 @@ class Profile:
         now = view.now
         ends: list[list[tuple[float, int, float, float]]] = [[] for _ in view.node_index]
         for run in view.running.values():
-            end, job = view.estimated_end(run), run.job
-            for node, count in run.allocation:
-                ends[node].append((end, count, share(job.memory_mb, count, job.ntasks),
-                                   share(job.disk_mb, count, job.ntasks)))
+            end = view.estimated_end(run)
+            for (node, count), memory, disk in footprint(run.job, run.allocation):
+                ends[node].append((end, count, memory, disk))
         cores, mem, disk = (view.free_cores.tolist(), view.free_mem.tolist(),
                             view.free_disk.tolist())
-        skylines = [_skyline(now, (cores[n], mem[n], disk[n]), sorted(ends[n], key=_END))
-                    for n in range(len(ends))]
+        skylines = [_skyline(now, Resources(cores[n], mem[n], disk[n]),
+                             sorted(ends[n], key=_END)) for n in range(len(ends))]
         if len(skylines) == 1:  # its node's skyline is the platform's
             total = skylines[0]
         else:
             every_end = sorted(((end, count, 0.0, 0.0) for node in ends
                                 for end, count, _, _ in node), key=_END)
-            total = _skyline(now, (view.total_free_cores, 0.0, 0.0), every_end)
+            total = _skyline(now, Resources(view.total_free_cores, 0.0, 0.0), every_end)
         return Profile(skylines, total, view.platform.arrays.slots.tolist(), now)
 
     def advance(self, now: float) -> None:
@@ -75,13 +74,10 @@ class Profile:
     def _book(self, job: Job, start: float, end: float, allocation: Allocation,
               sign: int) -> None:
         now, nodes, total = self.now, self.nodes, 0
-        memory, disk, tasks = job.memory_mb, job.disk_mb, job.ntasks
-        for node, count in allocation:
+        for (node, count), memory, disk in footprint(job, allocation):
             skyline = nodes[node]
             skyline.prune(now)
-            skyline.add(start, end, sign * count,
-                        sign * share(memory, count, tasks) if memory else 0.0,
-                        sign * share(disk, count, tasks) if disk else 0.0)
+            skyline.add(start, end, sign * count, sign * memory, sign * disk)
             total += count
         if len(nodes) > 1:
             self.total.prune(now)
@@ -162,7 +158,7 @@ class Profile:
         for t in steps.starts(first, now).tolist():
             if t >= hi:
                 break
-            if total.lowest(t, t + duration)[0] < tasks:
+            if total.lowest(t, t + duration).slots < tasks:
                 continue
             cores, mem, disk = steps.lowest(t, t + duration)
             if not _may_fit(job, capacity(job, cores, mem, disk)):
@@ -172,21 +168,21 @@ class Profile:
                 return t, allocation
         return None
 
-    def most_free(self, node: int, start: float, end: float) -> tuple[int, float, float]:
+    def most_free(self, node: int, start: float, end: float) -> Resources:
         """The most free cores, memory and disk ``node`` has at some time in
         ``[start, end)``."""
         return self.nodes[node].highest(start, end)
 
     def most_total(self, start: float, end: float) -> int:
         """The most free cores the platform has at some time in ``[start, end)``."""
-        return self.total.highest(start, end)[0]
+        return self.total.highest(start, end).slots
 
 
-def _skyline(now: float, free: tuple[int, float, float],
+def _skyline(now: float, free: Resources,
              ends: list[tuple[float, int, float, float]]) -> Skyline:
-    """A node with ``free`` cores, memory and disk now that gets back each ``(end, cores, mem,
-    disk)`` (sorted by end) then."""
-    times, cores, mem, disk = [now], [free[0]], [free[1]], [free[2]]
+    """A node with ``free`` resources now that gets back each ``(end, cores, mem, disk)``
+    (sorted by end) then."""
+    times, cores, mem, disk = [now], [free.slots], [free.memory], [free.disk]
     for end, group in groupby(ends, key=_END):
         if end == now:
             for _, count, count_mem, count_disk in group:
@@ -287,15 +283,13 @@ def first_fit_time(view: ClusterView, job: Job, key: np.ndarray | None, rng: np.
     i, t, may_fit = 0, now, True
     while True:
         while i < len(runs) and max(runs[i].est_end, now) <= t:
-            run = runs[i]
-            memory, disk_mb, ntasks = run.job.memory_mb, run.job.disk_mb, run.job.ntasks
-            for node, count in run.allocation:
+            for (node, count), memory, disk_mb in footprint(runs[i].job, runs[i].allocation):
                 cores[node] += count
                 total += count
                 if memory:
-                    mem[node] += share(memory, count, ntasks)
+                    mem[node] += memory
                 if disk_mb:
-                    disk[node] += share(disk_mb, count, ntasks)
+                    disk[node] += disk_mb
                 may_fit = may_fit or (one_node and cores[node] >= need)
             i += 1
         if may_fit and total >= need:

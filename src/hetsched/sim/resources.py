@@ -14,7 +14,10 @@ free cores (oversubscription) go one by one to the processor with the fewest thr
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
+from itertools import repeat
 from math import floor
+from typing import NamedTuple
 
 import numpy as np
 
@@ -30,6 +33,30 @@ def share(total: float, tasks: int, ntasks: int) -> float:
         return 0.0
     # whole_kb's rounding, inline: on every start and end of a job with memory or disk
     return floor((total if tasks == ntasks else total * tasks / ntasks) * KB_PER_MB) / KB_PER_MB
+
+
+class Resources(NamedTuple):
+    """One node's free slots, memory and disk (MB)."""
+
+    slots: int
+    memory: float
+    disk: float
+
+
+def footprint(job: Job, allocation: Sequence[tuple[int, int]]
+              ) -> Iterator[tuple[tuple[int, int], float, float]]:
+    """What ``job`` takes on each node of ``allocation``: a slot per task and its
+    :func:`share` of memory and disk there, as ``((node, tasks), memory, disk)`` in the
+    allocation's order. (An iterator of the allocation's own pairs: on every booking's and
+    release's path, building a tuple per node would cost more than the rest of the loop.)"""
+    memory, disk, ntasks = job.memory_mb, job.disk_mb, job.ntasks
+    if not memory and not disk:  # most jobs: slots only
+        return zip(allocation, _ZEROS, _ZEROS)
+    return zip(allocation, [share(memory, tasks, ntasks) for _, tasks in allocation],
+               [share(disk, tasks, ntasks) for _, tasks in allocation])
+
+
+_ZEROS = repeat(0.0)
 
 
 def _shares(total: float, tasks: np.ndarray, ntasks: int) -> np.ndarray:
@@ -80,10 +107,11 @@ def _tasks_within(total: float, ntasks: int, free: np.ndarray) -> np.ndarray:
 def fits(job: Job, tasks: int, node: int, free_slots: np.ndarray, free_mem: np.ndarray,
          free_disk: np.ndarray) -> bool:
     """Whether ``tasks`` tasks of ``job`` fit in node ``node``'s free slots, memory and disk
-    (per-node arrays; only what the job asks for is read: this is on every start's path)."""
-    return int(free_slots[node]) >= tasks and \
-        (job.memory_mb <= 0 or float(free_mem[node]) >= share(job.memory_mb, tasks, job.ntasks)) \
-        and (job.disk_mb <= 0 or float(free_disk[node]) >= share(job.disk_mb, tasks, job.ntasks))
+    (per-node arrays; only what the job asks for is read, with ``item``, numpy's cheapest
+    scalar read: this is on every start's path)."""
+    return free_slots.item(node) >= tasks and \
+        (job.memory_mb <= 0 or free_mem.item(node) >= share(job.memory_mb, tasks, job.ntasks)) \
+        and (job.disk_mb <= 0 or free_disk.item(node) >= share(job.disk_mb, tasks, job.ntasks))
 
 
 def fits_type(job: Job, node_type: NodeType) -> bool:

@@ -17,7 +17,7 @@ import numpy as np
 
 from hetsched.platform.model import Platform
 from hetsched.models.contention import Group
-from hetsched.sim.resources import fits, share, split_over_processors
+from hetsched.sim.resources import fits, footprint, split_over_processors
 from hetsched.workload.model import Job
 
 
@@ -104,9 +104,9 @@ class ClusterState:
         self.held: dict[int, list[RunningJob]] = {}
         self.held_count = 0
         self.total_busy_cores = 0
-        # free slots summed over the nodes, and the nodes whose availability shrank below
-        # the threads they run (their free slots are negative; :attr:`total_free` counts 0)
-        self.free_sum = int(a.slots.sum())
+        # free slots summed over the nodes, each counting at least 0; the nodes whose
+        # availability shrank below the threads they run (with negative free slots)
+        self.total_free = int(a.slots.sum())
         self.short: set[int] = set()
         self.threads = [0] * len(layout.cores)
         self.available = list(layout.cores)
@@ -198,7 +198,9 @@ class ClusterState:
                 watts += power[node] - before
             free[node] -= count
             moved += count
-        self.free_sum -= moved
+        self.total_free -= moved
+        if self.short:
+            self._recount_free()
         self.total_busy_cores += busy_moved
         self.total_power += watts
         job = run.job
@@ -208,22 +210,22 @@ class ClusterState:
             for node, cores in run.allocation:
                 self.used_mem_bw[node] += sign * cores * job.mem_bw_gbs
 
-    def _take(self, run: RunningJob, sign: int) -> None:
-        """Take (``sign`` 1) or give back (-1) ``run``'s memory and disk."""
-        job = run.job
-        for node, cores in run.allocation:
-            memory = share(job.memory_mb, cores, job.ntasks)
+    def _take(self, run: RunningJob, sign: int, slots: bool = False) -> None:
+        """Take (``sign`` 1) or give back (-1) ``run``'s memory and disk, and with ``slots``
+        its slots (a run held for a boot, whose threads take none yet)."""
+        for (node, count), memory, disk in footprint(run.job, run.allocation):
+            if slots:
+                self.free_cores[node] -= sign * count
             self.free_mem[node] -= sign * memory
             self.used_mem[node] += sign * memory
-            self.free_disk[node] -= sign * share(job.disk_mb, cores, job.ntasks)
+            self.free_disk[node] -= sign * disk
 
     def _reserve(self, run: RunningJob, sign: int) -> None:
         """Take or give back ``run``'s slots, memory and disk, without running its threads."""
-        for node, cores in run.allocation:
-            self.free_cores[node] -= sign * cores
-        self.free_sum -= sign * run.job.ntasks
-        if run.job.memory_mb or run.job.disk_mb:
-            self._take(run, sign)
+        self._take(run, sign, slots=True)
+        self.total_free -= sign * run.job.ntasks
+        if self.short:
+            self._recount_free()
 
     def _writable(self, node: int) -> dict[int, RunningJob]:
         """``node``'s dict of running jobs, this state's own (copied if shared with a fork)."""
@@ -314,23 +316,16 @@ class ClusterState:
             left -= self.available[p]
         slots = self.platform.nodes[node].type.oversubscription
         self.free_cores[node] += (cores - before) * slots
-        self.free_sum += (cores - before) * slots
-        if self.free_cores[node] < 0:
+        if self.free_cores[node] < 0:  # its jobs keep their cores
             self.short.add(node)
-        else:
-            self.short.discard(node)
+        self._recount_free()
 
-    @property
-    def total_free(self) -> int:
-        """Free slots over the platform: what each node can still take, a node running more
-        threads than its available slots counting 0 (only an availability change makes one;
-        its jobs keep their cores)."""
-        total = self.free_sum
-        for node in self.short:  # nodes whose jobs have since ended are no longer short
-            free = int(self.free_cores[node])
-            if free < 0:
-                total -= free
-        return total
+    def _recount_free(self) -> None:
+        """``total_free`` counted again, while some node runs more threads than its available
+        slots (its free slots are negative; it counts 0)."""
+        free = self.free_cores
+        self.total_free = int(np.maximum(free, 0).sum())
+        self.short = {node for node in self.short if free[node] < 0}
 
     def close(self, now: float) -> None:
         """Integrate every node up to ``now`` (the end of the accounting window)."""
