@@ -3,6 +3,9 @@ oversubscription and IRMaSim's contention model, each checked against hand-deriv
 
 from __future__ import annotations
 
+import gc
+import weakref
+
 import numpy as np
 import pytest
 
@@ -143,6 +146,61 @@ def test_a_fork_under_another_decision() -> None:
         pass
     assert fork.finish().end.tolist() == [5.0]
     assert sim.finish().end.tolist() == [10.0]
+
+
+def test_a_dropped_fork_is_freed_at_once() -> None:
+    # no reference cycle (simulation -> view -> simulation): a fork nobody holds is freed by
+    # its reference count, not left to the cyclic collector
+    platform, workload = bundled()
+    sim = Simulation(platform, workload, create("easy"))
+    sim.advance()
+    gc.disable()
+    try:
+        forks = [weakref.ref(sim.fork()), weakref.ref(sim.fork(create("conservative")))]
+        assert [fork() for fork in forks] == [None, None]
+    finally:
+        gc.enable()
+
+
+def test_a_fork_reports_no_progress() -> None:
+    platform, workload = bundled()
+    calls: list[tuple[int, int]] = []
+    sim = Simulation(platform, workload, create("fcfs"), progress=lambda *done: calls.append(done))
+    step = sim.advance()
+    sim.apply(sim.scheduler.decide(step.now, step.events))
+    sim.fork(create("fcfs")).run()
+    assert calls == []
+    sim.run()
+    assert calls[-1] == (len(workload.jobs), len(workload.jobs))
+
+
+def test_forks_and_the_original_stay_independent() -> None:
+    # two forks of one instant: the first runs to its end, then the original, then the
+    # second, which must see neither's changes (per-job state, node dicts, time series are
+    # shared until written)
+    platform, workload = bundled()
+    alone = simulate(platform, workload, create("easy"), seed=2)
+    sim = Simulation(platform, workload, create("easy"), seed=2)
+    for _ in range(30):
+        step = sim.advance()
+        sim.apply(sim.scheduler.decide(step.now, step.events))
+    first, second = sim.fork(create("first-random")), sim.fork(create("first-random"))
+    expected = first.run()
+    same(sim.run(), alone)
+    same(second.run(), expected)
+
+
+def test_a_fork_of_a_fork_draws_as_a_fork_of_the_original() -> None:
+    # a fork without a scheduler keeps the generator's state of its instant for its own forks
+    platform, workload = bundled()
+    sim = Simulation(platform, workload, create("first-random"), seed=5)
+    for _ in range(10):
+        step = sim.advance()
+        sim.apply(sim.scheduler.decide(step.now, step.events))
+    middle = sim.fork()
+    direct = sim.fork(create("first-random")).run()
+    sim.run()  # draws from the original's generator
+    same(middle.fork(create("first-random")).run(), direct)
 
 
 # ---- dependencies ----

@@ -12,12 +12,12 @@ import math
 from collections import deque
 from dataclasses import dataclass
 from typing import NamedTuple
-
 import numpy as np
 
 from hetsched.platform.model import Platform
 from hetsched.models.contention import Group
 from hetsched.sim.resources import fits, footprint, split_over_processors
+from hetsched.sim.shared import SharedParts
 from hetsched.workload.model import Job
 
 
@@ -71,9 +71,6 @@ class RunningJob:
         return np.array([cores for _, cores in self.allocation])
 
 
-_NONE: dict[int, RunningJob] = {}
-
-
 class ClusterState:
     """Per-node counters, threads per processor and energy accounting. Only the engine calls
     the mutators. ``free_cores`` counts free slots (threads a node can still take)."""
@@ -90,10 +87,8 @@ class ClusterState:
         self.used_mem = np.zeros(n)
         self.used_mem_bw = np.zeros(n)
         self.busy_cores = np.zeros(n, dtype=np.int64)
-        # per node that ever ran a job. A copy shares the per-node dicts; each state copies
-        # one before its first change to it (``_owned``: the ones it may change)
-        self.running_on: dict[int, dict[int, RunningJob]] = {}
-        self._owned: set[int] = set()
+        # the jobs running on each node, by index (shared with a copy until either changes one)
+        self._by_node: SharedParts[dict[int, RunningJob]] = SharedParts([{} for _ in range(n)])
         self.local_queues: dict[int, deque[Job]] = {}
         self.running: dict[int, RunningJob] = {}
         # on-demand nodes: when each is (or will be) up, NaN while off (nodes not on demand
@@ -120,17 +115,17 @@ class ClusterState:
         self._busy_s = [0.0] * n
 
     def copy(self) -> "ClusterState":
-        """An independent copy sharing the platform, the (never changed) running-job records and
-        the per-node dicts of running jobs until either state changes one."""
+        """An independent copy sharing the platform, the (never changed) running-job records
+        and each node's dict of running jobs until either state changes it. This state then
+        shares its dicts too, so it copies a node's dict before its next change to it
+        (:meth:`SharedParts.copy`): what either state does never shows in the other."""
         other = object.__new__(ClusterState)
         for name, value in self.__dict__.items():
-            if isinstance(value, (np.ndarray, list, dict)):
+            if isinstance(value, (np.ndarray, list, dict, set)):
                 value = value.copy()
             other.__dict__[name] = value
-        self._owned = set()
-        other._owned = set()
+        other._by_node = self._by_node.copy()
         other.local_queues = {node: queue.copy() for node, queue in self.local_queues.items()}
-        other.booting = set(self.booting)
         other.held = {node: runs.copy() for node, runs in self.held.items()}
         return other
 
@@ -227,23 +222,16 @@ class ClusterState:
         if self.short:
             self._recount_free()
 
-    def _writable(self, node: int) -> dict[int, RunningJob]:
-        """``node``'s dict of running jobs, this state's own (copied if shared with a fork)."""
-        jobs = self.running_on.get(node)
-        if node not in self._owned:
-            jobs = self.running_on[node] = {} if jobs is None else dict(jobs)
-            self._owned.add(node)
-        return jobs
-
     def occupy(self, run: RunningJob, now: float) -> None:
         self._change(run, 1, now)
         self.store(run)
 
     def release(self, run: RunningJob, now: float) -> None:
         self._change(run, -1, now)
-        index, owned, on = run.job.index, self._owned, self.running_on
-        for node, _ in run.allocation:  # an emptied dict stays: the node will be busy again
-            jobs = on[node] if node in owned else self._writable(node)
+        index, by_node = run.job.index, self._by_node
+        mine = by_node.mine
+        for node, _ in run.allocation:
+            jobs = mine[node] or by_node.writable(node)  # (None, or holding the job)
             del jobs[index]
             if not jobs:
                 self._empty(node)
@@ -258,7 +246,7 @@ class ClusterState:
 
     def jobs_on(self, node: int) -> dict[int, RunningJob]:
         """The jobs running on ``node``, by index (an empty dict for an idle node)."""
-        return self.running_on.get(node, _NONE)
+        return self._by_node.parts[node]
 
     def queue(self, node: int) -> deque[Job]:
         """``node``'s local queue, created when first used."""
@@ -266,15 +254,13 @@ class ClusterState:
 
     def store(self, run: RunningJob) -> None:
         """Record a running job (a new one, or a newer version after a rate change)."""
-        index, owned, on = run.job.index, self._owned, self.running_on
+        index, by_node = run.job.index, self._by_node
+        mine = by_node.mine
         for node, _ in run.allocation:
-            if node in owned:
-                on[node][index] = run
-            elif node not in on:
-                on[node] = {index: run}
-                owned.add(node)
-            else:
-                self._writable(node)[index] = run
+            jobs = mine[node]
+            if jobs is None:
+                jobs = by_node.writable(node)
+            jobs[index] = run
         self.running[index] = run
 
     # ---- on-demand nodes ---------------------------------------------------------------------
