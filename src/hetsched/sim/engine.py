@@ -43,7 +43,7 @@ ProgressCallback = Callable[[int, int], None]
 
 
 _new = tuple.__new__
-_new_run = object.__new__
+_new_object = object.__new__
 
 
 class Step(NamedTuple):
@@ -475,7 +475,7 @@ class Simulation:
         wait = self._boot_wait(nodes, now) if self._on_demand else -1
         at = now if wait < 0 else state.up_since[wait]
         # RunningJob(...) without the dataclass's Python __init__ (once per job)
-        run = _new_run(RunningJob)
+        run = _new_object(RunningJob)
         run.job, run.allocation, run.start, run.version = job, pairs, at, 0
         run.est_end = at + self._estimate(job, speed)
         run.end = at + run_time(job, speed)
@@ -521,19 +521,21 @@ class Simulation:
         """The job's threads per processor of each node, at uncontended rates."""
         layout, ops, ipc = self.state.layout, job.req_ops, job.ipc
         speed = self._fixed_speed if job.fixed_duration else self._speed
-        if self.contention is None and self._one_processor_each:  # the common case, hot
-            first = layout.first  # Share(...) without its Python __new__
-            if len(pairs) == 1:
-                (node, count), = pairs
-                return (_new(Share, (node, first[node], count, ops, ipc * speed[node], now,
-                                     None)),)
-            return tuple([_new(Share, (node, first[node], count, ops, ipc * speed[node], now,
-                                       None)) for node, count in pairs])
         shares = []
+        if self.contention is None and self._one_processor_each:  # the common case, hot
+            first = layout.first
+            for node, count in pairs:  # Share(...) without the dataclass's Python __init__
+                share = _new_object(Share)
+                share.node, share.processor, share.threads = node, first[node], count
+                share.remaining, share.rate, share.since = ops, ipc * speed[node], now
+                share.group = None
+                shares.append(share)
+            return tuple(shares)
         for node, count in pairs:
             rate = ipc * speed[node]
-            shares.extend([Share(node, proc, threads, ops, rate, now,
-                                 Group(job, proc - layout.first[node], threads, ops / rate)
+            shares.extend([Share(node=node, processor=proc, threads=threads, remaining=ops,
+                                 rate=rate, since=now,
+                                 group=Group(job, proc - layout.first[node], threads, ops / rate)
                                  if self.contention is not None else None)
                            for proc, threads in self.state.assign(node, count)])
         return tuple(shares)
@@ -568,8 +570,9 @@ class Simulation:
         layout = self.state.layout
         dynamic, static, cores = layout.dynamic_w_per_core, layout.static_w, layout.cores
         watts = 0.0
-        for _, proc, threads, _, _, _, _ in run.shares:
-            watts += (dynamic[proc] + static[proc] / cores[proc]) * threads
+        for share in run.shares:
+            proc = share.processor
+            watts += (dynamic[proc] + static[proc] / cores[proc]) * share.threads
         return watts * (now - run.start)
 
     def _reject(self, job: Job, reason: str) -> None:

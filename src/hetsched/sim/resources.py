@@ -50,10 +50,9 @@ def footprint(job: Job, allocation: Sequence[tuple[int, int]]
     allocation's order. (An iterator of the allocation's own pairs: on every booking's and
     release's path, building a tuple per node would cost more than the rest of the loop.)"""
     memory, disk, ntasks = job.memory_mb, job.disk_mb, job.ntasks
-    if not memory and not disk:  # most jobs: slots only
-        return zip(allocation, _ZEROS, _ZEROS)
-    return zip(allocation, [share(memory, tasks, ntasks) for _, tasks in allocation],
-               [share(disk, tasks, ntasks) for _, tasks in allocation])
+    return zip(allocation,
+               [share(memory, tasks, ntasks) for _, tasks in allocation] if memory else _ZEROS,
+               [share(disk, tasks, ntasks) for _, tasks in allocation] if disk else _ZEROS)
 
 
 _ZEROS = repeat(0.0)

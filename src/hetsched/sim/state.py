@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from collections import deque
 from dataclasses import dataclass
-from typing import NamedTuple
+
 import numpy as np
 
 from hetsched.platform.model import Platform
@@ -21,11 +21,14 @@ from hetsched.sim.shared import SharedParts
 from hetsched.workload.model import Job
 
 
-class Share(NamedTuple):
+@dataclass(slots=True)
+class Share:
     """``threads`` threads of a running job on one processor (global index ``processor`` of
     node ``node``): each has ``remaining`` operations left as of ``since``, done at ``rate``
     operations per second. ``group`` is what a contention model sees of it (``None`` when the
-    run has no model that can change rates)."""
+    run has no model that can change rates). Never changed once its job's record is stored
+    (a rate change makes new ones); a slotted class, whose fields read quicker than a named
+    tuple's on the engine's hot paths."""
 
     node: int
     processor: int
@@ -33,7 +36,7 @@ class Share(NamedTuple):
     remaining: float
     rate: float
     since: float
-    group: Group | None
+    group: Group | None = None
 
     def remaining_at(self, now: float) -> float:
         return self.remaining - self.rate * (now - self.since)
@@ -167,7 +170,8 @@ class ClusterState:
         static_w, dynamic_w, idle_w = layout.static_w, layout.dynamic_w_per_core, layout.idle_w
         moved = busy_moved = 0
         watts = 0.0
-        for node, proc, count, _, _, _, _ in run.shares:
+        for share in run.shares:
+            node, proc, count = share.node, share.processor, share.threads
             dt = now - last[node]
             if dt > 0.0:
                 energy[node] += power[node] * dt
