@@ -283,14 +283,15 @@ def first_fit_time(view: ClusterView, job: Job, key: np.ndarray | None, rng: np.
     i, t, may_fit = 0, now, True
     while True:
         while i < len(runs) and max(runs[i].est_end, now) <= t:
-            for (node, count), memory, disk_mb in footprint(runs[i].job, runs[i].allocation):
+            run = runs[i]
+            for node, count in run.allocation:  # its slots: a core per task
                 cores[node] += count
-                total += count
-                if memory:
-                    mem[node] += memory
-                if disk_mb:
-                    disk[node] += disk_mb
                 may_fit = may_fit or (one_node and cores[node] >= need)
+            total += run.job.ntasks
+            if run.job.memory_mb or run.job.disk_mb:  # (the hot loop of a long queue)
+                for (node, _), memory, disk_mb in footprint(run.job, run.allocation):
+                    mem[node] += memory
+                    disk[node] += disk_mb
             i += 1
         if may_fit and total >= need:
             projected = np.array(cores, dtype=view.free_cores.dtype)
