@@ -27,7 +27,7 @@ from hetsched.sim.checks import check_run
 from hetsched.models.contention import ContentionModel, Group
 from hetsched.sim.dependencies import Dependencies
 from hetsched.options import check_walltime
-from hetsched.sim.events import (AVAILABILITY, BOOT, FINISH, KILL, RELEASE, SUBMIT, WAKE,
+from hetsched.sim.events import (AVAILABILITY, BOOT, FINISH, KILL, RELEASE, SUBMIT,
                                  Availability, EventQueue)
 from hetsched.sim.jobs import (ALIVE, FINISHED, HELD, KILLED, PENDING, QUEUED, REJECTED,
                                JobTable)
@@ -110,7 +110,6 @@ class Simulation:
         self.clock = [self.t0]
         self.view = ClusterView(platform, self.state, self.jobs, self.clock)
         self._estimate = self.view.speed.estimate_at_speed
-        self.wakeups: set[float] = set()
         self.dirty: set[int] = set()  # processors whose threads changed this instant
         self.fresh: set[int] = set()  # jobs started this instant (their finish not pushed)
         self.last_end = self.t0
@@ -235,7 +234,6 @@ class Simulation:
         other.series = self.series.copy()
         other.clock = [self.clock[0]]
         other.view = ClusterView(self.platform, other.state, other.jobs, other.clock)
-        other.wakeups = set(self.wakeups)
         other.dirty = set(self.dirty)
         other.fresh = set(self.fresh)
         other._rng, other._rng_state = None, self._generator_state()
@@ -339,7 +337,7 @@ class Simulation:
                     self._run(replace(run, shares=self._shares(run.job, run.allocation, t)), t)
                 booted += (index,)
             else:
-                self.wakeups.discard(t)
+                self.events.wakes.discard(t)
                 woken = True
             if self.per_event and (released or submitted or available or woken or booted):
                 break
@@ -432,9 +430,8 @@ class Simulation:
     def _wake_at(self, at: float, now: float) -> None:
         """Wake-ups in the past, or already asked for, are ignored. One at ``now`` comes after
         every event still due now (its kind is handled last)."""
-        if at >= now and at not in self.wakeups:
-            self.wakeups.add(at)
-            self.events.push(at, WAKE)
+        if at >= now:
+            self.events.push_wake(at)
 
     def _drain(self, nodes: Iterable[int], now: float) -> None:
         """Start the local-queue heads that fit on ``nodes`` (in node order)."""

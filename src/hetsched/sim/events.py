@@ -50,13 +50,15 @@ _NODE_SHIFT = 40
 
 class EventQueue:
     """A heap of :data:`Entry`. Of the submissions of ``jobs`` (in workload order) only the next
-    one is on the heap: :meth:`push_submission` pushes it when the one before is popped."""
+    one is on the heap: :meth:`push_submission` pushes it when the one before is popped.
+    ``wakes``: the times of the wake-ups on the heap."""
 
-    __slots__ = ("heap", "seq", "_jobs", "_cursor", "_submission")
+    __slots__ = ("heap", "seq", "wakes", "_jobs", "_cursor", "_submission")
 
     def __init__(self, jobs: Sequence[Job] = ()) -> None:
         self.heap: list[Entry] = []
         self.seq = 0
+        self.wakes: set[float] = set()
         self._jobs = jobs
         self._cursor = 0  # the next job to submit
         self._submission: Entry | None = None  # the one on the heap
@@ -69,6 +71,12 @@ class EventQueue:
         """``job``'s end, ordered among simultaneous ends by ``node`` then scheduling order."""
         self.seq += 1
         heapq.heappush(self.heap, (time, FINISH, node << _NODE_SHIFT | self.seq, job, version))
+
+    def push_wake(self, time: float) -> None:
+        """A wake-up at ``time``, unless one is already asked for then."""
+        if time not in self.wakes:
+            self.wakes.add(time)
+            self.push(time, WAKE)
 
     def push_submission(self) -> None:
         """The next job's submission, if a job is left."""
@@ -89,6 +97,7 @@ class EventQueue:
         other = EventQueue.__new__(EventQueue)
         other.heap = self.heap.copy()
         other.seq = self.seq
+        other.wakes = self.wakes.copy()
         other._jobs, other._cursor, other._submission = self._jobs, len(self._jobs), None
         if self._submission is not None:
             _remove(other.heap, other.heap.index(self._submission))
