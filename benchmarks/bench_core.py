@@ -161,6 +161,32 @@ def fork_gc_rows() -> list[tuple[str, ...]]:
     return rows
 
 
+def fork_every_instant() -> tuple[str, ...]:
+    """lublin_256 under fcfs with a fork made and dropped at every instant: the forks and what
+    the original pays after each (it copies what it shared with the fork before changing it)."""
+    from hetsched.platform.load import load_platform
+    from hetsched.schedulers import create
+    from hetsched.sim.engine import Simulation
+    from hetsched.workload.load import load_workload
+
+    platform = load_platform(DATA / "platforms" / "irmasim_lublin_20node.json")
+    workload = load_workload(DATA / "traces" / "lublin_256.swf", platform)
+
+    def run() -> int:
+        sim = Simulation(platform, workload, create("fcfs"))
+        instants = 0
+        while (step := sim.advance()) is not None:
+            sim.fork()
+            sim.apply(sim.scheduler.decide(step.now, step.events))
+            instants += 1
+        sim.finish()
+        return instants
+
+    seconds, instants = best_cpu(run, 3)
+    return (f"lublin_256 / 20-node, fcfs, a fork at each of {instants:,} instants",
+            f"{len(workload.jobs):,}", f"{seconds:.3f} s", f"{seconds / instants * 1e3:.3f} ms")
+
+
 def fork_rows() -> list[tuple[str, ...]]:
     """Fork a state holding 1,000 running jobs (and 1,000 pending) on 20 nodes of 50 cores."""
     from hetsched.schedulers import create
@@ -200,6 +226,7 @@ def main() -> None:
     rows += [("", "running", "fork (mean)", "")] + fork_gc_rows()
     if not args.quick:
         rows.append(fork_mid_kit())
+        rows += [("", "jobs", "CPU s (best)", "per instant"), fork_every_instant()]
     print_table(rows)
 
 
