@@ -10,10 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from hetsched.sim.resources import capacity, even_split
+from hetsched.sim.resources import Allocation, capacity, even_split
 from hetsched.workload.model import SPREAD, Job
-
-Allocation = tuple[tuple[int, int], ...]
 
 #: Up to this many nodes, a Python scan (of the preference order, for a maximum...) is quicker
 #: than numpy's per-call overhead (about 1 us against 3 on 20 nodes).

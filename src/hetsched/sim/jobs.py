@@ -5,8 +5,8 @@ they happen), an allocation, an energy, a count of parents not finished yet and,
 otherwise than finished, a reason. They are kept per chunk of :data:`CHUNK` jobs, shared by
 copies until written (:class:`~hetsched.sim.shared.SharedParts`), so that
 :meth:`JobTable.copy` costs O(jobs / CHUNK) and each holder copies a chunk only when it first
-changes a job of it. The pending jobs, the
-jobs in local queues and the counts of submitted and ended jobs complete the table.
+changes a job of it. The pending jobs, the jobs in local queues and the counts of submitted
+and ended jobs complete the table.
 """
 
 from __future__ import annotations
@@ -15,11 +15,10 @@ import math
 
 import numpy as np
 
+from hetsched.sim.resources import Allocation
 from hetsched.sim.result import JobState
 from hetsched.sim.shared import SharedParts
 from hetsched.workload.model import Job
-
-Allocation = tuple[tuple[int, int], ...]
 
 # plain ints for the hot paths (an enum member lookup costs more than the comparison)
 PENDING, QUEUED, RUNNING, FINISHED, REJECTED, HELD, KILLED = (

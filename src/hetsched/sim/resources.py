@@ -35,6 +35,10 @@ def share(total: float, tasks: int, ntasks: int) -> float:
     return floor((total if tasks == ntasks else total * tasks / ntasks) * KB_PER_MB) / KB_PER_MB
 
 
+#: Where a job's tasks go: ``(node, tasks)`` pairs.
+Allocation = tuple[tuple[int, int], ...]
+
+
 class Resources(NamedTuple):
     """One node's free slots, memory and disk (MB)."""
 
