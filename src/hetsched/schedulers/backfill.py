@@ -72,14 +72,14 @@ class _Shadow:
         it was on one of them)."""
         extra = self.extra_cores
         was_most = False
-        for (node, count), memory, disk in footprint(job, allocation):
+        for node, count in allocation:  # its slots: a core per task
             before = extra.item(node)
             extra[node] = before - count
             self.total_extra -= max(before, 0) - max(before - count, 0)
             was_most = was_most or before == self.max_extra
-            if memory:
+        if job.memory_mb or job.disk_mb:  # (on every backfilled job's path)
+            for (node, _), memory, disk in footprint(job, allocation):
                 self.extra_mem[node] -= memory
-            if disk:
                 self.extra_disk[node] -= disk
         if was_most:
             self.max_extra = largest(extra)
