@@ -187,8 +187,8 @@ class ConservativeBackfill(Backfilling):
         by_range: dict[tuple[float, float], list[tuple[int, Resources]]] = {}
         for node, start, end in freed:
             most = profile.most_free(node, start, end)
-            if most.slots > 0 and self.reserved.on_node:  # (wide-job traces often have none)
-                self._mark_one_node(node, start, end, most.slots, mover)
+            if most[0] > 0 and self.reserved.on_node:  # (wide-job traces often have none)
+                self._mark_one_node(node, start, end, most[0], mover)
             by_range.setdefault((start, end), []).append((node, most))
         for (start, end), mosts in by_range.items():
             self._mark_others(mosts, start, end, mover)
@@ -238,7 +238,7 @@ class ConservativeBackfill(Backfilling):
         profile = self.profile
         assert profile is not None
         now, margin, most_total = profile.now, _slack(start), -1
-        widest = max(most.slots for _, most in mosts)
+        widest = max(most[0] for _, most in mosts)
         for index, booking in self.reserved.others.items():
             if booking.start <= now or index == mover or start >= booking.reach + margin:
                 continue

@@ -49,14 +49,14 @@ class Profile:
                 ends[node].append((end, count, memory, disk))
         cores, mem, disk = (view.free_cores.tolist(), view.free_mem.tolist(),
                             view.free_disk.tolist())
-        skylines = [_skyline(now, Resources(cores[n], mem[n], disk[n]),
-                             sorted(ends[n], key=_END)) for n in range(len(ends))]
+        skylines = [_skyline(now, (cores[n], mem[n], disk[n]), sorted(ends[n], key=_END))
+                    for n in range(len(ends))]
         if len(skylines) == 1:  # its node's skyline is the platform's
             total = skylines[0]
         else:
             every_end = sorted(((end, count, 0.0, 0.0) for node in ends
                                 for end, count, _, _ in node), key=_END)
-            total = _skyline(now, Resources(view.total_free_cores, 0.0, 0.0), every_end)
+            total = _skyline(now, (view.total_free_cores, 0.0, 0.0), every_end)
         return Profile(skylines, total, view.platform.arrays.slots.tolist(), now)
 
     def advance(self, now: float) -> None:
@@ -73,15 +73,18 @@ class Profile:
 
     def _book(self, job: Job, start: float, end: float, allocation: Allocation,
               sign: int) -> None:
-        now, nodes, total = self.now, self.nodes, 0
-        for (node, count), memory, disk in footprint(job, allocation):
-            skyline = nodes[node]
-            skyline.prune(now)
-            skyline.add(start, end, sign * count, sign * memory, sign * disk)
-            total += count
+        now, nodes = self.now, self.nodes
+        if job.memory_mb or job.disk_mb:
+            for (node, count), memory, disk in footprint(job, allocation):
+                nodes[node].prune(now)
+                nodes[node].add(start, end, sign * count, sign * memory, sign * disk)
+        else:  # its slots alone (conservative's hottest path: no footprint() call)
+            for node, count in allocation:
+                nodes[node].prune(now)
+                nodes[node].add(start, end, sign * count, 0.0, 0.0)
         if len(nodes) > 1:
             self.total.prune(now)
-            self.total.add(start, end, sign * total, 0.0, 0.0)
+            self.total.add(start, end, sign * job.ntasks, 0.0, 0.0)
 
     def holds(self, job: Job, start: float, end: float, allocation: Allocation) -> bool:
         """Whether ``allocation`` fits over ``[start, end)`` in what is left."""
@@ -158,7 +161,7 @@ class Profile:
         for t in steps.starts(first, now).tolist():
             if t >= hi:
                 break
-            if total.lowest(t, t + duration).slots < tasks:
+            if total.lowest(t, t + duration)[0] < tasks:
                 continue
             cores, mem, disk = steps.lowest(t, t + duration)
             if not _may_fit(job, capacity(job, cores, mem, disk)):
@@ -175,14 +178,14 @@ class Profile:
 
     def most_total(self, start: float, end: float) -> int:
         """The most free cores the platform has at some time in ``[start, end)``."""
-        return self.total.highest(start, end).slots
+        return self.total.highest(start, end)[0]
 
 
 def _skyline(now: float, free: Resources,
              ends: list[tuple[float, int, float, float]]) -> Skyline:
     """A node with ``free`` resources now that gets back each ``(end, cores, mem, disk)``
     (sorted by end) then."""
-    times, cores, mem, disk = [now], [free.slots], [free.memory], [free.disk]
+    times, cores, mem, disk = [now], [free[0]], [free[1]], [free[2]]
     for end, group in groupby(ends, key=_END):
         if end == now:
             for _, count, count_mem, count_disk in group:

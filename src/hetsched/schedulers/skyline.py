@@ -85,13 +85,13 @@ class Skyline:
         """The least free cores, memory and disk over the window ``[start, end)``."""
         i = self.step_at(start)
         last = max(bisect.bisect_left(self.times, end, i + 1), i + 1)
-        return Resources(min(self.cores[i:last]), min(self.mem[i:last]), min(self.disk[i:last]))
+        return min(self.cores[i:last]), min(self.mem[i:last]), min(self.disk[i:last])
 
     def highest(self, start: float, end: float) -> Resources:
         """The most free cores, memory and disk over the window ``[start, end)``."""
         i = self.step_at(start)
         last = max(bisect.bisect_left(self.times, end, i + 1), i + 1)
-        return Resources(max(self.cores[i:last]), max(self.mem[i:last]), max(self.disk[i:last]))
+        return max(self.cores[i:last]), max(self.mem[i:last]), max(self.disk[i:last])
 
     def runs(self, start: float, end: float, now: float) -> "Runs":
         """How far free cores reach out of ``[start, end)`` on either side (from ``now``)."""
