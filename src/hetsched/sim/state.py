@@ -215,9 +215,11 @@ class ClusterState:
         for (node, count), memory, disk in footprint(run.job, run.allocation):
             if slots:
                 self.free_cores[node] -= sign * count
-            self.free_mem[node] -= sign * memory
-            self.used_mem[node] += sign * memory
-            self.free_disk[node] -= sign * disk
+            if memory:  # (numpy's scalar updates cost more than the test)
+                self.free_mem[node] -= sign * memory
+                self.used_mem[node] += sign * memory
+            if disk:
+                self.free_disk[node] -= sign * disk
 
     def _reserve(self, run: RunningJob, sign: int) -> None:
         """Take or give back ``run``'s slots, memory and disk, without running its threads."""
