@@ -1,6 +1,9 @@
 """The engine core in process: simulation time (CPU seconds, best of ``--repeat``) of lublin_256
 under the queue and backfilling policies, IRMaSim's synthetic workloads with its contention
-model, and the cost of ``Simulation.fork()`` with 1,000 running jobs.
+model, and the cost of ``Simulation.fork()`` with 1,000 running jobs: the best single fork, and
+the mean over many forks, each dropped at once, with the garbage collector's work included
+(enabled, and a final full collection counted less the cost of one with nothing to free), in
+workloads of 2,000, 10,000 and 100,000 jobs.
 
     python benchmarks/bench_core.py [--repeat 3] [--quick]
 
@@ -12,6 +15,7 @@ the KIT trace.
 from __future__ import annotations
 
 import argparse
+import gc
 import statistics
 import sys
 import time
@@ -103,8 +107,9 @@ def fork_mid_kit() -> tuple[str, ...]:
             f"median {statistics.median(times) * 1e3:.3f} ms")
 
 
-def fork_rows() -> list[tuple[str, ...]]:
-    """Fork a state holding 1,000 running jobs (and 1,000 pending) on 20 nodes of 50 cores."""
+def running_1000(size: int = 2000):
+    """A simulation holding 1,000 running jobs and 1,000 pending ones on 20 nodes of 50 cores,
+    in a workload of ``size`` jobs (those beyond the first 2,000 arrive much later)."""
     from hetsched.platform.model import NodeType, Platform
     from hetsched.schedulers import create
     from hetsched.sim.engine import Simulation
@@ -112,10 +117,81 @@ def fork_rows() -> list[tuple[str, ...]]:
 
     platform = Platform.from_counts("p", [(NodeType("n", 50, 2.0, static_w=50,
                                                     dynamic_w_per_core=5), 20)])
-    jobs = tuple(Job(f"j{i}", 0.0, 1, 1e12 * (1 + i % 7), 600) for i in range(2000))
+    jobs = tuple(Job(f"j{i}", 0.0 if i < 2000 else 1e7 + i, 1, 1e12 * (1 + i % 7), 600)
+                 for i in range(size))
     sim = Simulation(platform, Workload("w", jobs), create("fcfs"))
     step = sim.advance()
     sim.apply(sim.scheduler.decide(step.now, step.events))
+    return sim
+
+
+def collection_seconds() -> float:
+    """The time of a full collection with nothing to free: what the process' size costs it."""
+    gc.collect()
+    began = time.perf_counter()
+    gc.collect()
+    return time.perf_counter() - began
+
+
+def mean_with_gc(fork, count: int = 1000, rounds: int = 3) -> tuple[list[float], float]:
+    """Per round, the mean seconds of a fork over ``count`` forks, each dropped at once, with
+    the garbage collector enabled and a final full collection counted, less what a full
+    collection with nothing to free costs (the process' size, not the forks); and that
+    cost."""
+    means, empty = [], []
+    for _ in range(rounds):
+        empty.append(collection_seconds())
+        began = time.perf_counter()
+        for _ in range(count):
+            fork()
+        gc.collect()
+        means.append((time.perf_counter() - began - empty[-1]) / count)
+    return means, min(empty)
+
+
+def fork_gc_rows() -> list[tuple[str, ...]]:
+    """The mean cost of a fork with the collector's work, at three workload sizes."""
+    rows = []
+    for size in (2000, 10000, 100000):
+        sim = running_1000(size)
+        means, empty = mean_with_gc(sim.fork)
+        rows.append((f"fork(), 1,000 running, {size:,} jobs in the workload, with gc",
+                     f"{len(sim.state.running):,}", f"{statistics.mean(means) * 1e3:.3f} ms",
+                     f"(a full collection {empty * 1e3:.0f} ms)"))
+    return rows
+
+
+def fork_every_instant() -> tuple[str, ...]:
+    """lublin_256 under fcfs with a fork made and dropped at every instant: the forks and what
+    the original pays after each (it copies what it shared with the fork before changing it)."""
+    from hetsched.platform.load import load_platform
+    from hetsched.schedulers import create
+    from hetsched.sim.engine import Simulation
+    from hetsched.workload.load import load_workload
+
+    platform = load_platform(DATA / "platforms" / "irmasim_lublin_20node.json")
+    workload = load_workload(DATA / "traces" / "lublin_256.swf", platform)
+
+    def run() -> int:
+        sim = Simulation(platform, workload, create("fcfs"))
+        instants = 0
+        while (step := sim.advance()) is not None:
+            sim.fork()
+            sim.apply(sim.scheduler.decide(step.now, step.events))
+            instants += 1
+        sim.finish()
+        return instants
+
+    seconds, instants = best_cpu(run, 3)
+    return (f"lublin_256 / 20-node, fcfs, a fork at each of {instants:,} instants",
+            f"{len(workload.jobs):,}", f"{seconds:.3f} s", f"{seconds / instants * 1e3:.3f} ms")
+
+
+def fork_rows() -> list[tuple[str, ...]]:
+    """Fork a state holding 1,000 running jobs (and 1,000 pending) on 20 nodes of 50 cores."""
+    from hetsched.schedulers import create
+
+    sim = running_1000()
     rows = []
     for label, fork in (("fork(), 1,000 running + 1,000 pending", lambda: sim.fork()),
                         ("fork(fcfs), 1,000 running + 1,000 pending",
@@ -136,15 +212,21 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--lublin-only", action="store_true",
                         help="only the lublin_256 rows (they also run on older versions)")
+    parser.add_argument("--forks-only", action="store_true", help="only the fork rows")
     args = parser.parse_args()
+    if args.forks_only:
+        return print_table([("", "running", "fork (best)", "")] + fork_rows()
+                           + [("", "running", "fork (mean)", "")] + fork_gc_rows())
     rows = [("case", "jobs", "CPU s (best)", "jobs/s")]
     rows += lublin_rows(args.repeat, args.quick)
     if args.lublin_only:
         return print_table(rows)
     rows += synth_rows(args.repeat, args.quick)
     rows += [("", "running", "fork (best)", "")] + fork_rows()
+    rows += [("", "running", "fork (mean)", "")] + fork_gc_rows()
     if not args.quick:
         rows.append(fork_mid_kit())
+        rows += [("", "jobs", "CPU s (best)", "per instant"), fork_every_instant()]
     print_table(rows)
 
 

@@ -3,6 +3,9 @@ oversubscription and IRMaSim's contention model, each checked against hand-deriv
 
 from __future__ import annotations
 
+import gc
+import weakref
+
 import numpy as np
 import pytest
 
@@ -145,6 +148,61 @@ def test_a_fork_under_another_decision() -> None:
     assert sim.finish().end.tolist() == [10.0]
 
 
+def test_a_dropped_fork_is_freed_at_once() -> None:
+    # no reference cycle (simulation -> view -> simulation): a fork nobody holds is freed by
+    # its reference count, not left to the cyclic collector
+    platform, workload = bundled()
+    sim = Simulation(platform, workload, create("easy"))
+    sim.advance()
+    gc.disable()
+    try:
+        forks = [weakref.ref(sim.fork()), weakref.ref(sim.fork(create("conservative")))]
+        assert [fork() for fork in forks] == [None, None]
+    finally:
+        gc.enable()
+
+
+def test_a_fork_reports_no_progress() -> None:
+    platform, workload = bundled()
+    calls: list[tuple[int, int]] = []
+    sim = Simulation(platform, workload, create("fcfs"), progress=lambda *done: calls.append(done))
+    step = sim.advance()
+    sim.apply(sim.scheduler.decide(step.now, step.events))
+    sim.fork(create("fcfs")).run()
+    assert calls == []
+    sim.run()
+    assert calls[-1] == (len(workload.jobs), len(workload.jobs))
+
+
+def test_forks_and_the_original_stay_independent() -> None:
+    # two forks of one instant: the first runs to its end, then the original, then the
+    # second, which must see neither's changes (per-job state, node dicts, time series are
+    # shared until written)
+    platform, workload = bundled()
+    alone = simulate(platform, workload, create("easy"), seed=2)
+    sim = Simulation(platform, workload, create("easy"), seed=2)
+    for _ in range(30):
+        step = sim.advance()
+        sim.apply(sim.scheduler.decide(step.now, step.events))
+    first, second = sim.fork(create("first-random")), sim.fork(create("first-random"))
+    expected = first.run()
+    same(sim.run(), alone)
+    same(second.run(), expected)
+
+
+def test_a_fork_of_a_fork_draws_as_a_fork_of_the_original() -> None:
+    # a fork without a scheduler keeps the generator's state of its instant for its own forks
+    platform, workload = bundled()
+    sim = Simulation(platform, workload, create("first-random"), seed=5)
+    for _ in range(10):
+        step = sim.advance()
+        sim.apply(sim.scheduler.decide(step.now, step.events))
+    middle = sim.fork()
+    direct = sim.fork(create("first-random")).run()
+    sim.run()  # draws from the original's generator
+    same(middle.fork(create("first-random")).run(), direct)
+
+
 # ---- dependencies ----
 def chain(*extra: Job) -> Workload:
     return Workload("w", (job("a", 0, 1, 100), job("b", 0, 1, 10, parents=("a",)),
@@ -211,6 +269,30 @@ def test_running_jobs_keep_their_cores_when_a_node_shrinks() -> None:
                       availability=[Availability(5.0, 0, 2)])
     # a keeps its 4 cores to 10; then only 2 cores are available: b starts at 10
     assert result.end.tolist() == [10.0, 11.0]
+
+
+@pytest.mark.parametrize("scheduler", ["fcfs", "easy", "conservative", "irmasim_minimal"])
+def test_a_shrunken_node_does_not_hide_free_cores_elsewhere(scheduler: str) -> None:
+    # a holds node 0's 4 cores when node 0 shrinks to 1 core at 5 (3 threads too many); x
+    # leaves 2 cores free on node 1. b (2 tasks, at 20) fits there at once: the platform's
+    # free slots are 2, not 1 - 4 + 2 = -1
+    platform = Platform.from_counts("p", [(ONE_GHZ, 2)])
+    jobs = (job("a", 0, 4, 1000), job("x", 0, 2, 1000), job("b", 20, 2, 10))
+    result = simulate(platform, Workload("w", jobs), create(scheduler),
+                      availability=[Availability(5.0, 0, 1)])
+    assert result.start.tolist() == [0.0, 0.0, 20.0]
+    assert result.allocation[2] == ((1, 2),)
+
+
+def test_total_free_cores_counts_no_node_below_zero() -> None:
+    platform = Platform.from_counts("p", [(ONE_GHZ, 2)])
+    sim = Simulation(platform, Workload("w", (job("a", 0, 4, 1000), job("x", 0, 2, 1000))),
+                     availability=[Availability(5.0, 0, 1)])
+    step = sim.advance()
+    sim.apply([Start.on(step.events.submitted[0], 0), Start.on(step.events.submitted[1], 1)])
+    assert sim.advance().events.available == (0,)
+    assert sim.view.free_cores.tolist() == [-3, 2]
+    assert sim.view.total_free_cores == 2
 
 
 def test_bad_availability_is_refused() -> None:

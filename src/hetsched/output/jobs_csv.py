@@ -26,6 +26,7 @@ import numpy as np
 from hetsched.metrics import job_records
 from hetsched.output.core_ids import core_ranges
 from hetsched.platform.model import Platform
+from hetsched.sim.resources import Allocation
 from hetsched.sim.result import JobState, SimResult
 
 BATSIM_COLUMNS = (
@@ -43,8 +44,6 @@ FINAL_STATE = {
     JobState.UNFINISHED: "UNFINISHED",
     JobState.KILLED: "COMPLETED_WALLTIME_REACHED",
 }
-
-Allocation = tuple[tuple[int, int], ...]
 
 
 def fmt_float(value: float) -> str:

@@ -16,9 +16,7 @@ from hetsched.version import __version__
 from hetsched.errors import ConfigError
 from hetsched.metrics import UNITS, summarize
 from hetsched.output.jobs_csv import fmt_float
-from hetsched.sim.result import JobState, SimResult
-
-TIMESERIES_COLUMNS = ("time", "queued", "running", "busy_cores", "power_w")
+from hetsched.sim.result import JobState, SimResult, TimeSeries
 
 
 def jsonable(value: Any) -> Any:
@@ -121,9 +119,9 @@ def write_timeseries_csv(result: SimResult, path: str | Path) -> Path:
     columns = timeseries_columns(result)
     with path.open("w", newline="", encoding="utf-8") as f:
         writer = csv.writer(f, lineterminator="\n")
-        writer.writerow(TIMESERIES_COLUMNS)
+        writer.writerow(TimeSeries.FIELDS)
         writer.writerows((_cell(value) for value in row)
-                         for row in zip(*(columns[name] for name in TIMESERIES_COLUMNS)))
+                         for row in zip(*(columns[name] for name in TimeSeries.FIELDS)))
     return path
 
 

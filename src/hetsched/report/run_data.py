@@ -25,11 +25,11 @@ from hetsched.errors import InputError
 from hetsched.limits import (MAX_CORES_PER_NODE, MAX_NODES, MAX_OUTPUT_VALUE,
                              MAX_OVERSUBSCRIPTION)
 from hetsched.parsing import parse_float, parse_int, quote
+from hetsched.sim.result import TimeSeries
 
 RUN_FILES = ("jobs.csv", "summary.json", "timeseries.csv")
 JOB_FIELDS = ("job_id", "submission_time", "starting_time", "finish_time",
               "allocated_resources")
-SERIES_FIELDS = ("time", "queued", "running", "busy_cores", "power_w")
 #: Most cores and slots (threads it can run) of a node in ``summary.json``.
 NODE_LIMITS = {"cores": MAX_CORES_PER_NODE, "slots": MAX_CORES_PER_NODE * MAX_OVERSUBSCRIPTION}
 
@@ -110,7 +110,7 @@ def _assemble(title: str, window: tuple[float, float], nodes: Sequence[Mapping[s
     return RunData(title, window, tuple(str(node["name"]) for node in nodes), slots,
                    int(sum(node["cores"] for node in nodes)),
                    np.asarray(jobs["submission_time"], float), start, end, ranges,
-                   *(np.asarray(series[name], float) for name in SERIES_FIELDS))
+                   *(np.asarray(series[name], float) for name in TimeSeries.FIELDS))
 
 
 def _core_ranges(cells: Sequence[str], total: int, record: Any, path: Path | str) -> np.ndarray:
@@ -198,9 +198,9 @@ def _read_jobs(path: Path) -> tuple[dict[str, list[Any]], list[int]]:
 
 
 def _read_series(path: Path) -> dict[str, list[float]]:
-    series: dict[str, list[float]] = {name: [] for name in SERIES_FIELDS}
-    for line, row in _rows(path, SERIES_FIELDS):
-        for name in SERIES_FIELDS:
+    series: dict[str, list[float]] = {name: [] for name in TimeSeries.FIELDS}
+    for line, row in _rows(path, TimeSeries.FIELDS):
+        for name in TimeSeries.FIELDS:
             value = _number(path, line, row, name, False)
             if math.isnan(value) and name != "power_w":
                 raise InputError(path, "empty", f"line {line}", name)

@@ -22,7 +22,7 @@ import numpy as np
 from hetsched.sim.protocol import Decision, Events, Scheduler, Start
 from hetsched.schedulers.placement import Allocation, largest, place, positive_total
 from hetsched.schedulers.policies import NODE_SELECTIONS, known
-from hetsched.sim.resources import capacity, share
+from hetsched.sim.resources import capacity, footprint
 from hetsched.schedulers.profile import first_fit_time
 from hetsched.schedulers.queue import NodePreference
 from hetsched.sim.view import ClusterView
@@ -91,17 +91,17 @@ class _Shadow:
         """A job that will still run at the shadow time takes its cores from the extra (the
         most and the sum follow the nodes it uses; the most is looked for again only when
         it was on one of them)."""
-        extra, memory, disk, tasks = self.extra_cores, job.memory_mb, job.disk_mb, job.ntasks
+        extra = self.extra_cores
         was_most = False
-        for node, count in allocation:
-            before = int(extra[node])
+        for node, count in allocation:  # its slots: a core per task
+            before = extra.item(node)
             extra[node] = before - count
             self.total_extra -= max(before, 0) - max(before - count, 0)
             was_most = was_most or before == self.max_extra
-            if memory:
-                self.extra_mem[node] -= share(memory, count, tasks)
-            if disk:
-                self.extra_disk[node] -= share(disk, count, tasks)
+        if job.job_memory_mb or job.job_disk_mb:  # (on every backfilled job's path)
+            for (node, _), memory, disk in footprint(job, allocation):
+                self.extra_mem[node] -= memory
+                self.extra_disk[node] -= disk
         if was_most:
             self.max_extra = largest(extra)
 

@@ -32,7 +32,7 @@ from hetsched.sim.protocol import Decision, Events, Start, WakeUp
 from hetsched.schedulers.placement import Allocation
 from hetsched.schedulers.profile import Profile
 from hetsched.schedulers.reservations import Booking, Reservations
-from hetsched.sim.resources import room, share
+from hetsched.sim.resources import Resources, footprint, room
 from hetsched.sim.view import ClusterView
 from hetsched.workload.model import Job
 
@@ -184,7 +184,7 @@ class ConservativeBackfill(Backfilling):
         memory or disk or on several nodes (a wide job frees many)."""
         profile = self.profile
         assert profile is not None
-        by_range: dict[tuple[float, float], list[tuple[int, tuple[int, float, float]]]] = {}
+        by_range: dict[tuple[float, float], list[tuple[int, Resources]]] = {}
         for node, start, end in freed:
             most = profile.most_free(node, start, end)
             if most[0] > 0 and self.reserved.on_node:  # (wide-job traces often have none)
@@ -227,7 +227,7 @@ class ConservativeBackfill(Backfilling):
                 elif self.estimates[index][node] <= high - low + margin:
                     self._stale(index, booked_at, low, end)
 
-    def _mark_others(self, mosts: list[tuple[int, tuple[int, float, float]]], start: float,
+    def _mark_others(self, mosts: list[tuple[int, Resources]], start: float,
                      end: float, mover: int) -> None:
         """Jobs with memory or disk or on several nodes: they need room for ``per_node`` tasks
         on one of the nodes freed over ``[start, end)`` (given, for each, the most free cores,
@@ -315,18 +315,18 @@ class ConservativeBackfill(Backfilling):
             yield WakeUp(upcoming)
 
 
-def _room_on_one(job: Job, booking: Booking, mosts: list[tuple[int, tuple[int, float, float]]],
+def _room_on_one(job: Job, booking: Booking, mosts: list[tuple[int, Resources]],
                  overlaps: bool) -> bool:
     """Whether one of the nodes of ``mosts`` (each with the most free cores, memory and disk
     it has at a freed time) has room for ``booking.per_node`` of ``job``'s tasks, counting
     what the booking holds there itself when it ``overlaps`` the freed time. (A job without
     memory or disk has room where the most cores are free, if they are enough: the caller
     does not ask then.)"""
-    held = dict(booking.allocation) if overlaps else {}
+    held = {node: (own, mem, disk) for (node, own), mem, disk
+            in footprint(job, booking.allocation)} if overlaps else {}
     for node, (cores, mem, disk) in mosts:
-        own = held.get(node, 0)
-        if room(job, cores + own, mem + share(job.memory_mb, own, job.ntasks),
-                disk + share(job.disk_mb, own, job.ntasks)) >= booking.per_node:
+        own_cores, own_mem, own_disk = held.get(node, (0, 0.0, 0.0))
+        if room(job, cores + own_cores, mem + own_mem, disk + own_disk) >= booking.per_node:
             return True
     return False
 

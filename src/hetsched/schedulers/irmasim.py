@@ -54,10 +54,10 @@ import numpy as np
 
 from hetsched.errors import ConfigError, did_you_mean
 from hetsched.sim.protocol import Decision, Events, Reject, Scheduler, Start
-from hetsched.schedulers.placement import Allocation
-from hetsched.sim.resources import capacity, share
+from hetsched.schedulers.placement import Allocation, positive_total
+from hetsched.sim.resources import capacity, footprint
 from hetsched.sim.view import ClusterView
-from hetsched.workload.model import SPREAD, Job
+from hetsched.workload.model import Job
 
 #: IRMaSim's ``job_selections``: the key a pending job is sorted by (lower first). ``random``
 #: is a uniform draw made when the job is submitted.
@@ -67,7 +67,7 @@ JOB_SELECTIONS: dict[str, Callable[[Job], float] | None] = {
     "shortest": lambda job: job.req_time,
     "longest": lambda job: -job.req_time,
     "smallest": lambda job: job.ntasks,
-    "low_mem": lambda job: job.mem_mb,
+    "low_mem": lambda job: job.task_memory_mb,
     "low_mem_ops": lambda job: job.mem_vol,
 }
 
@@ -138,9 +138,9 @@ class _IrmasimManager(Scheduler):
         if events.submitted and events.finished:
             # IRMaSim: the submissions first, while the finished jobs still hold their nodes
             for job in events.finished:
-                for node, cores in self.placed[job.index]:
+                for (node, cores), memory, _ in footprint(job, self.placed[job.index]):
                     self.held_cores[node] += cores
-                    self.held_mem[node] += share(job.memory_mb, cores, job.ntasks)
+                    self.held_mem[node] += memory
             yield from self.submit(events.submitted)
             yield from self.schedule()
             self.held_cores[:] = 0
@@ -198,10 +198,10 @@ class IrmasimMinimal(_IrmasimManager):
             if self.view.total_free_cores < job.ntasks:  # memory can only lower the room
                 return
             free_cores, free_mem = self.free()
-            if int(free_cores.sum()) < job.ntasks:  # cores still held in IRMaSim's order
+            if positive_total(free_cores) < job.ntasks:  # cores held in IRMaSim's order
                 return
             room = capacity(job, free_cores, free_mem, self.view.free_disk)
-            if int(room.sum()) < job.ntasks:
+            if positive_total(room) < job.ntasks:  # (a shrunken node's room is negative)
                 return
             nodes = np.flatnonzero(room > 0)
             filled = np.cumsum(room[nodes])
@@ -307,7 +307,7 @@ class IrmasimHeuristic(_IrmasimManager):
         ``None`` if no such layout fits even on the idle platform."""
         arrays = self.view.platform.arrays
         room = capacity(job, arrays.cores, arrays.memory_mb, arrays.disk_mb)
-        candidates = ([job.nodes] if job.nodes != SPREAD
+        candidates = ([job.nodes] if not job.spread
                       else range(1, min(job.ntasks, len(room)) + 1))
         for nodes in candidates:
             if np.count_nonzero(room >= -(-job.ntasks // nodes)) >= nodes:
@@ -315,7 +315,7 @@ class IrmasimHeuristic(_IrmasimManager):
         return None
 
     def _never_reason(self, job: Job) -> str:
-        if job.nodes == SPREAD:
+        if job.spread:
             return ("IRMaSim's Heuristic lays it out on k nodes with ceil(ntasks / k) cores (and "
                     "their memory) each; the platform has too few such nodes for any k")
         return (f"IRMaSim's Heuristic lays it out on {job.nodes} node(s) with "

@@ -10,10 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from hetsched.sim.resources import capacity, even_split
-from hetsched.workload.model import SPREAD, Job
-
-Allocation = tuple[tuple[int, int], ...]
+from hetsched.sim.resources import Allocation, capacity, even_split
+from hetsched.workload.model import Job
 
 #: Up to this many nodes, a Python scan (of the preference order, for a maximum...) is quicker
 #: than numpy's per-call overhead (about 1 us against 3 on 20 nodes).
@@ -68,7 +66,7 @@ def place(job: Job, free_cores: np.ndarray, free_mem: np.ndarray, free_disk: np.
             fit &= allowed
         node = choose_node(fit, key, rng, order)
         return None if node is None else ((node, job.ntasks),)
-    if job.nodes == SPREAD:
+    if job.spread:
         return _spread(job.ntasks, cap, key, rng, allowed, order)
     return _exact_nodes(job, cap, key, rng, allowed, order)
 

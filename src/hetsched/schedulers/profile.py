@@ -18,9 +18,9 @@ import numpy as np
 
 from hetsched.schedulers.placement import Allocation, choose_node, place
 from hetsched.schedulers.skyline import Skyline
-from hetsched.sim.resources import capacity, even_split, room, share
+from hetsched.sim.resources import Resources, capacity, even_split, footprint, room, share
 from hetsched.sim.view import ClusterView
-from hetsched.workload.model import SPREAD, Job
+from hetsched.workload.model import Job
 
 _EST_END = attrgetter("est_end")
 _END = itemgetter(0)
@@ -44,10 +44,9 @@ class Profile:
         now = view.now
         ends: list[list[tuple[float, int, float, float]]] = [[] for _ in view.node_index]
         for run in view.running.values():
-            end, job = view.estimated_end(run), run.job
-            for node, count in run.allocation:
-                ends[node].append((end, count, share(job.memory_mb, count, job.ntasks),
-                                   share(job.disk_mb, count, job.ntasks)))
+            end = view.estimated_end(run)
+            for (node, count), memory, disk in footprint(run.job, run.allocation):
+                ends[node].append((end, count, memory, disk))
         cores, mem, disk = (view.free_cores.tolist(), view.free_mem.tolist(),
                             view.free_disk.tolist())
         skylines = [_skyline(now, (cores[n], mem[n], disk[n]), sorted(ends[n], key=_END))
@@ -74,18 +73,18 @@ class Profile:
 
     def _book(self, job: Job, start: float, end: float, allocation: Allocation,
               sign: int) -> None:
-        now, nodes, total = self.now, self.nodes, 0
-        memory, disk, tasks = job.memory_mb, job.disk_mb, job.ntasks
-        for node, count in allocation:
-            skyline = nodes[node]
-            skyline.prune(now)
-            skyline.add(start, end, sign * count,
-                        sign * share(memory, count, tasks) if memory else 0.0,
-                        sign * share(disk, count, tasks) if disk else 0.0)
-            total += count
+        now, nodes = self.now, self.nodes
+        if job.job_memory_mb or job.job_disk_mb:
+            for (node, count), memory, disk in footprint(job, allocation):
+                nodes[node].prune(now)
+                nodes[node].add(start, end, sign * count, sign * memory, sign * disk)
+        else:  # its slots alone (conservative's hottest path: no footprint() call)
+            for node, count in allocation:
+                nodes[node].prune(now)
+                nodes[node].add(start, end, sign * count, 0.0, 0.0)
         if len(nodes) > 1:
             self.total.prune(now)
-            self.total.add(start, end, sign * total, 0.0, 0.0)
+            self.total.add(start, end, sign * job.ntasks, 0.0, 0.0)
 
     def holds(self, job: Job, start: float, end: float, allocation: Allocation) -> bool:
         """Whether ``allocation`` fits over ``[start, end)`` in what is left."""
@@ -124,7 +123,8 @@ class Profile:
         static preference order, a node that fits at ``lo`` ends the search (no later node can
         be earlier, nor preferred on a tie)."""
         tasks, now = job.ntasks, self.now
-        need_mem, need_disk = share(job.memory_mb, tasks, tasks), share(job.disk_mb, tasks, tasks)
+        need_mem = share(job.job_memory_mb, tasks, tasks)
+        need_disk = share(job.job_disk_mb, tasks, tasks)
         best, first = hi, []
         for node in range(len(self.nodes)) if order is None else order.tolist():
             if self.slots[node] < tasks:
@@ -158,7 +158,7 @@ class Profile:
         first = total.first_fit(tasks, 0.0, duration, lo, hi, now)
         if first is None:
             return None
-        steps = _Steps(self.nodes, job.memory_mb > 0, job.disk_mb > 0)
+        steps = _Steps(self.nodes, job.job_memory_mb > 0, job.job_disk_mb > 0)
         for t in steps.starts(first, now).tolist():
             if t >= hi:
                 break
@@ -172,7 +172,7 @@ class Profile:
                 return t, allocation
         return None
 
-    def most_free(self, node: int, start: float, end: float) -> tuple[int, float, float]:
+    def most_free(self, node: int, start: float, end: float) -> Resources:
         """The most free cores, memory and disk ``node`` has at some time in
         ``[start, end)``."""
         return self.nodes[node].highest(start, end)
@@ -182,10 +182,10 @@ class Profile:
         return self.total.highest(start, end)[0]
 
 
-def _skyline(now: float, free: tuple[int, float, float],
+def _skyline(now: float, free: Resources,
              ends: list[tuple[float, int, float, float]]) -> Skyline:
-    """A node with ``free`` cores, memory and disk now that gets back each ``(end, cores, mem,
-    disk)`` (sorted by end) then."""
+    """A node with ``free`` resources now that gets back each ``(end, cores, mem, disk)``
+    (sorted by end) then."""
     times, cores, mem, disk = [now], [free[0]], [free[1]], [free[2]]
     for end, group in groupby(ends, key=_END):
         if end == now:
@@ -263,7 +263,7 @@ def _flat(skylines: list[Skyline], column: Callable[[Skyline], list], dtype: typ
 
 def _may_fit(job: Job, rooms: np.ndarray) -> bool:
     """A quick necessary test, from the tasks each node can take, that a multi-node job fits."""
-    if job.nodes == SPREAD:
+    if job.spread:
         return int(rooms.sum()) >= job.ntasks
     base = even_split(job)[0]
     return int(np.count_nonzero(rooms >= base)) >= job.nodes
@@ -288,15 +288,14 @@ def first_fit_time(view: ClusterView, job: Job, key: np.ndarray | None, rng: np.
     while True:
         while i < len(runs) and max(runs[i].est_end, now) <= t:
             run = runs[i]
-            memory, disk_mb, ntasks = run.job.memory_mb, run.job.disk_mb, run.job.ntasks
-            for node, count in run.allocation:
+            for node, count in run.allocation:  # its slots: a core per task
                 cores[node] += count
-                total += count
-                if memory:
-                    mem[node] += share(memory, count, ntasks)
-                if disk_mb:
-                    disk[node] += share(disk_mb, count, ntasks)
                 may_fit = may_fit or (one_node and cores[node] >= need)
+            total += run.job.ntasks
+            if run.job.job_memory_mb or run.job.job_disk_mb:  # (the hot loop of a long queue)
+                for (node, _), memory, disk_mb in footprint(run.job, run.allocation):
+                    mem[node] += memory
+                    disk[node] += disk_mb
             i += 1
         if may_fit and total >= need:
             projected = np.array(cores, dtype=view.free_cores.dtype)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from hetsched.schedulers.placement import Allocation
 from hetsched.sim.resources import even_split
-from hetsched.workload.model import SPREAD, Job
+from hetsched.workload.model import Job
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,7 +35,7 @@ class Booking:
 
     @staticmethod
     def of(job: Job, start: float, allocation: Allocation, duration: float) -> "Booking":
-        per_node = job.ntasks if job.nodes == 1 else 1 if job.nodes == SPREAD else \
+        per_node = job.ntasks if job.nodes == 1 else 1 if job.spread else \
             even_split(job)[0]
         home = allocation[0][0] if job.nodes == 1 and not job.takes_space else -1
         return Booking(job, start, allocation, duration, start + duration, per_node,

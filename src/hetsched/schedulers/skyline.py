@@ -16,6 +16,8 @@ from __future__ import annotations
 import bisect
 import math
 
+from hetsched.sim.resources import Resources
+
 
 class Skyline:
     """One node's free cores, memory and disk from ``times[0]`` on (see the module's
@@ -79,13 +81,13 @@ class Skyline:
             first = bisect.bisect_right(self.times, now) - 1
             del self.times[:first], self.cores[:first], self.mem[:first], self.disk[:first]
 
-    def lowest(self, start: float, end: float) -> tuple[int, float, float]:
+    def lowest(self, start: float, end: float) -> Resources:
         """The least free cores, memory and disk over the window ``[start, end)``."""
         i = self.step_at(start)
         last = max(bisect.bisect_left(self.times, end, i + 1), i + 1)
         return min(self.cores[i:last]), min(self.mem[i:last]), min(self.disk[i:last])
 
-    def highest(self, start: float, end: float) -> tuple[int, float, float]:
+    def highest(self, start: float, end: float) -> Resources:
         """The most free cores, memory and disk over the window ``[start, end)``."""
         i = self.step_at(start)
         last = max(bisect.bisect_left(self.times, end, i + 1), i + 1)

@@ -8,7 +8,6 @@ mutable state so that a copy can be advanced under another policy.
 
 from __future__ import annotations
 
-import copy
 import heapq
 import math
 import time as wallclock
@@ -28,8 +27,10 @@ from hetsched.sim.checks import check_run
 from hetsched.models.contention import ContentionModel, Group
 from hetsched.sim.dependencies import Dependencies
 from hetsched.options import check_walltime
-from hetsched.sim.events import (AVAILABILITY, BOOT, FINISH, KILL, RELEASE, SUBMIT, WAKE,
+from hetsched.sim.events import (AVAILABILITY, BOOT, FINISH, KILL, RELEASE, SUBMIT,
                                  Availability, EventQueue)
+from hetsched.sim.jobs import (ALIVE, FINISHED, HELD, KILLED, PENDING, QUEUED, REJECTED,
+                               JobTable)
 from hetsched.sim.ondemand import charged_seconds
 from hetsched.sim.rates import changed_rates, rerated
 from hetsched.sim.resources import allocation_problem, infeasibility
@@ -40,15 +41,9 @@ from hetsched.workload.model import Job, Workload
 
 ProgressCallback = Callable[[int, int], None]
 
-ALIVE = (JobState.PENDING, JobState.QUEUED, JobState.RUNNING, JobState.HELD)
-# plain ints for the hot paths (an enum member lookup costs more than the comparison)
-_PENDING, _QUEUED, _RUNNING, _FINISHED, _REJECTED, _HELD, _KILLED = (
-    int(s) for s in (JobState.PENDING, JobState.QUEUED, JobState.RUNNING, JobState.FINISHED,
-                     JobState.REJECTED, JobState.HELD, JobState.KILLED))
-
 
 _new = tuple.__new__
-_new_run = object.__new__
+_new_object = object.__new__
 
 
 class Step(NamedTuple):
@@ -107,41 +102,28 @@ class Simulation:
         self._never: dict[tuple[int, int, float, float], str | None] = {}  # by job shape
         n = len(workload.jobs)
         self.t0 = workload.jobs[0].submit if n else 0.0
+        # what a step changes, each part copied by a fork with its own copy()
         self.state = ClusterState(platform, self.t0)
-        self.pending: dict[int, Job] = {}
-        self.clock = [self.t0]
-        self.view = ClusterView(platform, self.state, self.pending, self.clock,
-                                self._all_submitted)
-        self._estimate = self.view.speed.estimate_at_speed
-        self.events = EventQueue()
-        self.cursor = 0
-        self.known = 0
-        self.wakeups: set[float] = set()
-        # per-job lists (plain Python: item access is the hot path), arrays in the result
-        self.job_state = [_PENDING] * n
-        self.start_t = [math.nan] * n
-        self.end_t = [math.nan] * n
-        self.alloc: list[tuple[tuple[int, int], ...] | None] = [None] * n
-        self.reason: dict[int, str] = {}
-        self.job_energy = [0.0] * n
+        self.jobs = JobTable(self.deps.parent_count.tolist())
+        self.events = EventQueue(workload.jobs)
         self.series = TimeSeries()
-        self.unmet = self.deps.parent_count.tolist()
-        self.done = 0
-        self.queued_locally = 0
-        self.queued_on: dict[int, int] = {}
+        self.clock = [self.t0]
+        self.view = ClusterView(platform, self.state, self.jobs, self.clock)
+        self._estimate = self.view.speed.estimate_at_speed
         self.dirty: set[int] = set()  # processors whose threads changed this instant
-        self.fresh: set[int] = set()
+        self.fresh: set[int] = set()  # jobs started this instant (their finish not pushed)
         self.last_end = self.t0
         self.stopped = False
         self.interrupted = False
         self.forked = False
         self.open = False
         self.started = False
-        self.rng = np.random.default_rng(self.seed)
+        self._rng: np.random.Generator | None = np.random.default_rng(self.seed)
+        self._rng_state: dict | None = None  # a fork's generator, until it needs one
         self.wall = 0.0
         for change in (*platform.availability, *availability):
             self._schedule_availability(change)
-        self._push_submission()
+        self.events.push_submission()
 
     # ---- stepping -------------------------------------------------------------------------
     def advance(self) -> Step | None:
@@ -187,7 +169,7 @@ class Simulation:
 
     def _apply(self, decisions: Iterable[Decision] | None) -> None:
         now = self.clock[0]
-        pending, start = self.pending, self._start
+        pending, start = self.jobs.pending, self._start
         try:
             decisions = iter(decisions or ())
         except TypeError:
@@ -239,37 +221,49 @@ class Simulation:
 
     def fork(self, scheduler: Scheduler | None = None) -> "Simulation":
         """An independent copy of the whole mutable state, sharing the immutable platform,
-        workload and running-job records. It knows only the jobs submitted so far. Its
-        scheduler, if given, is reset on the copy with a copy of this run's generator."""
+        workload and running-job records (and, until either changes them, the per-job state,
+        the time series and each node's running jobs). It knows only the jobs submitted so
+        far. Its scheduler, if given, is reset on the copy with a copy of this run's
+        generator; it reports no progress."""
         other = object.__new__(Simulation)
-        other.__dict__.update(self.__dict__)
+        other.__dict__.update(self.__dict__)  # the options and the immutable inputs
         other.state = self.state.copy()
-        other.pending = dict(self.pending)
-        other.clock = [self.clock[0]]
-        other.view = ClusterView(self.platform, other.state, other.pending, other.clock,
-                                 other._all_submitted)
-        other.events = self.events.without_submissions()
-        other.cursor = len(self.workload.jobs)
-        other.per_event = self.asked_per_event or (scheduler is not None and scheduler.per_event)
-        other.forked = True
-        other.wakeups = set(self.wakeups)
-        for name in ("job_state", "start_t", "end_t", "job_energy", "unmet", "alloc"):
-            setattr(other, name, getattr(self, name).copy())
-        other.reason = dict(self.reason)
+        other.jobs = self.jobs.copy()
+        other.jobs.expected = other.jobs.known  # no submission is still to come
+        other.events = self.events.without_submission()
         other.series = self.series.copy()
-        other.queued_on = dict(self.queued_on)
+        other.clock = [self.clock[0]]
+        other.view = ClusterView(self.platform, other.state, other.jobs, other.clock)
         other.dirty = set(self.dirty)
         other.fresh = set(self.fresh)
-        other.rng = copy.deepcopy(self.rng)
+        other._rng, other._rng_state = None, self._generator_state()
         other.scheduler = scheduler
+        other.per_event = self.asked_per_event or (scheduler is not None and scheduler.per_event)
+        other.progress = None
+        other.forked = True
         other.wall = 0.0
         if scheduler is not None:
             scheduler.reset(other.view, other.rng)
         return other
 
-    def _all_submitted(self) -> bool:
-        """No submission is still to come (a fork's jobs are those submitted before it)."""
-        return self.forked or self.known == len(self.workload.jobs)
+    @property
+    def known(self) -> int:
+        """How many jobs have been submitted so far."""
+        return self.jobs.known
+
+    @property
+    def rng(self) -> np.random.Generator:
+        """The generator the scheduler draws from (a fork's is made when first needed: one
+        without a scheduler draws nothing)."""
+        if self._rng is None:
+            assert self._rng_state is not None
+            self._rng = np.random.default_rng(0)  # any seed: its state is replaced
+            self._rng.bit_generator.state = self._rng_state
+        return self._rng
+
+    def _generator_state(self) -> dict:
+        """The generator's state now (what a fork's generator starts from)."""
+        return self._rng.bit_generator.state if self._rng is not None else self._rng_state
 
     @property
     def _name(self) -> str:
@@ -282,11 +276,6 @@ class Simulation:
                 self.scheduler.reset(self.view, self.rng)
 
     # ---- events ---------------------------------------------------------------------------
-    def _push_submission(self) -> None:
-        if self.cursor < len(self.workload.jobs):
-            self.events.push(self.workload.jobs[self.cursor].submit, SUBMIT, self.cursor)
-            self.cursor += 1
-
     def _schedule_availability(self, change: Availability) -> None:
         cores = self.platform.nodes[change.node].type.cores \
             if 0 <= change.node < len(self.platform.nodes) else -1
@@ -313,7 +302,7 @@ class Simulation:
                 if run is not None and run.version == version:
                     self._finish(run, t)
                     finished.append(run.job)
-                    if self.queued_locally:
+                    if self.jobs.queued_on:
                         touched.update([node for node, _ in run.allocation])
                     if self.per_event:
                         break
@@ -322,8 +311,8 @@ class Simulation:
                 self._drain(touched, t)
                 touched.clear()
             if kind == SUBMIT:
-                self._push_submission()
-                self.known += 1
+                self.events.push_submission()
+                self.jobs.known += 1
                 if self._admit(jobs[index]):
                     submitted.append(jobs[index])
             elif kind == AVAILABILITY:
@@ -331,8 +320,8 @@ class Simulation:
                 available.append(index)
                 self._drain((index,), t)
             elif kind == RELEASE:
-                self.job_state[index] = _PENDING
-                self.pending[index] = jobs[index]
+                self.jobs.set_state(index, PENDING)
+                self.jobs.pending[index] = jobs[index]
                 released.append(jobs[index])
             elif kind == KILL:
                 run = running.get(index)
@@ -348,7 +337,7 @@ class Simulation:
                     self._run(replace(run, shares=self._shares(run.job, run.allocation, t)), t)
                 booted += (index,)
             else:
-                self.wakeups.discard(t)
+                self.events.wakes.discard(t)
                 woken = True
             if self.per_event and (released or submitted or available or woken or booted):
                 break
@@ -375,15 +364,16 @@ class Simulation:
         if self.record_timeseries:
             state = self.state
             held = state.held_count  # started on a booting node: waiting, not running yet
-            self.series.append(now, len(self.pending) + self.queued_locally + held,
+            self.series.append(now, len(self.jobs.pending) + len(self.jobs.queued_on) + held,
                                len(state.running) - held, state.total_busy_cores,
                                state.total_power)
 
     def _admit(self, job: Job) -> bool:
         """A submitted job becomes pending (True), waits for its parents, or is rejected."""
-        if self.job_state[job.index] == _REJECTED:
+        jobs = self.jobs
+        if job.parents and jobs.state(job.index) == REJECTED:
             return False  # a parent was rejected before it arrived
-        shape = (job.ntasks, job.nodes, job.memory_mb, job.disk_mb)
+        shape = (job.ntasks, job.nodes, job.job_memory_mb, job.job_disk_mb)
         if shape not in self._never:
             self._never[shape] = infeasibility(job, self.platform)
         reason = self._never[shape]
@@ -392,15 +382,15 @@ class Simulation:
                 raise InputError(self.workload.source, reason, record=f"job '{job.id}'")
             self._reject(job, reason)
             return False
-        if self.unmet[job.index]:
-            self.job_state[job.index] = _HELD
+        if job.parents and jobs.unmet(job.index):
+            jobs.set_state(job.index, HELD)
             return False
-        self.pending[job.index] = job
+        jobs.pending[job.index] = job
         return True
 
     # ---- decisions ------------------------------------------------------------------------
     def _take_pending(self, job: Job, what: str) -> None:
-        if self.pending.pop(job.index, None) is None:
+        if self.jobs.pending.pop(job.index, None) is None:
             self._not_pending(job, what)
 
     def _not_pending(self, job: Job, what: str) -> None:
@@ -416,15 +406,15 @@ class Simulation:
             raise SchedulerError(f"{self._name}: job '{job.id}' queued on node "
                                  f"{node}, which can never hold it (cores, memory or disk)")
         self._take_pending(job, "queue")
-        self.job_state[job.index] = _QUEUED
+        self.jobs.set_state(job.index, QUEUED)
         self.state.queue(node).append(job)
-        self.queued_on[job.index] = node
-        self.queued_locally += 1
+        self.jobs.queued_on[job.index] = node
         self._drain((node,), now)
 
     def _dequeue(self, job: Job) -> None:
         """Back to pending, keeping the pending jobs in submission order."""
-        node = self.queued_on.pop(job.index, None)
+        jobs = self.jobs
+        node = jobs.queued_on.pop(job.index, None)
         if node is None:
             raise SchedulerError(f"{self._name}: cannot dequeue job '{job.id}': "
                                  f"it waits in no local queue")
@@ -432,22 +422,20 @@ class Simulation:
         queue.remove(job)
         if not queue:
             del self.state.local_queues[node]
-        self.queued_locally -= 1
-        self.job_state[job.index] = _PENDING
-        items = sorted([*self.pending.items(), (job.index, job)])
-        self.pending.clear()
-        self.pending.update(items)
+        jobs.set_state(job.index, PENDING)
+        items = sorted([*jobs.pending.items(), (job.index, job)])
+        jobs.pending.clear()
+        jobs.pending.update(items)
 
     def _wake_at(self, at: float, now: float) -> None:
         """Wake-ups in the past, or already asked for, are ignored. One at ``now`` comes after
         every event still due now (its kind is handled last)."""
-        if at >= now and at not in self.wakeups:
-            self.wakeups.add(at)
-            self.events.push(at, WAKE)
+        if at >= now:
+            self.events.push_wake(at)
 
     def _drain(self, nodes: Iterable[int], now: float) -> None:
         """Start the local-queue heads that fit on ``nodes`` (in node order)."""
-        if not self.queued_locally:
+        if not self.jobs.queued_on:
             return
         for node in sorted(nodes):
             queue = self.state.local_queues.get(node)
@@ -455,8 +443,7 @@ class Simulation:
                 continue
             while queue and self.state.fits(node, queue[0].ntasks, queue[0]):
                 job = queue.popleft()
-                del self.queued_on[job.index]
-                self.queued_locally -= 1
+                del self.jobs.queued_on[job.index]
                 self._start(job, ((node, job.ntasks),), now, checked=True)
             if not queue:
                 del self.state.local_queues[node]
@@ -485,14 +472,11 @@ class Simulation:
         wait = self._boot_wait(nodes, now) if self._on_demand else -1
         at = now if wait < 0 else state.up_since[wait]
         # RunningJob(...) without the dataclass's Python __init__ (once per job)
-        run = _new_run(RunningJob)
+        run = _new_object(RunningJob)
         run.job, run.allocation, run.start, run.version = job, pairs, at, 0
         run.est_end = at + self._estimate(job, speed)
         run.end = at + run_time(job, speed)
-        index = job.index
-        self.job_state[index] = _RUNNING
-        self.start_t[index] = at
-        self.alloc[index] = pairs
+        self.jobs.start(job.index, at, pairs)
         if wait < 0:
             run.shares = self._shares(job, pairs, at)
             self._run(run, now)
@@ -534,46 +518,47 @@ class Simulation:
         """The job's threads per processor of each node, at uncontended rates."""
         layout, ops, ipc = self.state.layout, job.req_ops, job.ipc
         speed = self._fixed_speed if job.fixed_duration else self._speed
-        if self.contention is None and self._one_processor_each:  # the common case, hot
-            first = layout.first  # Share(...) without its Python __new__
-            if len(pairs) == 1:
-                (node, count), = pairs
-                return (_new(Share, (node, first[node], count, ops, ipc * speed[node], now,
-                                     None)),)
-            return tuple([_new(Share, (node, first[node], count, ops, ipc * speed[node], now,
-                                       None)) for node, count in pairs])
         shares = []
+        if self.contention is None and self._one_processor_each:  # the common case, hot
+            first = layout.first
+            for node, count in pairs:  # Share(...) without the dataclass's Python __init__
+                share = _new_object(Share)
+                share.node, share.processor, share.threads = node, first[node], count
+                share.remaining, share.rate, share.since = ops, ipc * speed[node], now
+                share.group = None
+                shares.append(share)
+            return tuple(shares)
         for node, count in pairs:
             rate = ipc * speed[node]
-            shares.extend([Share(node, proc, threads, ops, rate, now,
-                                 Group(job, proc - layout.first[node], threads, ops / rate)
+            shares.extend([Share(node=node, processor=proc, threads=threads, remaining=ops,
+                                 rate=rate, since=now,
+                                 group=Group(job, proc - layout.first[node], threads, ops / rate)
                                  if self.contention is not None else None)
                            for proc, threads in self.state.assign(node, count)])
         return tuple(shares)
 
     def _kill(self, run: RunningJob, now: float) -> None:
         """``run`` reached its walltime: it ends now, killed; its descendants are rejected."""
-        self._finish(run, now, _KILLED)
-        self.reason[run.job.index] = "walltime reached"
+        self._finish(run, now, KILLED)
+        self.jobs.set_reason(run.job.index, "walltime reached")
         self._reject_descendants(run.job.index)
-        if self.queued_locally:
+        if self.jobs.queued_on:
             self._drain(run.nodes, now)
 
-    def _finish(self, run: RunningJob, now: float, end_state: int = _FINISHED) -> None:
+    def _finish(self, run: RunningJob, now: float, end_state: int = FINISHED) -> None:
         index = run.job.index
         self.state.release(run, now)
-        self.job_state[index] = end_state
-        self.end_t[index] = now
-        self.job_energy[index] = self._job_energy(run, now)
+        self.jobs.end(index, end_state, now, self._job_energy(run, now))
         self.last_end = now
         if self.contention is not None:
             self.dirty.update(share.processor for share in run.shares)
-        self._count_done()
-        if not self.deps.children or end_state != _FINISHED:
+        if self.progress is not None:
+            self._report_progress()
+        if not self.deps.children or end_state != FINISHED:
             return
+        jobs = self.jobs
         for child in self.deps.children.get(index, ()):
-            self.unmet[child] -= 1
-            if not self.unmet[child] and self.job_state[child] == _HELD:
+            if not jobs.parent_done(child) and jobs.state(child) == HELD:
                 self.events.push(now, RELEASE, child)
 
     def _job_energy(self, run: RunningJob, now: float) -> float:
@@ -582,31 +567,29 @@ class Simulation:
         layout = self.state.layout
         dynamic, static, cores = layout.dynamic_w_per_core, layout.static_w, layout.cores
         watts = 0.0
-        for _, proc, threads, _, _, _, _ in run.shares:
-            watts += (dynamic[proc] + static[proc] / cores[proc]) * threads
+        for share in run.shares:
+            proc = share.processor
+            watts += (dynamic[proc] + static[proc] / cores[proc]) * share.threads
         return watts * (now - run.start)
 
     def _reject(self, job: Job, reason: str) -> None:
-        self.job_state[job.index] = _REJECTED
-        self.reason[job.index] = reason
-        self._count_done()
+        self.jobs.reject(job.index, reason)
+        self._report_progress()
         self._reject_descendants(job.index)
 
     def _reject_descendants(self, ancestor: int) -> None:
-        jobs = self.workload.jobs
+        workload, jobs = self.workload.jobs, self.jobs
         for index, parent in self.deps.descendants(ancestor):
-            if self.job_state[index] in ALIVE:
-                self.pending.pop(index, None)
-                self.job_state[index] = _REJECTED
-                what = "killed" if self.job_state[parent] == _KILLED else "rejected"
-                self.reason[index] = (f"parent '{jobs[parent].id}' was {what}: "
-                                      f"{self.reason[parent]}")
-                self._count_done()
+            if jobs.state(index) in ALIVE:
+                jobs.pending.pop(index, None)
+                what = "killed" if jobs.state(parent) == KILLED else "rejected"
+                jobs.reject(index, f"parent '{workload[parent].id}' was {what}: "
+                                   f"{jobs.reason(parent)}")
+                self._report_progress()
 
-    def _count_done(self) -> None:
-        self.done += 1
+    def _report_progress(self) -> None:
         if self.progress is not None:
-            self.progress(self.done, len(self.workload.jobs))
+            self.progress(self.jobs.done, len(self.workload.jobs))
 
     def _rerate(self, now: float) -> None:
         """New rates for the jobs on the processors (or nodes) whose threads changed at
@@ -627,52 +610,52 @@ class Simulation:
     def _close(self, t_end: float) -> None:
         """Close the energy window and give every job still alive its end state, with why."""
         self.state.close(t_end)
+        jobs = self.jobs
         for runs in self.state.held.values():  # started on a node still booting: never began
             for run in runs:
-                self.job_state[run.job.index] = _QUEUED
-                self.start_t[run.job.index] = math.nan
-        jobs = self.workload.jobs
-        alive = {int(s) for s in ALIVE}
-        for index in [i for i, s in enumerate(self.job_state) if s in alive]:
-            was = JobState(self.job_state[index])
-            job = jobs[index]
-            parent = self._unfinished_parent(job) if was == _HELD else None
+                jobs.unstart(run.job.index)
+        for index in jobs.alive():
+            was = JobState(jobs.state(index))
+            job = self.workload.jobs[index]
+            parent = self._unfinished_parent(job) if was == HELD else None
             if parent is not None:
-                self.job_state[index] = _REJECTED
-                self.reason[index] = f"parent '{parent}' did not finish"
+                jobs.set_state(index, REJECTED)
+                jobs.set_reason(index, f"parent '{parent}' did not finish")
                 continue
-            self.job_state[index] = int(JobState.UNFINISHED)
-            if index >= self.known and self.forked:
-                self.reason[index] = "submitted after the fork"
+            jobs.set_state(index, int(JobState.UNFINISHED))
+            if index >= jobs.known and self.forked:
+                reason = "submitted after the fork"
             elif not self.stopped:
-                self.reason[index] = "never started: the scheduler left it waiting"
+                reason = "never started: the scheduler left it waiting"
             elif self.interrupted:
-                self.reason[index] = f"{was.name.lower()} when the run was stopped"
+                reason = f"{was.name.lower()} when the run was stopped"
             elif job.submit > self.horizon:
-                self.reason[index] = "not submitted before the horizon"
+                reason = "not submitted before the horizon"
             else:
-                self.reason[index] = f"{was.name.lower()} at the horizon"
+                reason = f"{was.name.lower()} at the horizon"
+            jobs.set_reason(index, reason)
 
     def _unfinished_parent(self, job: Job) -> str | None:
         by_id = self.workload.by_id
         return next((p for p in job.parents
-                     if self.job_state[by_id[p].index] != _FINISHED), None)
+                     if self.jobs.state(by_id[p].index) != FINISHED), None)
 
     def _result(self, t_end: float) -> SimResult:
         measured = self.platform.has_power_model
+        jobs = self.jobs
+        allocation, end = jobs.allocations(), jobs.ends()
         return SimResult(
             platform=self.platform, workload=self.workload, scheduler=self._name,
-            seed=self.seed, state=np.array(self.job_state, dtype=np.int8),
-            start=np.array(self.start_t), end=np.array(self.end_t),
-            allocation=self.alloc, reason=self.reason,
-            job_energy_j=np.array(self.job_energy) if measured else None,
+            seed=self.seed, state=jobs.states(), start=jobs.starts(), end=end,
+            allocation=allocation, reason=jobs.reasons(),
+            job_energy_j=jobs.energies() if measured else None,
             node_energy_j=self.state.energy_j if measured else None,
             node_busy_core_seconds=self.state.busy_core_seconds,
             node_busy_seconds=self.state.busy_seconds, t0=self.t0, t_end=t_end,
             timeseries=self.series if self.record_timeseries else None,
             wall_seconds=self.wall, horizon=self.horizon,
-            node_charged_seconds=charged_seconds(self.platform, self.state.up_since, self.alloc,
-                                                 np.array(self.end_t), self.t0, t_end)
+            node_charged_seconds=charged_seconds(self.platform, self.state.up_since, allocation,
+                                                 end, self.t0, t_end)
             if self._on_demand else None,
             contention=self.contention_name)
 

@@ -16,9 +16,14 @@ change.
 from __future__ import annotations
 
 import heapq
+from collections.abc import Sequence
 from enum import IntEnum
+from typing import TYPE_CHECKING
 
 from hetsched.platform.model import Availability
+
+if TYPE_CHECKING:
+    from hetsched.workload.model import Job
 
 __all__ = ["Availability", "EventQueue", "Kind"]
 
@@ -44,13 +49,19 @@ _NODE_SHIFT = 40
 
 
 class EventQueue:
-    """A heap of :data:`Entry`."""
+    """A heap of :data:`Entry`. Of the submissions of ``jobs`` (in workload order) only the next
+    one is on the heap: :meth:`push_submission` pushes it when the one before is popped.
+    ``wakes``: the times of the wake-ups on the heap."""
 
-    __slots__ = ("heap", "seq")
+    __slots__ = ("heap", "seq", "wakes", "_jobs", "_cursor", "_submission")
 
-    def __init__(self) -> None:
+    def __init__(self, jobs: Sequence[Job] = ()) -> None:
         self.heap: list[Entry] = []
         self.seq = 0
+        self.wakes: set[float] = set()
+        self._jobs = jobs
+        self._cursor = 0  # the next job to submit
+        self._submission: Entry | None = None  # the one on the heap
 
     def push(self, time: float, kind: int, job: int = -1, version: int = 0) -> None:
         self.seq += 1
@@ -61,17 +72,53 @@ class EventQueue:
         self.seq += 1
         heapq.heappush(self.heap, (time, FINISH, node << _NODE_SHIFT | self.seq, job, version))
 
+    def push_wake(self, time: float) -> None:
+        """A wake-up at ``time``, unless one is already asked for then."""
+        if time not in self.wakes:
+            self.wakes.add(time)
+            self.push(time, WAKE)
+
+    def push_submission(self) -> None:
+        """The next job's submission, if a job is left."""
+        self._submission = None
+        if self._cursor < len(self._jobs):
+            self.seq += 1
+            self._submission = entry = (self._jobs[self._cursor].submit, SUBMIT, self.seq,
+                                        self._cursor, 0)
+            heapq.heappush(self.heap, entry)
+            self._cursor += 1
+
     def next_time(self) -> float:
         return self.heap[0][0] if self.heap else float("inf")
 
-    def pop(self) -> Entry:
-        return heapq.heappop(self.heap)
-
-    def without_submissions(self) -> "EventQueue":
-        """A copy without the pending submission (a fork knows only the jobs submitted so
-        far); copying one list of tuples."""
-        other = EventQueue()
+    def without_submission(self) -> "EventQueue":
+        """A copy that submits no more jobs (a fork knows only the jobs submitted so far): the
+        heap copied, its submission taken out."""
+        other = EventQueue.__new__(EventQueue)
+        other.heap = self.heap.copy()
         other.seq = self.seq
-        other.heap = [e for e in self.heap if e[1] != SUBMIT]
-        heapq.heapify(other.heap)
+        other.wakes = self.wakes.copy()
+        other._jobs, other._cursor, other._submission = self._jobs, len(self._jobs), None
+        if self._submission is not None:
+            _remove(other.heap, other.heap.index(self._submission))
         return other
+
+
+def _remove(heap: list[Entry], i: int) -> None:
+    """Take entry ``i`` out of ``heap``: the last entry takes its place and moves up or down
+    to where the heap order wants it (O(log n), where heapify would be O(n))."""
+    entry = heap.pop()
+    if i == len(heap):
+        return
+    while i > 0 and entry < heap[(i - 1) >> 1]:  # up, past larger parents
+        heap[i] = heap[(i - 1) >> 1]
+        i = (i - 1) >> 1
+    size = len(heap)
+    while (child := 2 * i + 1) < size:  # down, below smaller children
+        if child + 1 < size and heap[child + 1] < heap[child]:
+            child += 1
+        if not heap[child] < entry:
+            break
+        heap[i] = heap[child]
+        i = child
+    heap[i] = entry

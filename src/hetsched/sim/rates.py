@@ -59,9 +59,10 @@ def rerated(run: RunningJob, rates: dict[int, float], now: float) -> RunningJob:
     shares' remaining work brought up to ``now``, its end and version renewed."""
     shares = tuple(
         share if share.processor not in rates else
-        Share(share.node, share.processor, share.threads, max(0.0, share.remaining_at(now)),
-              rates[share.processor], now, share.group)
+        Share(node=share.node, processor=share.processor, threads=share.threads,
+              remaining=max(0.0, share.remaining_at(now)), rate=rates[share.processor],
+              since=now, group=share.group)
         for share in run.shares)
     end = max(now, max(share.end() for share in shares))
-    return RunningJob(run.job, run.allocation, run.start,
-                      run.est_end, shares, end, run.version + 1)
+    return RunningJob(job=run.job, allocation=run.allocation, start=run.start,
+                      est_end=run.est_end, shares=shares, end=end, version=run.version + 1)

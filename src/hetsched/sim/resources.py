@@ -14,8 +14,9 @@ free cores (oversubscription) go one by one to the processor with the fewest thr
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
+from itertools import repeat
 from math import floor
-
 import numpy as np
 
 from hetsched.platform.model import KB_PER_MB, NodeType, Platform, whole_kb
@@ -32,6 +33,30 @@ def share(total: float, tasks: int, ntasks: int) -> float:
     return floor((total if tasks == ntasks else total * tasks / ntasks) * KB_PER_MB) / KB_PER_MB
 
 
+#: Where a job's tasks go: ``(node, tasks)`` pairs.
+Allocation = tuple[tuple[int, int], ...]
+
+
+#: One node's free slots, memory and disk (MB). A plain tuple: backfilling makes one at every
+#: look at a node's skyline (a named tuple costs ten times more to make).
+Resources = tuple[int, float, float]
+
+
+def footprint(job: Job, allocation: Sequence[tuple[int, int]]
+              ) -> Iterator[tuple[tuple[int, int], float, float]]:
+    """What ``job`` takes on each node of ``allocation``: a slot per task and its
+    :func:`share` of memory and disk there, as ``((node, tasks), memory, disk)`` in the
+    allocation's order. (An iterator of the allocation's own pairs: on every booking's and
+    release's path, building a tuple per node would cost more than the rest of the loop.)"""
+    memory, disk, ntasks = job.job_memory_mb, job.job_disk_mb, job.ntasks
+    return zip(allocation,
+               [share(memory, tasks, ntasks) for _, tasks in allocation] if memory else _ZEROS,
+               [share(disk, tasks, ntasks) for _, tasks in allocation] if disk else _ZEROS)
+
+
+_ZEROS = repeat(0.0)
+
+
 def _shares(total: float, tasks: np.ndarray, ntasks: int) -> np.ndarray:
     """:func:`share` of fewer than ``ntasks`` tasks, per element of ``tasks``."""
     return np.floor(total * tasks / ntasks * KB_PER_MB) / KB_PER_MB
@@ -41,18 +66,18 @@ def capacity(job: Job, free_slots: np.ndarray, free_mem: np.ndarray,
              free_disk: np.ndarray) -> np.ndarray:
     """Tasks of ``job`` each node can take given free slots, memory and disk."""
     room = free_slots
-    if job.memory_mb > 0 and free_mem.min() < job.memory_mb:  # memory binds somewhere
-        room = np.minimum(room, _tasks_within(job.memory_mb, job.ntasks, free_mem))
-    if job.disk_mb > 0 and free_disk.min() < job.disk_mb:
-        room = np.minimum(room, _tasks_within(job.disk_mb, job.ntasks, free_disk))
+    if job.job_memory_mb > 0 and free_mem.min() < job.job_memory_mb:  # memory binds somewhere
+        room = np.minimum(room, _tasks_within(job.job_memory_mb, job.ntasks, free_mem))
+    if job.job_disk_mb > 0 and free_disk.min() < job.job_disk_mb:
+        room = np.minimum(room, _tasks_within(job.job_disk_mb, job.ntasks, free_disk))
     return room
 
 
 def room(job: Job, slots: int, free_mem: float, free_disk: float) -> int:
     """The scalar form of :func:`capacity` for one node's free slots, memory and disk (like
     it, exact up to the job's task count)."""
-    return min(slots, _tasks_in(job.memory_mb, job.ntasks, free_mem, slots),
-               _tasks_in(job.disk_mb, job.ntasks, free_disk, slots))
+    return min(slots, _tasks_in(job.job_memory_mb, job.ntasks, free_mem, slots),
+               _tasks_in(job.job_disk_mb, job.ntasks, free_disk, slots))
 
 
 def _tasks_in(total: float, ntasks: int, free: float, most: int) -> int:
@@ -80,16 +105,18 @@ def _tasks_within(total: float, ntasks: int, free: np.ndarray) -> np.ndarray:
 def fits(job: Job, tasks: int, node: int, free_slots: np.ndarray, free_mem: np.ndarray,
          free_disk: np.ndarray) -> bool:
     """Whether ``tasks`` tasks of ``job`` fit in node ``node``'s free slots, memory and disk
-    (per-node arrays; only what the job asks for is read: this is on every start's path)."""
-    return int(free_slots[node]) >= tasks and \
-        (job.memory_mb <= 0 or float(free_mem[node]) >= share(job.memory_mb, tasks, job.ntasks)) \
-        and (job.disk_mb <= 0 or float(free_disk[node]) >= share(job.disk_mb, tasks, job.ntasks))
+    (per-node arrays; only what the job asks for is read, with ``item``, numpy's cheapest
+    scalar read: this is on every start's path)."""
+    memory, disk, ntasks = job.job_memory_mb, job.job_disk_mb, job.ntasks
+    return free_slots.item(node) >= tasks and \
+        (memory <= 0 or free_mem.item(node) >= share(memory, tasks, ntasks)) \
+        and (disk <= 0 or free_disk.item(node) >= share(disk, tasks, ntasks))
 
 
 def fits_type(job: Job, node_type: NodeType) -> bool:
     """Whether a node of ``node_type`` has the memory and disk for all of ``job``'s tasks."""
-    return _within(job.memory_mb, node_type.memory_mb) and \
-        _within(job.disk_mb, node_type.disk_mb)
+    return _within(job.job_memory_mb, node_type.memory_mb) and \
+        _within(job.job_disk_mb, node_type.disk_mb)
 
 
 def _within(amount: float, size: float) -> bool:
@@ -124,7 +151,7 @@ def allocation_problem(job: Job, nodes: list[int], cores: list[int], free_slots:
         return "has an invalid node index or core count"
     if len(set(nodes)) != len(nodes):
         return "names a node twice"
-    if not any_nodes and job.nodes != SPREAD:
+    if not any_nodes and not job.spread:
         if len(nodes) != job.nodes:
             return f"uses {len(nodes)} nodes; the job asks for exactly {job.nodes}"
         base = even_split(job)[0]
@@ -142,7 +169,8 @@ def infeasibility(job: Job, platform: Platform) -> str | None:
     """A reason ``job`` can never start on any set of nodes of ``platform``, or ``None``."""
     a = platform.arrays
     if job.nodes == 1:
-        if job.memory_mb <= 0 and job.disk_mb <= 0 and job.ntasks <= platform.max_node_slots:
+        if (job.job_memory_mb <= 0 and job.job_disk_mb <= 0
+                and job.ntasks <= platform.max_node_slots):
             return None  # the common case, without numpy
         if job.ntasks > platform.max_node_slots:
             return (f"needs {job.ntasks} cores on one node; the largest node "
@@ -150,9 +178,9 @@ def infeasibility(job: Job, platform: Platform) -> str | None:
         if any(t.slots >= job.ntasks and fits_type(job, t) for t in platform.node_types):
             return None  # all its tasks on one node: it needs exactly its memory and disk
         amounts = [f"{amount:g} MB of {what}" for amount, what in
-                   ((job.memory_mb, "memory"), (job.disk_mb, "disk")) if amount > 0]
+                   ((job.job_memory_mb, "memory"), (job.job_disk_mb, "disk")) if amount > 0]
         return f"needs {' and '.join(amounts)} on one node; no node has that much"
-    if job.nodes == SPREAD:
+    if job.spread:
         if _usable(job, platform, job.ntasks).sum() >= job.ntasks:
             return None
         return f"needs {job.ntasks} cores; the platform {_holds(platform, int(a.slots.sum()))}"

@@ -8,6 +8,7 @@ from enum import IntEnum
 import numpy as np
 
 from hetsched.platform.model import Platform
+from hetsched.sim.shared import SharedParts
 from hetsched.workload.model import Workload
 
 
@@ -28,37 +29,41 @@ class TimeSeries:
     after the last call): ``time, queued, running, busy_cores, power_w``, also as columns
     (lists). ``power_w`` means nothing for a result without energy (``SimResult.has_energy``).
 
-    Rows are kept in frozen blocks plus a short tail, so that a copy (a fork's) shares the
-    blocks and costs the same at any length."""
+    Rows are kept in blocks of :attr:`BLOCK` rows shared by copies until written
+    (:class:`~hetsched.sim.shared.SharedParts`): only the last block is ever written, so a
+    copy (a fork's) costs the same at any length."""
 
     BLOCK = 512
     FIELDS = ("time", "queued", "running", "busy_cores", "power_w")
 
     def __init__(self) -> None:
-        self._blocks: list[tuple[tuple[float, int, int, int, float], ...]] = []
-        self._tail: list[tuple[float, int, int, int, float]] = []
+        self._blocks: SharedParts[list[tuple[float, int, int, int, float]]] = \
+            SharedParts([[]])
+        self._tail: list[tuple[float, int, int, int, float]] | None = self._blocks.parts[-1]
 
     def append(self, time: float, queued: int, running: int, busy: int, power: float) -> None:
-        """A row for ``time``; it replaces the last row if that one has the same time. The
-        last row always stays in the tail (blocks are frozen when the next time comes)."""
+        """A row for ``time``; it replaces the last row if that one has the same time."""
         row = (time, queued, running, busy, power)
         tail = self._tail
+        if tail is None:  # the last block is shared with a copy
+            blocks = self._blocks
+            tail = self._tail = blocks.writable(len(blocks.parts) - 1)
         if tail and tail[-1][0] == time:
             tail[-1] = row
-            return
-        if len(tail) == self.BLOCK:
-            self._blocks.append(tuple(tail))
-            self._tail = tail = []
-        tail.append(row)
+        elif len(tail) == self.BLOCK:
+            self._tail = [row]
+            self._blocks.append(self._tail)
+        else:
+            tail.append(row)
 
     def copy(self) -> "TimeSeries":
-        other = TimeSeries()
+        other = TimeSeries.__new__(TimeSeries)
         other._blocks = self._blocks.copy()
-        other._tail = self._tail.copy()
+        other._tail = self._tail = None  # neither holder owns the last block now
         return other
 
     def rows(self) -> list[tuple[float, int, int, int, float]]:
-        return [row for block in (*self._blocks, self._tail) for row in block]
+        return [row for block in self._blocks.parts for row in block]
 
     def column(self, name: str) -> list:
         i = self.FIELDS.index(name)
@@ -71,7 +76,7 @@ class TimeSeries:
     power_w = property(lambda self: self.column("power_w"))
 
     def __len__(self) -> int:
-        return len(self._blocks) * self.BLOCK + len(self._tail)
+        return (len(self._blocks.parts) - 1) * self.BLOCK + len(self._blocks.parts[-1])
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, TimeSeries) and self.rows() == other.rows()

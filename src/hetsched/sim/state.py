@@ -11,21 +11,24 @@ from __future__ import annotations
 import math
 from collections import deque
 from dataclasses import dataclass
-from typing import NamedTuple
 
 import numpy as np
 
 from hetsched.platform.model import Platform
 from hetsched.models.contention import Group
-from hetsched.sim.resources import fits, share, split_over_processors
+from hetsched.sim.resources import fits, footprint, split_over_processors
+from hetsched.sim.shared import SharedParts
 from hetsched.workload.model import Job
 
 
-class Share(NamedTuple):
+@dataclass(slots=True)
+class Share:
     """``threads`` threads of a running job on one processor (global index ``processor`` of
     node ``node``): each has ``remaining`` operations left as of ``since``, done at ``rate``
     operations per second. ``group`` is what a contention model sees of it (``None`` when the
-    run has no model that can change rates)."""
+    run has no model that can change rates). Never changed once its job's record is stored
+    (a rate change makes new ones); a slotted class, whose fields read quicker than a named
+    tuple's on the engine's hot paths."""
 
     node: int
     processor: int
@@ -33,7 +36,7 @@ class Share(NamedTuple):
     remaining: float
     rate: float
     since: float
-    group: Group | None
+    group: Group | None = None
 
     def remaining_at(self, now: float) -> float:
         return self.remaining - self.rate * (now - self.since)
@@ -71,9 +74,6 @@ class RunningJob:
         return np.array([cores for _, cores in self.allocation])
 
 
-_NONE: dict[int, RunningJob] = {}
-
-
 class ClusterState:
     """Per-node counters, threads per processor and energy accounting. Only the engine calls
     the mutators. ``free_cores`` counts free slots (threads a node can still take)."""
@@ -90,10 +90,8 @@ class ClusterState:
         self.used_mem = np.zeros(n)
         self.used_mem_bw = np.zeros(n)
         self.busy_cores = np.zeros(n, dtype=np.int64)
-        # per node that ever ran a job. A copy shares the per-node dicts; each state copies
-        # one before its first change to it (``_owned``: the ones it may change)
-        self.running_on: dict[int, dict[int, RunningJob]] = {}
-        self._owned: set[int] = set()
+        # the jobs running on each node, by index (shared with a copy until either changes one)
+        self._by_node: SharedParts[dict[int, RunningJob]] = SharedParts([{} for _ in range(n)])
         self.local_queues: dict[int, deque[Job]] = {}
         self.running: dict[int, RunningJob] = {}
         # on-demand nodes: when each is (or will be) up, NaN while off (nodes not on demand
@@ -104,7 +102,10 @@ class ClusterState:
         self.held: dict[int, list[RunningJob]] = {}
         self.held_count = 0
         self.total_busy_cores = 0
+        # free slots summed over the nodes, each counting at least 0; the nodes whose
+        # availability shrank below the threads they run (with negative free slots)
         self.total_free = int(a.slots.sum())
+        self.short: set[int] = set()
         self.threads = [0] * len(layout.cores)
         self.available = list(layout.cores)
         self._proc_power = list(layout.idle_w)
@@ -117,17 +118,17 @@ class ClusterState:
         self._busy_s = [0.0] * n
 
     def copy(self) -> "ClusterState":
-        """An independent copy sharing the platform, the (never changed) running-job records and
-        the per-node dicts of running jobs until either state changes one."""
+        """An independent copy sharing the platform, the (never changed) running-job records
+        and each node's dict of running jobs until either state changes it. This state then
+        shares its dicts too, so it copies a node's dict before its next change to it
+        (:meth:`SharedParts.copy`): what either state does never shows in the other."""
         other = object.__new__(ClusterState)
         for name, value in self.__dict__.items():
-            if isinstance(value, (np.ndarray, list, dict)):
+            if isinstance(value, (np.ndarray, list, dict, set)):
                 value = value.copy()
             other.__dict__[name] = value
-        self._owned = set()
-        other._owned = set()
+        other._by_node = self._by_node.copy()
         other.local_queues = {node: queue.copy() for node, queue in self.local_queues.items()}
-        other.booting = set(self.booting)
         other.held = {node: runs.copy() for node, runs in self.held.items()}
         return other
 
@@ -169,7 +170,8 @@ class ClusterState:
         static_w, dynamic_w, idle_w = layout.static_w, layout.dynamic_w_per_core, layout.idle_w
         moved = busy_moved = 0
         watts = 0.0
-        for node, proc, count, _, _, _, _ in run.shares:
+        for share in run.shares:
+            node, proc, count = share.node, share.processor, share.threads
             dt = now - last[node]
             if dt > 0.0:
                 energy[node] += power[node] * dt
@@ -196,39 +198,35 @@ class ClusterState:
             free[node] -= count
             moved += count
         self.total_free -= moved
+        if self.short:
+            self._recount_free()
         self.total_busy_cores += busy_moved
         self.total_power += watts
         job = run.job
-        if job.memory_mb or job.disk_mb:
+        if job.job_memory_mb or job.job_disk_mb:
             self._take(run, sign)
         if job.mem_bw_gbs:
             for node, cores in run.allocation:
                 self.used_mem_bw[node] += sign * cores * job.mem_bw_gbs
 
-    def _take(self, run: RunningJob, sign: int) -> None:
-        """Take (``sign`` 1) or give back (-1) ``run``'s memory and disk."""
-        job = run.job
-        for node, cores in run.allocation:
-            memory = share(job.memory_mb, cores, job.ntasks)
-            self.free_mem[node] -= sign * memory
-            self.used_mem[node] += sign * memory
-            self.free_disk[node] -= sign * share(job.disk_mb, cores, job.ntasks)
+    def _take(self, run: RunningJob, sign: int, slots: bool = False) -> None:
+        """Take (``sign`` 1) or give back (-1) ``run``'s memory and disk, and with ``slots``
+        its slots (a run held for a boot, whose threads take none yet)."""
+        for (node, count), memory, disk in footprint(run.job, run.allocation):
+            if slots:
+                self.free_cores[node] -= sign * count
+            if memory:  # (numpy's scalar updates cost more than the test)
+                self.free_mem[node] -= sign * memory
+                self.used_mem[node] += sign * memory
+            if disk:
+                self.free_disk[node] -= sign * disk
 
     def _reserve(self, run: RunningJob, sign: int) -> None:
         """Take or give back ``run``'s slots, memory and disk, without running its threads."""
-        for node, cores in run.allocation:
-            self.free_cores[node] -= sign * cores
+        self._take(run, sign, slots=True)
         self.total_free -= sign * run.job.ntasks
-        if run.job.memory_mb or run.job.disk_mb:
-            self._take(run, sign)
-
-    def _writable(self, node: int) -> dict[int, RunningJob]:
-        """``node``'s dict of running jobs, this state's own (copied if shared with a fork)."""
-        jobs = self.running_on.get(node)
-        if node not in self._owned:
-            jobs = self.running_on[node] = {} if jobs is None else dict(jobs)
-            self._owned.add(node)
-        return jobs
+        if self.short:
+            self._recount_free()
 
     def occupy(self, run: RunningJob, now: float) -> None:
         self._change(run, 1, now)
@@ -236,9 +234,10 @@ class ClusterState:
 
     def release(self, run: RunningJob, now: float) -> None:
         self._change(run, -1, now)
-        index, owned, on = run.job.index, self._owned, self.running_on
-        for node, _ in run.allocation:  # an emptied dict stays: the node will be busy again
-            jobs = on[node] if node in owned else self._writable(node)
+        index, by_node = run.job.index, self._by_node
+        mine = by_node.mine
+        for node, _ in run.allocation:
+            jobs = mine[node] or by_node.writable(node)  # (None, or holding the job)
             del jobs[index]
             if not jobs:
                 self._empty(node)
@@ -253,7 +252,7 @@ class ClusterState:
 
     def jobs_on(self, node: int) -> dict[int, RunningJob]:
         """The jobs running on ``node``, by index (an empty dict for an idle node)."""
-        return self.running_on.get(node, _NONE)
+        return self._by_node.parts[node]
 
     def queue(self, node: int) -> deque[Job]:
         """``node``'s local queue, created when first used."""
@@ -261,15 +260,13 @@ class ClusterState:
 
     def store(self, run: RunningJob) -> None:
         """Record a running job (a new one, or a newer version after a rate change)."""
-        index, owned, on = run.job.index, self._owned, self.running_on
+        index, by_node = run.job.index, self._by_node
+        mine = by_node.mine
         for node, _ in run.allocation:
-            if node in owned:
-                on[node][index] = run
-            elif node not in on:
-                on[node] = {index: run}
-                owned.add(node)
-            else:
-                self._writable(node)[index] = run
+            jobs = mine[node]
+            if jobs is None:
+                jobs = by_node.writable(node)
+            jobs[index] = run
         self.running[index] = run
 
     # ---- on-demand nodes ---------------------------------------------------------------------
@@ -311,7 +308,16 @@ class ClusterState:
             left -= self.available[p]
         slots = self.platform.nodes[node].type.oversubscription
         self.free_cores[node] += (cores - before) * slots
-        self.total_free += (cores - before) * slots
+        if self.free_cores[node] < 0:  # its jobs keep their cores
+            self.short.add(node)
+        self._recount_free()
+
+    def _recount_free(self) -> None:
+        """``total_free`` counted again, while some node runs more threads than its available
+        slots (its free slots are negative; it counts 0)."""
+        free = self.free_cores
+        self.total_free = int(np.maximum(free, 0).sum())
+        self.short = {node for node in self.short if free[node] < 0}
 
     def close(self, now: float) -> None:
         """Integrate every node up to ``now`` (the end of the accounting window)."""

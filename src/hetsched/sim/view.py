@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from types import MappingProxyType
 
 import numpy as np
 
 from hetsched.models.speed import SpeedModel
 from hetsched.platform.model import Platform
+from hetsched.sim.jobs import JobTable
 from hetsched.sim.ondemand import ACTIVE, BOOTING, IDLE, INACTIVE
 from hetsched.sim.resources import capacity, fits
 from hetsched.sim.state import ClusterState, RunningJob
@@ -28,14 +29,14 @@ class ClusterView:
     times its oversubscription, minus the threads running there); ``busy_cores`` the cores
     running at least one thread."""
 
-    def __init__(self, platform: Platform, state: ClusterState, pending: dict[int, Job],
-                 clock: list[float], all_submitted: Callable[[], bool]) -> None:
+    def __init__(self, platform: Platform, state: ClusterState, jobs: JobTable,
+                 clock: list[float]) -> None:
         self.platform = platform
         self.speed = SpeedModel(platform)
         self._state = state
         self._clock = clock
-        self._all_submitted = all_submitted
-        self.pending: Mapping[int, Job] = MappingProxyType(pending)
+        self._jobs = jobs
+        self.pending: Mapping[int, Job] = MappingProxyType(jobs.pending)
         """Submitted jobs not yet started nor placed in a local queue, in submission order."""
         self.free_cores = _readonly(state.free_cores)
         self.free_mem = _readonly(state.free_mem)
@@ -54,11 +55,13 @@ class ClusterView:
         """Whether every job of the workload has been submitted (none is still to come). A
         policy that reads it knows a little of the future; a model of a server that knows its
         job list may need it (ds-sim examines its global queue only then)."""
-        return self._all_submitted()
+        return self._jobs.all_submitted
 
     @property
     def total_free_cores(self) -> int:
-        """Free slots over the whole platform (``free_cores.sum()``, kept as a count)."""
+        """Free slots over the whole platform, kept as a count: ``free_cores`` summed, a node
+        whose availability shrank below the threads it runs (negative ``free_cores``)
+        counting 0."""
         return self._state.total_free
 
     @property

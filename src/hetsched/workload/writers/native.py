@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from hetsched.platform.model import Platform
-from hetsched.workload.model import SPREAD, Job, Workload
+from hetsched.workload.model import Job, Workload
 from hetsched.workload.writers import Writer, loss_rules as losses
 
 _DEFAULTS = {"ipc": 1.0, "nodes": 1, "mem_mb": 0.0, "disk_mb": 0.0, "mem_bw_gbs": 0.0,
@@ -25,7 +25,7 @@ def job_record(job: Job) -> dict[str, Any]:
     """``job`` as a native job record."""
     record = {"id": job.id, "submit": job.submit, "ntasks": job.ntasks, "req_ops": job.req_ops,
               "req_time": job.req_time}
-    optional = {"ipc": job.ipc, "nodes": "spread" if job.nodes == SPREAD else job.nodes,
+    optional = {"ipc": job.ipc, "nodes": "spread" if job.spread else job.nodes,
                 "mem_mb": job.task_memory_mb, "disk_mb": job.job_disk_mb,
                 "mem_bw_gbs": job.mem_bw_gbs, "mem_vol": job.mem_vol,
                 "cpu_util": job.cpu_util, "profile": job.profile, "parents": list(job.parents),
