@@ -17,11 +17,7 @@ from hetsched.dssim.records import JobnOrder, JobRequest, ProtocolError
 from hetsched.platform.dssim import config_platform
 from hetsched.workload.dssim import read_job_list
 from hetsched.workload.model import Workload
-from support import SHARED_DATA, assert_one_line_error
-
-CONFIG = SHARED_DATA / "dssim" / "configs" / "config12-med-med.xml"
-JOBS = SHARED_DATA / "dssim" / "jobs" / "config12-med-med-jobs.xml"
-needs_data = pytest.mark.skipif(not CONFIG.is_file(), reason="shared ds-sim data not available")
+from support import assert_one_line_error, shared
 
 
 def live(fake, algo: str, order: JobnOrder = JobnOrder.CURRENT, **options) -> int:
@@ -32,20 +28,20 @@ def live(fake, algo: str, order: JobnOrder = JobnOrder.CURRENT, **options) -> in
         fake.join(10)
 
 
-@needs_data
 @pytest.mark.parametrize("algo", ["ff", "fafc", "wfq", "lwt", "lrr"])
 @pytest.mark.parametrize("order", list(JobnOrder))
 def test_live_run_asks_and_places_jobs_as_the_simulation_does(algo: str,
                                                                order: JobnOrder) -> None:
     # the simulation's conversation (events, GETS/LSTJ answers, decisions) played back: the
     # live client must send every message the simulation's client did, in the same order
-    platform = config_platform(CONFIG)
-    full = read_job_list(JOBS, platform)
+    config = shared("dssim/configs/config12-med-med.xml")
+    platform = config_platform(config)
+    full = read_job_list(shared("dssim/jobs/config12-med-med-jobs.xml"), platform)
     workload = Workload(full.name, full.jobs[:150], full.source, metadata=full.metadata)
     exchanges = conversation(platform, workload, algo, order)
     fake = ReplayServer(exchanges)
     dispatched = sum(message.startswith("SCHD") for message, _ in exchanges)
-    assert live(fake, algo, order, system=CONFIG) == dispatched
+    assert live(fake, algo, order, system=config) == dispatched
     assert fake.error is None and fake.received[-1] == "QUIT"  # every message as expected
     if algo == "wfq":
         assert "CHKQ" in [answer for _, answer in exchanges]
