@@ -281,8 +281,8 @@ def test_dask_address_of_a_running_cluster(swept: tuple[Path, Path], tmp_path: P
     from dask.distributed import LocalCluster
 
     spec, store = swept
-    with LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
-                      dashboard_address=None) as cluster:
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None,
+                      scheduler_kwargs={"dashboard_address": "127.0.0.1:0"}) as cluster:
         result = _sweep(spec, tmp_path / "remote.sqlite", "--dask", cluster.scheduler_address)
     assert "(48 ok, 0 failed)" in result.stdout and "on 1 worker\n" in result.stdout
     assert _stored(tmp_path / "remote.sqlite") == _stored(store)
