@@ -3,13 +3,29 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
 
 from hetsched.errors import InputError
 
-SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+#: The real traces and platforms: ``$HETSCHED_SHARED_DATA``, else ``../shared/data`` beside the
+#: repository.
+SHARED_DATA = Path(os.environ.get("HETSCHED_SHARED_DATA")
+                   or Path(__file__).resolve().parents[2] / "shared" / "data").resolve()
+#: The 12 Braun et al. ETC instances in ``braun/`` (file names without their ``.0``).
+BRAUN_INSTANCES = tuple(f"u_{consistency}_{tasks}{machines}" for consistency in "cis"
+                        for tasks in ("hi", "lo") for machines in ("hi", "lo"))
+
+
+def shared(relative: str) -> Path:
+    """The file or folder ``relative`` of the shared data; skips the test, naming the missing
+    path, when it is not there. Call it in the test or fixture that needs the data."""
+    path = SHARED_DATA / relative
+    if not path.exists():
+        pytest.skip(f"shared data missing: {path}")
+    return path
 
 
 def write(path: Path, content: object) -> Path:

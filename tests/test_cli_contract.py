@@ -10,13 +10,14 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from hetsched.cli.main import app
-from support import SHARED_DATA, assert_one_line_error
+from support import assert_one_line_error, shared
 
 runner = CliRunner()
 HETSCHED = [sys.executable, "-m", "hetsched.cli.main"]
@@ -112,15 +113,14 @@ def test_tables_are_not_cut_when_output_is_not_a_terminal(tmp_path: Path) -> Non
     assert "…" not in result.stdout
 
 
-@pytest.mark.skipif(not (SHARED_DATA / "braun").is_dir(), reason="shared data not available")
 @pytest.mark.parametrize("command", [
-    ["map", str(SHARED_DATA / "braun" / "u_c_hihi.0"), "--heuristic", "min_min"],
-    ["schedulers", "--all"],
-    ["compare", "-s", "fcfs,easy"],
-])
-def test_a_closed_pipe_ends_quietly(command: list[str], tmp_path: Path) -> None:
+    lambda: ["map", str(shared("braun/u_c_hihi.0")), "--heuristic", "min_min"],
+    lambda: ["schedulers", "--all"],
+    lambda: ["compare", "-s", "fcfs,easy"],
+], ids=["map", "schedulers", "compare"])
+def test_a_closed_pipe_ends_quietly(command: Callable[[], list[str]], tmp_path: Path) -> None:
     """``| true`` closes the pipe before hetsched writes: it stops without a word."""
-    shell = " ".join([*HETSCHED, *command]) + " | true"
+    shell = " ".join([*HETSCHED, *command()]) + " | true"
     result = subprocess.run(["bash", "-c", shell], capture_output=True, text=True, cwd=tmp_path)
     assert result.returncode == 0 and result.stderr == "", result.stderr
 

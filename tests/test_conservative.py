@@ -7,8 +7,6 @@ selection, forks), and the start of real traces."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -29,6 +27,7 @@ from hetsched.sim.result import SimResult
 from hetsched.workload.load import load_workload
 from hetsched.workload.model import Workload
 from hetsched.workload.swf import SwfOptions
+from support import shared
 
 QUAD = NodeType("quad", 4, 1.0)  # 4 cores, 1 GHz: a job of s seconds takes s seconds
 DUO = NodeType("duo", 2, 1.0)
@@ -150,11 +149,11 @@ def test_same_schedule_on_a_fork_with_jobs_running() -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("machine", ["one 256-core machine", "20-node IRMaSim"])
-def test_same_schedule_on_lublin(shared_data: Path, machine: str) -> None:
+def test_same_schedule_on_lublin(machine: str) -> None:
     platform = Platform.from_counts("m256", [(NodeType("m", 256, 1.0), 1)]) \
         if machine.startswith("one") else \
-        load_platform(shared_data / "platforms" / "irmasim_lublin_20node.json")
-    full = load_workload(shared_data / "traces" / "lublin_256.swf", platform,
+        load_platform(shared("platforms/irmasim_lublin_20node.json"))
+    full = load_workload(shared("traces/lublin_256.swf"), platform,
                          SwfOptions(estimate_factor=2.0))
     workload = Workload("lublin", full.jobs[:600 if machine.startswith("one") else 2000])
     assert_same_schedule(simulate(platform, workload, create("conservative")),

@@ -19,7 +19,7 @@ from hetsched.sim.engine import simulate
 from hetsched.workload.load import load_workload
 from hetsched.workload.model import SPREAD, Job, Workload
 from hetsched.workload.writers.native import write_native
-from support import assert_one_line_error
+from support import assert_one_line_error, shared
 
 # slowest core 2 GHz: run times of whole seconds are whole numbers of operations
 FAST = NodeType("fast", 8, 4.0, memory_mb=65536, idle_w=10, static_w=20, dynamic_w_per_core=4)
@@ -179,11 +179,11 @@ def test_native_platform_keeps_downtime_and_contention(tmp_path):
            (read.availability, read.contention, read.contention_params, read.node_types)
 
 
-def test_dssim_servers_to_native_run_the_same(tmp_path, shared_data):
+def test_dssim_servers_to_native_run_the_same(tmp_path):
     """A ds-sim configuration's servers (on-demand nodes with disk, boot time and price) as a
     native platform: nothing lost, and a ds-sim algorithm schedules its job list the same."""
-    config = shared_data / "dssim" / "configs" / "config12-long-med.xml"
-    jobs = shared_data / "dssim" / "jobs" / "config12-long-med-jobs.xml"
+    config = shared("dssim/configs/config12-long-med.xml")
+    jobs = shared("dssim/jobs/config12-long-med-jobs.xml")
     done = convert(config, tmp_path / "servers.yaml", kind="platform")
     assert (done.kind, done.losses) == ("platform", [])
     read, native = load_platform(config), load_platform(tmp_path / "servers.yaml")
@@ -196,18 +196,18 @@ def test_dssim_servers_to_native_run_the_same(tmp_path, shared_data):
     assert rental_cost(runs[0]) == rental_cost(runs[1]) > 0
 
 
-def test_convert_kind_is_checked(tmp_path, shared_data):
-    config = shared_data / "dssim" / "configs" / "config12-long-med.xml"
+def test_convert_kind_is_checked(tmp_path):
+    config = shared("dssim/configs/config12-long-med.xml")
     result = CliRunner().invoke(app, ["convert", str(config), str(tmp_path / "p.yaml"),
                                       "--kind", "servers"])
     assert result.exit_code == 2
     assert result.output == "error: unknown kind 'servers': expected workload or platform\n"
 
 
-def test_dssim_job_list_to_native_and_back_keeps_every_field(tmp_path, shared_data):
+def test_dssim_job_list_to_native_and_back_keeps_every_field(tmp_path):
     import xml.etree.ElementTree as ET
 
-    source = shared_data / "dssim" / "jobs" / "config12-med-med-jobs.xml"
+    source = shared("dssim/jobs/config12-med-med-jobs.xml")
     # 3 jobs' memory is no float per task times their tasks: off by one rounding in native,
     # rounded back to the same integer in ds-sim
     assert convert(source, tmp_path / "n.json", lossy=True).losses == [
@@ -222,8 +222,8 @@ def test_dssim_job_list_to_native_and_back_keeps_every_field(tmp_path, shared_da
                     for e in ET.parse(tmp_path / "back.xml").getroot().iter("job")]
 
 
-def test_irmasim_workload_to_native_and_back_is_exact(tmp_path, shared_data):
-    source = shared_data / "traces" / "irmasim_dual_core_jobs.json"
+def test_irmasim_workload_to_native_and_back_is_exact(tmp_path):
+    source = shared("traces/irmasim_dual_core_jobs.json")
     convert(source, tmp_path / "n.yaml")
     assert convert(tmp_path / "n.yaml", tmp_path / "back.json", "irmasim").losses == []
     _same_jobs(load_workload(source, PLATFORM), load_workload(tmp_path / "back.json", PLATFORM))

@@ -6,29 +6,38 @@ import csv
 import json
 import shutil
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 
 from typer.testing import CliRunner, Result
 
 from hetsched.cli.main import app
-from support import SHARED_DATA, assert_one_line_error
+from support import assert_one_line_error, shared
 
-DSSIM = SHARED_DATA / "dssim"
-CONFIG = DSSIM / "configs" / "config12-short-med.xml"
-JOBS = DSSIM / "jobs" / "config12-short-med-jobs.xml"
-REFERENCE = DSSIM / "reference_results_config12.json"
-needs_data = pytest.mark.skipif(not CONFIG.is_file(), reason="shared ds-sim data not available")
 runner = CliRunner()
 
 
-@needs_data
-def test_run_writes_ds_sim_metrics_next_to_the_usual_ones(tmp_path: Path) -> None:
-    result = runner.invoke(app, ["run", "--platform", str(CONFIG), "--workload", str(JOBS),
-                                 "--scheduler", "bf", "--out", str(tmp_path)])
+class Inputs(NamedTuple):
+    config: Path
+    jobs: Path
+    reference: Path
+
+
+@pytest.fixture
+def data() -> Inputs:
+    """config12-short-med's configuration and job list, and the real server's results."""
+    return Inputs(shared("dssim/configs/config12-short-med.xml"),
+                  shared("dssim/jobs/config12-short-med-jobs.xml"),
+                  shared("dssim/reference_results_config12.json"))
+
+
+def test_run_writes_ds_sim_metrics_next_to_the_usual_ones(tmp_path: Path, data: Inputs) -> None:
+    result = runner.invoke(app, ["run", "--platform", str(data.config), "--workload",
+                                 str(data.jobs), "--scheduler", "bf", "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
     metrics = json.loads((tmp_path / "summary.json").read_text())["metrics"]
-    expected = json.loads(REFERENCE.read_text())["config12-short-med"]["bf"]
+    expected = json.loads(data.reference.read_text())["config12-short-med"]["bf"]
     assert metrics["dssim_turnaround"] == expected["tt"]
     assert round(100 * metrics["dssim_utilisation"], 2) == expected["util"]  # a fraction
     assert round(metrics["rental_cost"], 2) == expected["cost"]
@@ -40,9 +49,8 @@ def test_run_writes_ds_sim_metrics_next_to_the_usual_ones(tmp_path: Path) -> Non
     assert "—" in energy_row and "0.00" not in energy_row
 
 
-@needs_data
-def test_compare_ds_sim_and_engine_schedulers(tmp_path: Path) -> None:
-    result = runner.invoke(app, ["compare", "-p", str(CONFIG), "-w", str(JOBS), "--json",
+def test_compare_ds_sim_and_engine_schedulers(data: Inputs) -> None:
+    result = runner.invoke(app, ["compare", "-p", str(data.config), "-w", str(data.jobs), "--json",
                                  "-s", "ibf,lwt,fcfs"])
     assert result.exit_code == 0, result.output
     runs = json.loads(result.stdout)
@@ -50,9 +58,8 @@ def test_compare_ds_sim_and_engine_schedulers(tmp_path: Path) -> None:
     assert runs["ibf"]["dssim_turnaround"] > 0 and runs["fcfs"]["dssim_turnaround"] > 0
 
 
-@needs_data
-def test_ds_sim_runs_take_the_engine_options(tmp_path: Path) -> None:
-    result = runner.invoke(app, ["run", "-p", str(CONFIG), "-w", str(JOBS), "-s", "bf",
+def test_ds_sim_runs_take_the_engine_options(tmp_path: Path, data: Inputs) -> None:
+    result = runner.invoke(app, ["run", "-p", str(data.config), "-w", str(data.jobs), "-s", "bf",
                                  "--horizon", "5000", "--contention", "none",
                                  "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
@@ -64,21 +71,19 @@ def test_ds_sim_runs_take_the_engine_options(tmp_path: Path) -> None:
     assert len(rows) > 100 and rows[0].startswith("time,queued,running")
 
 
-@needs_data
-def test_config_alone_asks_for_the_job_list() -> None:
-    result = runner.invoke(app, ["run", "-p", str(CONFIG), "-s", "ff"])
+def test_config_alone_asks_for_the_job_list(data: Inputs) -> None:
+    result = runner.invoke(app, ["run", "-p", str(data.config), "-s", "ff"])
     assert_one_line_error(result, "config12-short-med.xml", "random generator", "--workload")
 
 
-@needs_data
 def test_ds_sim_algorithm_needs_a_ds_sim_job_list() -> None:
     result = runner.invoke(app, ["run", "-s", "ff"])
     assert_one_line_error(result, "'ff' is a ds-sim algorithm", "job list")
 
 
-def _table(tmp_path: Path, reference: Path) -> Result:
+def _table(tmp_path: Path, data: Inputs, reference: Path) -> Result:
     """``dssim-table`` on the one config12-short-med configuration, for ff, wfq and atl."""
-    for folder, source in (("configs", CONFIG), ("jobs", JOBS)):
+    for folder, source in (("configs", data.config), ("jobs", data.jobs)):
         (tmp_path / folder).mkdir()
         shutil.copy(source, tmp_path / folder)
     return runner.invoke(app, ["dssim-table", "--configs", str(tmp_path / "configs"),
@@ -86,33 +91,30 @@ def _table(tmp_path: Path, reference: Path) -> Result:
                                "--csv", str(tmp_path / "t.csv")])
 
 
-@needs_data
-def test_table_checks_the_reference(tmp_path: Path) -> None:
-    result = _table(tmp_path, REFERENCE)
+def test_table_checks_the_reference(tmp_path: Path, data: Inputs) -> None:
+    result = _table(tmp_path, data, data.reference)
     assert result.exit_code == 0, result.output
     assert "reference: 3/3 cells match exactly" in result.stdout
     with (tmp_path / "t.csv").open(newline="") as f:
         rows = list(csv.DictReader(f))
     assert list(rows[0]) == ["config", "algo", "tt_s", "util_percent", "cost_dollars", "end_s",
                              "jobs"]  # ds-sim's units, each named in its column
-    expected = json.loads(REFERENCE.read_text())["config12-short-med"]
+    expected = json.loads(data.reference.read_text())["config12-short-med"]
     assert [(r["algo"], float(r["util_percent"])) for r in rows] == \
         [(algo, expected[algo]["util"]) for algo in ("ff", "wfq", "atl")]
 
 
-@needs_data
-def test_table_fails_when_a_reference_cell_differs(tmp_path: Path) -> None:
-    reference = json.loads(REFERENCE.read_text())
+def test_table_fails_when_a_reference_cell_differs(tmp_path: Path, data: Inputs) -> None:
+    reference = json.loads(data.reference.read_text())
     reference["config12-short-med"]["ff"]["cost"] += 0.01
     tampered = tmp_path / "reference.json"
     tampered.write_text(json.dumps(reference))
-    result = _table(tmp_path, tampered)
+    result = _table(tmp_path, data, tampered)
     assert result.exit_code == 1
     assert "reference: 2/3 cells match exactly" in result.stdout
     assert "differs" in result.stdout and "ff" in result.stdout
 
 
-@needs_data
 @pytest.mark.parametrize("change, fragments", [
     (lambda ref: ref["config12-short-med"]["ff"].update(tt="x"),
      ["field 'config12-short-med.ff.tt'", "valid number (got 'x')"]),
@@ -123,13 +125,14 @@ def test_table_fails_when_a_reference_cell_differs(tmp_path: Path) -> None:
     (lambda ref: ref["config12-short-med"].update(ff=[1]),
      ["field 'config12-short-med.ff'", "expected an object"]),
 ])
-def test_a_bad_reference_file_is_one_error_line(tmp_path: Path, change, fragments) -> None:
+def test_a_bad_reference_file_is_one_error_line(tmp_path: Path, data: Inputs, change,
+                                                 fragments) -> None:
     """Not a cell that "differs" (exit code 1) nor an exception: the file is wrong."""
-    reference = json.loads(REFERENCE.read_text())
+    reference = json.loads(data.reference.read_text())
     change(reference)
     bad = tmp_path / "reference.json"
     bad.write_text(json.dumps(reference))
-    assert_one_line_error(_table(tmp_path, bad), "reference.json", *fragments)
+    assert_one_line_error(_table(tmp_path, data, bad), "reference.json", *fragments)
     bad.write_text("[]")
     assert_one_line_error(runner.invoke(app, ["dssim-table", "--configs", str(tmp_path / "configs"),
                                               "--algo", "ff", "--reference", str(bad)]),

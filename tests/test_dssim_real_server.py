@@ -17,12 +17,10 @@ import pytest
 
 from hetsched.dssim.algorithms import ALGORITHMS
 from hetsched.experiments.dssim_table import placement_digest, placements, simulate_cell
-from support import SHARED_DATA
+from support import shared
 
 REAL = Path(__file__).resolve().parent / "data" / "dssim_real_server.json"
-DSSIM = SHARED_DATA / "dssim"
 QUEUED = {"ffq", "bfq", "wfq"}
-needs_data = pytest.mark.skipif(not DSSIM.is_dir(), reason="shared ds-sim data not available")
 
 
 @cache
@@ -34,11 +32,11 @@ CASES = [pytest.param(config, algo, marks=() if algo in QUEUED else pytest.mark.
          for config, algos in _real().items() for algo in algos]
 
 
-@needs_data
 @pytest.mark.parametrize("config,algo", CASES)
 def test_matches_real_server(config: str, algo: str) -> None:
     real = _real()[config][algo]
-    cell, result = simulate_cell(DSSIM / "configs" / f"{config}.xml", DSSIM / "jobs", algo)
+    jobs = shared(f"dssim/jobs/{config}-jobs.xml").parent
+    cell, result = simulate_cell(shared(f"dssim/configs/{config}.xml"), jobs, algo)
     got = {"tt": cell.tt, "util": cell.util, "cost": cell.cost, "end": cell.end,
            "jobs": cell.jobs}
     assert got == {key: real[key] for key in got}
@@ -47,8 +45,7 @@ def test_matches_real_server(config: str, algo: str) -> None:
         "server: benchmarks/dssim_real_server.py --compare --jobs-dir shows the first one")
 
 
-@needs_data
 def test_covers_every_configuration_and_algorithm() -> None:
-    configs = {p.stem for p in (DSSIM / "configs").glob("*.xml")}
+    configs = {p.stem for p in shared("dssim/configs").glob("*.xml")}
     assert set(_real()) == configs
     assert all(list(algos) == list(ALGORITHMS) for algos in _real().values())

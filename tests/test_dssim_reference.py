@@ -10,29 +10,27 @@ import pytest
 
 from hetsched.dssim.algorithms import ALGORITHMS
 from hetsched.experiments.dssim_table import run_cell
-from support import SHARED_DATA
+from support import shared
 
-DSSIM = SHARED_DATA / "dssim"
-REFERENCE = DSSIM / "reference_results_config12.json"
-needs_data = pytest.mark.skipif(not REFERENCE.is_file(), reason="shared ds-sim data not available")
+CONFIGS = ("config12-long-med", "config12-med-alt", "config12-med-med", "config12-short-med")
+ALGOS = ("atl", "bf", "bfq", "fafc", "fc", "ff", "ffq", "lrr", "wf", "wfq")
+CASES = [(config, algo) for config in CONFIGS for algo in ALGOS]
 
 
 def _reference() -> dict:
-    return json.loads(REFERENCE.read_text()) if REFERENCE.is_file() else {}
+    return json.loads(shared("dssim/reference_results_config12.json").read_text())
 
 
-CASES = [(config, algo) for config, algos in _reference().items() for algo in algos]
-
-
-@needs_data
 @pytest.mark.parametrize("config,algo", CASES)
 def test_reproduces_reference(config: str, algo: str) -> None:
-    cell = run_cell(DSSIM / "configs" / f"{config}.xml", DSSIM / "jobs", algo)
     expected = _reference()[config][algo]
+    jobs = shared(f"dssim/jobs/{config}-jobs.xml").parent
+    cell = run_cell(shared(f"dssim/configs/{config}.xml"), jobs, algo)
     got = {"tt": cell.tt, "util": cell.util, "cost": cell.cost, "end": cell.end, "jobs": cell.jobs}
     assert got == {k: expected[k] for k in got}
 
 
-@needs_data
 def test_reference_covers_ten_algorithms_on_four_configs() -> None:
+    reference = _reference()
+    assert {(config, algo) for config, algos in reference.items() for algo in algos} == set(CASES)
     assert len(CASES) == 40 and {a for _, a in CASES} <= set(ALGORITHMS)

@@ -20,7 +20,7 @@ from hetsched.schedulers import create
 from hetsched.sim.engine import simulate
 from hetsched.sim.result import JobState, SimResult
 from hetsched.workload.model import Workload
-from support import config_xml, job, server
+from support import config_xml, job, server, shared
 
 
 def inputs(tmp_path: Path, servers: list[str], jobs: list[str]) -> tuple[Platform, Workload]:
@@ -212,8 +212,7 @@ def test_engine_schedulers_boot_the_servers_of_a_ds_sim_platform(tmp_path: Path)
 
 
 @pytest.mark.parametrize("algorithm", ["ff", "bf", "wf", "atl", "ffq"])
-def test_a_fork_of_a_ds_sim_run_goes_on_with_a_new_scheduler(shared_data: Path,
-                                                            algorithm: str) -> None:
+def test_a_fork_of_a_ds_sim_run_goes_on_with_a_new_scheduler(algorithm: str) -> None:
     """The new scheduler learns from the fork which server each job was sent to (running,
     held for a boot or in a local queue) and takes the pending ones as its global queue: the
     fork runs every job it knows to the end (it raised KeyError at the first completion), and
@@ -222,9 +221,8 @@ def test_a_fork_of_a_ds_sim_run_goes_on_with_a_new_scheduler(shared_data: Path,
     from hetsched.sim.engine import Simulation
     from hetsched.workload.load import load_workload
 
-    dssim = shared_data / "dssim"
-    platform = load_platform(dssim / "configs" / "config12-long-med.xml")
-    workload = load_workload(dssim / "jobs" / "config12-long-med-jobs.xml", platform)
+    platform = load_platform(shared("dssim/configs/config12-long-med.xml"))
+    workload = load_workload(shared("dssim/jobs/config12-long-med-jobs.xml"), platform)
     whole = simulate(platform, workload, create(algorithm))
     sim = Simulation(platform, workload, create(algorithm))
     for _ in range(150):

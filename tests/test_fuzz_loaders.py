@@ -34,7 +34,7 @@ from hetsched.platform.model import Platform
 from hetsched.schedulers.registry import create
 from hetsched.sim.engine import simulate
 from hetsched.workload.load import load_workload
-from support import SHARED_DATA, assert_one_line_error
+from support import assert_one_line_error, shared
 
 runner = CliRunner()
 
@@ -86,21 +86,20 @@ class Sample:
     content: Callable[[], bytes]
 
 
-DSSIM = SHARED_DATA / "dssim"
 SAMPLES = {
-    "swf": Sample("lublin.swf", lambda: _head(SHARED_DATA / "traces" / "lublin_256.swf",
+    "swf": Sample("lublin.swf", lambda: _head(shared("traces/lublin_256.swf"),
                                               lambda lines: lines[:50])),
-    "irmasim_platform": Sample("lublin20.json", lambda: (
-        SHARED_DATA / "platforms" / "irmasim_lublin_20node.json").read_bytes()),
+    "irmasim_platform": Sample("lublin20.json", lambda: shared(
+        "platforms/irmasim_lublin_20node.json").read_bytes()),
     "native_platform": Sample("native.yaml", lambda: NATIVE_PLATFORM.encode()),
     "native_workload": Sample("native.json", lambda: NATIVE_WORKLOAD.encode()),
-    "irmasim_workload": Sample("dual.json", lambda: (
-        SHARED_DATA / "traces" / "irmasim_dual_core_jobs.json").read_bytes()),
+    "irmasim_workload": Sample("dual.json", lambda: shared(
+        "traces/irmasim_dual_core_jobs.json").read_bytes()),
     "batsim_workload": Sample("batsim.json", lambda: BATSIM_WORKLOAD.encode()),
-    "dssim_config": Sample("config.xml", lambda: (
-        DSSIM / "configs" / "config12-long-med.xml").read_bytes()),
+    "dssim_config": Sample("config.xml", lambda: shared(
+        "dssim/configs/config12-long-med.xml").read_bytes()),
     "dssim_jobs": Sample("jobs.xml", lambda: _head(
-        DSSIM / "jobs" / "config12-long-med-jobs.xml", _first_jobs)),
+        shared("dssim/jobs/config12-long-med-jobs.xml"), _first_jobs)),
     "batsim_v5_profiles": Sample("batsim5.json", lambda: (
         Path(__file__).parent / "data" / "batsim_workloads" / "test_various_profile_types_v5.json"
     ).read_bytes()),
@@ -112,7 +111,7 @@ SAMPLES = {
     "simgrid_cluster": Sample("cluster.xml", lambda: (
         Path(__file__).parent / "data" / "batsim_platforms" / "cluster_energy_128.xml"
     ).read_bytes()),
-    "etc": Sample("u_c_hihi.txt", lambda: _head(SHARED_DATA / "braun" / "u_c_hihi.0",
+    "etc": Sample("u_c_hihi.txt", lambda: _head(shared("braun/u_c_hihi.0"),
                                                 _small_braun)),
 }
 
@@ -231,8 +230,6 @@ def outcome(call: Callable[[], object], path: Path) -> object | None:
 @pytest.fixture(scope="module")
 def base(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
     """The unmutated platforms the workload samples are loaded for."""
-    if not SHARED_DATA.is_dir():
-        pytest.skip("shared data not available")
     folder = tmp_path_factory.mktemp("base")
     paths = {}
     for key in ("irmasim_platform", "dssim_config"):
@@ -320,11 +317,11 @@ def test_many_mutated_files_load_or_fail_cleanly(sample: str, base: dict[str, ob
     fuzz(sample, range(100, 1100), base, tmp_path)
 
 
-def test_mutations_really_change_the_files() -> None:
+@pytest.mark.parametrize("sample", SAMPLES)
+def test_mutations_really_change_the_files(sample: str) -> None:
     """The fuzzer is not vacuous: most mutants differ from their sample, and some break it."""
-    for sample in SAMPLES:
-        original = SAMPLES[sample].content()
-        assert sum(mutate(sample, seed)[0] != original for seed in range(20)) >= 15, sample
+    original = SAMPLES[sample].content()
+    assert sum(mutate(sample, seed)[0] != original for seed in range(20)) >= 15, sample
 
 
 # ---- through the CLI: exit code 0, or 2 and one error line ------------------------------------
@@ -332,8 +329,6 @@ def test_mutations_really_change_the_files() -> None:
                                                                "dssim_jobs", "batsim_workload")
                                           for seed in (1, 2, 3)])
 def test_cli_on_mutated_files(sample: str, seed: int, tmp_path: Path) -> None:
-    if not SHARED_DATA.is_dir():
-        pytest.skip("shared data not available")
     data, _ = mutate(sample, seed)
     path = tmp_path / SAMPLES[sample].name
     path.write_bytes(data)

@@ -13,7 +13,7 @@ from hetsched.cli.main import app
 from hetsched.platform.generate import (by_heterogeneity, parse_counts,
                                         read_catalogue)
 from hetsched.platform.load import load_platform
-from support import assert_one_line_error, write
+from support import assert_one_line_error, shared, write
 
 DATA = Path(__file__).resolve().parents[1] / "src" / "hetsched" / "experiments" / "data"
 NODE_CENTRIC = "Mandos Node=4,Zorg Node*8=4,Delta D88x-M8-BI=4,SGI UV-2000=4"
@@ -21,8 +21,8 @@ runner = CliRunner()
 
 
 @pytest.fixture
-def catalogue(shared_data: Path) -> Path:
-    return shared_data / "platforms"
+def catalogue() -> Path:
+    return shared("platforms")
 
 
 def generate(*args: str):

@@ -9,18 +9,14 @@ from hetsched.schedulers import create
 from hetsched.models.contention.irmasim import parameters, speedup
 from hetsched.sim.engine import simulate
 from hetsched.workload.load import load_workload
-from support import SHARED_DATA
-
-DATA = SHARED_DATA
-needs_data = pytest.mark.skipif(not DATA.is_dir(), reason="shared data not available")
+from support import shared
 
 
 def example():
-    platform = load_platform(DATA / "platforms" / "irmasim_dual_core.json")
-    return platform, load_workload(DATA / "traces" / "irmasim_dual_core_jobs.json", platform)
+    platform = load_platform(shared("platforms/irmasim_dual_core.json"))
+    return platform, load_workload(shared("traces/irmasim_dual_core_jobs.json"), platform)
 
 
-@needs_data
 def test_power_is_per_processor() -> None:
     platform, _ = example()
     (proc,) = platform.nodes[0].type.processors
@@ -30,7 +26,6 @@ def test_power_is_per_processor() -> None:
     assert platform.contention == "irmasim"
 
 
-@needs_data
 def test_speedup_while_both_run() -> None:
     platform, _ = example()
     p = parameters(platform.nodes[0].type.processors[0])
@@ -42,7 +37,6 @@ def test_speedup_while_both_run() -> None:
     assert speedup(2e6, 1e6, 1, p) == 0.625
 
 
-@needs_data
 def test_dual_core_example_times_and_joules() -> None:
     platform, workload = example()
     result = simulate(platform, workload, create("fcfs"))
@@ -62,7 +56,6 @@ def test_dual_core_example_times_and_joules() -> None:
     assert metrics["utilisation"] == pytest.approx(2.6 / 3.6, rel=1e-12)
 
 
-@needs_data
 def test_without_contention() -> None:
     platform, workload = example()
     result = simulate(platform, workload, create("fcfs"), contention="none")

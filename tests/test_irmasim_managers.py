@@ -11,7 +11,6 @@ from __future__ import annotations
 import collections
 import csv
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 
@@ -25,6 +24,7 @@ from hetsched.sim.engine import Simulation, simulate
 from hetsched.sim.result import JobState, SimResult
 from hetsched.workload.load import load_workload
 from hetsched.workload.model import SPREAD, Job, Workload
+from support import shared
 
 C4 = NodeType("c4", cores=4, clock_ghz=1.0)
 C1 = NodeType("c1", cores=1, clock_ghz=1.0)
@@ -112,11 +112,11 @@ def test_minimal_checks_memory() -> None:
     assert alloc(result, "b") == ((1, 2),)
 
 
-def test_minimal_places_every_job_as_irmasim_did(shared_data: Path) -> None:
+def test_minimal_places_every_job_as_irmasim_did() -> None:
     """IRMaSim's log of its Minimal run (irmasim_synth): every job gets the same cores per
     node (with IRMaSim's contention model, the platform's default; without it, placements part
     from j81 on, once contention has changed run times: j42 ran 74.3 s instead of 49.4 s)."""
-    folder = shared_data / "irmasim_synth"
+    folder = shared("irmasim_synth")
     cores: dict[str, collections.Counter[int]] = collections.defaultdict(collections.Counter)
     with (folder / "minimal_1000_jobs.log").open() as log:
         for row in csv.DictReader(log):
@@ -423,8 +423,8 @@ def test_engine_any_nodes_lifts_only_the_node_count_and_split(
 
 
 # ---- IRMaSim's own 1,000-job run (modelV1 contention, Minimal) ---------------------------------
-def test_irmasim_synth_1000_jobs_match_irmasim(shared_data: Path) -> None:
-    synth = shared_data / "irmasim_synth"
+def test_irmasim_synth_1000_jobs_match_irmasim() -> None:
+    synth = shared("irmasim_synth")
     platform = load_platform(synth / "platform.json")
     workload = load_workload(synth / "workload_1000.json", platform)
     result = simulate(platform, workload, create("irmasim_minimal"))

@@ -12,6 +12,7 @@ from hetsched.schedulers import create
 from hetsched.sim.engine import simulate
 from hetsched.sim.result import JobState
 from hetsched.workload.load import load_workload
+from support import shared
 
 SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "make_irmasim_synth.py"
 
@@ -22,8 +23,8 @@ def generate(out: Path, jobs: int, seed: int) -> str:
     return done.stdout
 
 
-def test_generated_workload_loads_runs_and_is_seeded(shared_data: Path, tmp_path: Path) -> None:
-    folder = shared_data / "irmasim_synth"
+def test_generated_workload_loads_runs_and_is_seeded(tmp_path: Path) -> None:
+    folder = shared("irmasim_synth")
     printed = generate(tmp_path / "a.json", 400, 7)
     assert "workload_1000.json" in printed and "offered load" in printed
     generate(tmp_path / "b.json", 400, 7)

@@ -18,20 +18,14 @@ from hetsched.mapping import (HEURISTICS, apply_consistency, astar, braun_instan
                               read_braun, read_csv_etc, read_etc, run_heuristic, sa, sufferage, swa,
                               tabu, trivial_bound, write_braun)
 from hetsched.mapping.greedy import kpb_count
-from support import SHARED_DATA
-
-BRAUN = SHARED_DATA / "braun"
-INSTANCES = sorted(BRAUN.glob("u_*.0")) if BRAUN.is_dir() else []
+from support import BRAUN_INSTANCES, shared
 
 #: Budgets that keep every heuristic fast on the small instances used below.
 SMALL_LIMITS = {"ils": 0.3, "milp": 2.0, "best": 0.5, "tabu": 0.5, "astar": 2.0}
 
 
 def braun(name: str) -> np.ndarray:
-    path = BRAUN / f"{name}.0"
-    if not path.exists():
-        pytest.skip("shared Braun instances not available")
-    return read_etc(path)
+    return read_etc(shared(f"braun/{name}.0"))
 
 
 def brute_force(etc: np.ndarray, ready: np.ndarray) -> float:
@@ -69,9 +63,9 @@ def test_braun_file_is_read_task_major() -> None:
     assert np.all(np.diff(etc, axis=1) >= 0)  # consistent: every row increasing
 
 
-@pytest.mark.parametrize("path", INSTANCES, ids=lambda p: p.name)
-def test_duplex_is_the_better_of_min_min_and_max_min(path: Path) -> None:
-    etc = read_etc(path)
+@pytest.mark.parametrize("name", BRAUN_INSTANCES, ids=lambda name: f"{name}.0")
+def test_duplex_is_the_better_of_min_min_and_max_min(name: str) -> None:
+    etc = braun(name)
     assert duplex(etc).makespan == min(min_min(etc).makespan, max_min(etc).makespan)
 
 

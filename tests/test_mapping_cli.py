@@ -11,10 +11,9 @@ from typer.testing import CliRunner
 
 from hetsched.cli.main import app
 from hetsched.mapping import lower_bound, range_based, read_etc, write_braun
-from support import SHARED_DATA, assert_one_line_error
+from support import assert_one_line_error, shared
 
 runner = CliRunner()
-BRAUN = SHARED_DATA / "braun"
 
 
 @pytest.fixture
@@ -99,9 +98,7 @@ def test_errors_are_one_line(instance: Path, tmp_path: Path) -> None:
 
 
 def test_real_braun_instance() -> None:
-    path = BRAUN / "u_c_hihi.0"
-    if not path.exists():
-        pytest.skip("shared Braun instances not available")
+    path = shared("braun/u_c_hihi.0")
     result = runner.invoke(app, ["map", str(path), "-H", "min_min,mct,max_min", "--json"])
     makespans = {json.loads(x)["heuristic"]: json.loads(x)["makespan"]
                  for x in result.stdout.splitlines()}

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from hetsched.cli.main import app
 from hetsched.convert import convert
 from hetsched.errors import ConfigError
-from support import SHARED_DATA, assert_one_line_error
+from support import assert_one_line_error, shared
 
 SOURCE = Path(__file__).resolve().parents[1] / "src" / "hetsched"
 FLAG = re.compile(r"(^|[\s(`'\"])--[a-z]")
@@ -50,12 +50,11 @@ def test_the_same_advice_names_a_parameter_in_python_and_a_flag_on_the_command_l
     assert_one_line_error(result, "give --platform (run times")
 
 
-@pytest.mark.skipif(not (SHARED_DATA / "dssim").is_dir(), reason="shared ds-sim data missing")
 def test_a_generated_ds_sim_configuration_asks_for_the_workload_by_its_name(
         tmp_path: Path) -> None:
     import hetsched
 
-    config = next((SHARED_DATA / "dssim" / "configs").glob("*.xml"))
+    config = next(shared("dssim/configs").glob("*.xml"))
     text = config.read_text()
     generated = tmp_path / "c.xml"
     generated.write_text(re.sub(r"<jobs[^>]*/>|<jobs[^>]*>.*?</jobs>", "<jobs></jobs>", text,

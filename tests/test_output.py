@@ -21,6 +21,7 @@ from hetsched.sim.engine import simulate
 from hetsched.sim.result import SimResult
 from hetsched.workload.load import load_workload
 from hetsched.workload.model import Job, Workload
+from support import shared
 
 BATSIM = ["job_id", "workload_name", "profile", "submission_time",
           "requested_number_of_resources", "requested_time", "success", "final_state",
@@ -237,10 +238,10 @@ def test_median_is_numpy_median(values: list[float]) -> None:
     assert median(np.array(values, dtype=float)) == float(np.median(values))
 
 
-def test_rental_cost_is_absent_without_prices(tmp_path: Path, shared_data: Path) -> None:
-    platform = load_platform(shared_data / "platforms" / "irmasim_lublin_20node.json")
+def test_rental_cost_is_absent_without_prices(tmp_path: Path) -> None:
+    platform = load_platform(shared("platforms/irmasim_lublin_20node.json"))
     assert all(t.hourly_price == 0 for t in platform.node_types)
-    workload = load_workload(shared_data / "traces" / "lublin_256.swf", platform)
+    workload = load_workload(shared("traces/lublin_256.swf"), platform)
     result = simulate(platform, Workload("w", workload.jobs[:50]), create("fcfs"))
     write_run(result, tmp_path)
     metrics = json.loads((tmp_path / "summary.json").read_text())["metrics"]

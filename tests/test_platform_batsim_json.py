@@ -12,7 +12,7 @@ from hetsched.platform.load import load_platform
 from hetsched.schedulers.registry import create
 from hetsched.sim.engine import simulate
 from hetsched.workload.model import Job, Workload
-from support import assert_mentions, error_of, write
+from support import assert_mentions, error_of, shared, write
 
 HETEROGENEOUS = Path(__file__).parent / "data" / "batsim_heterogeneous"
 
@@ -69,9 +69,9 @@ def test_bad_batsim_json(tmp_path: Path, change, parts: list[str]) -> None:
 # ---------------------------------------------------------------- HDeepRM's form
 
 @pytest.fixture
-def hdeeprm_dir(tmp_path: Path, shared_data: Path) -> Path:
+def hdeeprm_dir(tmp_path: Path) -> Path:
     for kind in ("node", "processor"):
-        shutil.copy(shared_data / "platforms" / f"hdeeprm_{kind}_types.json",
+        shutil.copy(shared(f"platforms/hdeeprm_{kind}_types.json"),
                     tmp_path / f"{kind}_types.json")
     return tmp_path
 

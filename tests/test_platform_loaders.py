@@ -12,15 +12,15 @@ from hetsched.examples import default_platform_path
 from hetsched.platform.irmasim import load_irmasim_platform
 from hetsched.platform.load import load_platform
 from hetsched.platform.native import load_native_platform
-from support import assert_mentions, error_of, write
+from support import assert_mentions, error_of, shared, write
 
 INF = float("inf")
 
 
 # ---------------------------------------------------------------- IRMaSim, real files
 
-def test_lublin_20_nodes(shared_data: Path) -> None:
-    platform = load_platform(shared_data / "platforms" / "irmasim_lublin_20node.json")
+def test_lublin_20_nodes() -> None:
+    platform = load_platform(shared("platforms/irmasim_lublin_20node.json"))
     assert len(platform.nodes) == 20
     assert platform.total_cores == 496
     assert platform.name == "irmasim_lublin_20node"
@@ -44,8 +44,8 @@ def test_lublin_20_nodes(shared_data: Path) -> None:
     assert big.full_power_w == pytest.approx(6.14211 + 64 * 5.59316)
 
 
-def test_kit_80_nodes(shared_data: Path) -> None:
-    platform = load_platform(shared_data / "platforms" / "irmasim_kit_80node.json")
+def test_kit_80_nodes() -> None:
+    platform = load_platform(shared("platforms/irmasim_kit_80node.json"))
     assert len(platform.nodes) == 80
     assert platform.total_cores == 1984
     assert {n.type.speed for n in platform.nodes} == {2.5e9, 3e9}
@@ -55,8 +55,8 @@ def test_kit_80_nodes(shared_data: Path) -> None:
     assert len(set(names)) == 80
 
 
-def test_dual_core(shared_data: Path) -> None:
-    platform = load_irmasim_platform(shared_data / "platforms" / "irmasim_dual_core.json")
+def test_dual_core() -> None:
+    platform = load_irmasim_platform(shared("platforms/irmasim_dual_core.json"))
     (node,) = platform.nodes
     assert node.name == "n1134-0"
     assert node.type.cores == 2
@@ -182,11 +182,11 @@ def test_irmasim_missing_library_names_type(tmp_path: Path) -> None:
     assert_mentions(message, "p.json", "unknown node type 'n'", "platform library")
 
 
-def test_hdeeprm_catalogue_as_library(tmp_path: Path, shared_data: Path) -> None:
+def test_hdeeprm_catalogue_as_library(tmp_path: Path) -> None:
     lib = tmp_path / "lib"
     lib.mkdir()
-    shutil.copy(shared_data / "platforms" / "hdeeprm_node_types.json", lib / "node_types.json")
-    shutil.copy(shared_data / "platforms" / "hdeeprm_processor_types.json",
+    shutil.copy(shared("platforms/hdeeprm_node_types.json"), lib / "node_types.json")
+    shutil.copy(shared("platforms/hdeeprm_processor_types.json"),
                 lib / "processor_types.json")
     doc = {"platform": {"p": {"clusters": [{"id": "c", "nodes": [
         {"type": "Zewura Node", "number": 2}]}]}}}
@@ -367,8 +367,7 @@ def test_native_power_model_is_the_power_key(tmp_path: Path) -> None:
     assert load_platform(write(tmp_path / "explicit.json", doc)).has_power_model
 
 
-def test_irmasim_power_model_needs_static_or_dynamic_power(tmp_path: Path,
-                                                          shared_data: Path) -> None:
+def test_irmasim_power_model_needs_static_or_dynamic_power(tmp_path: Path) -> None:
     assert load_platform(write(tmp_path / "p.json", irmasim_doc())).has_power_model
     doc = irmasim_doc(processor={"cpu": {"cores": 4, "clock_rate": 2.0, "dpflops_per_cycle": 2,
                                          "power": 95, "min_power": 0.1}})  # TDP only
@@ -376,7 +375,7 @@ def test_irmasim_power_model_needs_static_or_dynamic_power(tmp_path: Path,
     assert not platform.nodes[0].type.has_power and not platform.has_power_model
     doc["processor"]["cpu"]["dynamic_power"] = 0  # given: a power model, even at 0 W
     assert load_platform(write(tmp_path / "dyn.json", doc)).has_power_model
-    assert load_platform(shared_data / "platforms" / "irmasim_lublin_20node.json").has_power_model
+    assert load_platform(shared("platforms/irmasim_lublin_20node.json")).has_power_model
 
 
 def test_python_node_type_has_power_when_a_figure_is_given() -> None:

@@ -15,7 +15,7 @@ from hetsched.schedulers.registry import create
 from hetsched.run.checks import input_warnings
 from hetsched.sim.engine import simulate
 from hetsched.workload.model import Job, Workload
-from support import assert_mentions, error_of, write
+from support import assert_mentions, error_of, shared, write
 
 BATSIM = Path(__file__).parent / "data" / "batsim_platforms"
 MIRROR = Path("/work/.mirror/oar-team+batsim/repo")
@@ -174,8 +174,8 @@ def test_initial_pstate_gives_speed_and_power(tmp_path: Path) -> None:
     assert (t.speed, t.idle_w, t.full_power_w) == (1e9, 8, 50)
 
 
-def test_dssim_configuration_still_loads(shared_data: Path) -> None:
-    config = next((shared_data / "dssim" / "configs").glob("*.xml"))
+def test_dssim_configuration_still_loads() -> None:
+    config = next(shared("dssim/configs").glob("*.xml"))
     platform = load_platform(config)
     assert platform.has_on_demand
 

@@ -15,6 +15,7 @@ from hetsched.sim.engine import simulate
 from hetsched.workload.load import load_workload
 from hetsched.workload.model import Workload
 from hetsched.workload.swf import SwfOptions
+from support import shared
 
 LOOP = Path(__file__).resolve().parents[1] / "benchmarks" / "reference_loop.py"
 _spec = importlib.util.spec_from_file_location("reference_loop", LOOP)
@@ -23,9 +24,9 @@ _spec.loader.exec_module(reference_loop)
 
 
 @pytest.mark.parametrize("name", ["fcfs", "easy"])
-def test_same_starts_as_the_reference_loop(shared_data: Path, name: str) -> None:
+def test_same_starts_as_the_reference_loop(name: str) -> None:
     machine = Platform.from_counts("m256", [(NodeType("m", 256, 1.0), 1)])
-    full = load_workload(shared_data / "traces" / "lublin_256.swf", machine,
+    full = load_workload(shared("traces/lublin_256.swf"), machine,
                          SwfOptions(estimate_factor=2.0))
     workload = Workload("lublin", full.jobs[:3000])
     jobs = [(j.submit, j.ntasks, j.req_ops / (j.ipc * 1e9), j.req_time) for j in workload.jobs]

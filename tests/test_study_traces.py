@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import json
 import math
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -20,7 +21,7 @@ from hetsched.platform.load import load_platform
 from hetsched.schedulers.registry import entries
 from hetsched.sweep.splits import Part
 from hetsched.workload.model import Job, Workload
-from support import assert_mentions, assert_one_line_error, error_of
+from support import assert_mentions, assert_one_line_error, error_of, shared
 
 CONTRACT = ["week", "scheduler", "makespan", "mean_wait", "het_slowdown", "energy", "edp"]
 #: node type -> (hdeeprm processor, processors per node)
@@ -28,8 +29,8 @@ CATALOGUE = {"opteron6274x4": ("Opteron 6274", 4), "e78891v2x8": ("Xeon E7-8891 
              "e78880v2x8": ("Xeon E7-8880 v2", 8), "e54650v2x16": ("Xeon E5-4650 v2", 16)}
 
 
-def kit(shared_data):
-    return shared_data / "traces" / "kit_fh2_2016_first25k.swf"
+def kit() -> Path:
+    return shared("traces/kit_fh2_2016_first25k.swf")
 
 
 # ---- the platform -------------------------------------------------------------------------
@@ -48,8 +49,8 @@ def test_node_centric_platform_has_4_groups_of_4_nodes_that_all_fit_a_64_core_jo
     assert platform.arrays.speed.argmax() != platform.arrays.full_power_w.argmin()
 
 
-def test_node_centric_platform_matches_the_hdeeprm_catalogue(shared_data) -> None:
-    processors = json.loads((shared_data / "platforms/hdeeprm_processor_types.json").read_text())
+def test_node_centric_platform_matches_the_hdeeprm_catalogue() -> None:
+    processors = json.loads(shared("platforms/hdeeprm_processor_types.json").read_text())
     platform = load_platform(DATA / "node_centric_16.yaml")
     for node_type in {node.type.name: node.type for node in platform.nodes}.values():
         cpu_name, count = CATALOGUE[node_type.name]
@@ -103,8 +104,8 @@ def test_derived_trace_names_file_line_and_field_of_a_bad_number(tmp_path) -> No
 # ---- the sweeps ---------------------------------------------------------------------------
 
 def test_node_centric_spec_expands_to_every_week_under_the_five_schedulers(
-        tmp_path, shared_data) -> None:
-    planned = plan(node_centric.STUDY, tmp_path, kit(shared_data))
+        tmp_path) -> None:
+    planned = plan(node_centric.STUDY, tmp_path, kit())
     parts = sorted({run.part for run in planned.runs})
     assert parts == list(range(41))
     assert [s.label for s in planned.sweep.schedulers] == [
@@ -116,18 +117,17 @@ def test_node_centric_spec_expands_to_every_week_under_the_five_schedulers(
     assert {s.label for s in planned.sweep.schedulers} <= names
 
 
-def test_realistic_spec_expands_to_2_platforms_5_parts_9_schedulers(tmp_path,
-                                                                    shared_data) -> None:
-    planned = plan(realistic.STUDY, tmp_path, kit(shared_data))
+def test_realistic_spec_expands_to_2_platforms_5_parts_9_schedulers(tmp_path) -> None:
+    planned = plan(realistic.STUDY, tmp_path, kit())
     assert {(run.platform.label, run.part) for run in planned.runs} == {
         (level, part) for level in ("low", "high") for part in range(5)}
     assert len(planned.runs) == 2 * 5 * 9
 
 
-def test_node_centric_end_to_end_two_weeks(tmp_path, shared_data) -> None:
+def test_node_centric_end_to_end_two_weeks(tmp_path) -> None:
     out = tmp_path / "nc"
     args = ["study", "node-centric", "--out", str(out), "--weeks", "2", "-j", "1",
-            "--trace", str(kit(shared_data))]
+            "--trace", str(kit())]
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
     with (out / "results.csv").open() as f:

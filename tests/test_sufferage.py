@@ -17,10 +17,7 @@ import pytest
 from hetsched.mapping import read_etc, sufferage
 from hetsched.mapping.greedy import sufferage_on
 from hetsched.mapping.machines import CoreSlots
-from support import SHARED_DATA
-
-BRAUN = SHARED_DATA / "braun"
-INSTANCES = sorted(BRAUN.glob("u_*.0")) if BRAUN.is_dir() else []
+from support import BRAUN_INSTANCES, shared
 
 
 def literal_sufferage(etc: np.ndarray, ready: np.ndarray) -> tuple[list[int], int]:
@@ -147,9 +144,9 @@ def test_matches_the_literal_pseudo_code_on_tie_heavy_matrices() -> None:
         assert result.info["passes"] == passes
 
 
-@pytest.mark.parametrize("path", INSTANCES, ids=[p.stem for p in INSTANCES])
-def test_matches_the_literal_pseudo_code_on_the_braun_instances(path) -> None:
-    etc = read_etc(path)
+@pytest.mark.parametrize("name", BRAUN_INSTANCES)
+def test_matches_the_literal_pseudo_code_on_the_braun_instances(name: str) -> None:
+    etc = read_etc(shared(f"braun/{name}.0"))
     machine_of, passes = literal_sufferage(etc, np.zeros(etc.shape[1]))
     result = sufferage(etc)
     assert result.assignment.tolist() == machine_of

@@ -21,7 +21,7 @@ from hetsched.sweep import executors, load_jobs, load_results
 from hetsched.sweep.results import where_clause
 from hetsched.sweep.store import METRICS
 from hetsched.sweep.splits import Split, split_workload
-from support import assert_one_line_error
+from support import assert_one_line_error, shared
 
 runner = CliRunner()
 #: The grid of SPEC: 4 parts × 3 schedulers × 2 seeds × 2 horizons.
@@ -281,8 +281,8 @@ def test_dask_address_of_a_running_cluster(swept: tuple[Path, Path], tmp_path: P
     from dask.distributed import LocalCluster
 
     spec, store = swept
-    with LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
-                      dashboard_address=None) as cluster:
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None,
+                      scheduler_kwargs={"dashboard_address": "127.0.0.1:0"}) as cluster:
         result = _sweep(spec, tmp_path / "remote.sqlite", "--dask", cluster.scheduler_address)
     assert "(48 ok, 0 failed)" in result.stdout and "on 1 worker\n" in result.stdout
     assert _stored(tmp_path / "remote.sqlite") == _stored(store)
@@ -317,11 +317,10 @@ def test_walltime_is_a_sweep_option_and_old_stores_get_its_column(tmp_path: Path
     assert killed == {"auto": 1, "kill": 1, "ignore": 0}
 
 
-def test_a_platform_catalogue_is_part_of_a_run_s_identity(tmp_path: Path,
-                                                         shared_data: Path) -> None:
+def test_a_platform_catalogue_is_part_of_a_run_s_identity(tmp_path: Path) -> None:
     """An IRMaSim platform whose node and processor types are in catalogue files beside it:
     editing a catalogue makes new runs (it used to reuse the stored ones)."""
-    doc = json.loads((shared_data / "platforms" / "irmasim_dual_core.json").read_text())
+    doc = json.loads(shared("platforms/irmasim_dual_core.json").read_text())
     (tmp_path / "node_types.json").write_text(json.dumps(doc.pop("node")))
     processors = doc.pop("processor")
     (tmp_path / "processor_types.json").write_text(json.dumps(processors))
@@ -342,13 +341,13 @@ def test_a_platform_catalogue_is_part_of_a_run_s_identity(tmp_path: Path,
 
 
 def test_only_the_catalogues_a_platform_reads_are_part_of_its_identity(
-        tmp_path: Path, shared_data: Path) -> None:
+        tmp_path: Path) -> None:
     """Catalogue files beside a platform count only when its loader takes types from them."""
     from hetsched.output.summary_json import file_sha256
     from hetsched.sweep.spec import input_sha256
 
     own = tmp_path / "own.json"  # an IRMaSim platform with its own node and processor types
-    shutil.copy(shared_data / "platforms" / "irmasim_dual_core.json", own)
+    shutil.copy(shared("platforms/irmasim_dual_core.json"), own)
     native = tmp_path / "native.json"
     shutil.copy(default_platform_path(), native)
     (tmp_path / "node_types.json").write_text("{}")

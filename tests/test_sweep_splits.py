@@ -10,6 +10,7 @@ from hetsched.api import load_inputs
 from hetsched.errors import ConfigError
 from hetsched.sweep.splits import Split, split_workload
 from hetsched.workload.model import Job, Workload
+from support import shared
 
 WEEK, DAY = 7 * 86400.0, 86400.0
 
@@ -74,9 +75,9 @@ def test_a_bad_split_is_refused(text: str) -> None:
         Split.parse(text)
 
 
-def test_the_kit_trace_splits_into_41_weeks(shared_data) -> None:
-    platform, trace = load_inputs(shared_data / "platforms" / "irmasim_kit_80node.json",
-                                  shared_data / "traces" / "kit_fh2_2016_first25k.swf")
+def test_the_kit_trace_splits_into_41_weeks() -> None:
+    platform, trace = load_inputs(shared("platforms/irmasim_kit_80node.json"),
+                                  shared("traces/kit_fh2_2016_first25k.swf"))
     parts = split_workload(trace, Split.parse("week"))
     assert [p.index for p in parts] == list(range(41))
     assert sum(len(p.workload.jobs) for p in parts) == len(trace.jobs) == 25_326

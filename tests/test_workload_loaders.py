@@ -20,7 +20,7 @@ from hetsched.workload.load import load_workload
 from hetsched.workload.model import SPREAD
 from hetsched.workload.native import load_native_workload
 from hetsched.workload.swf import SwfOptions, load_swf
-from support import assert_mentions, error_of, write
+from support import assert_mentions, error_of, shared, write
 
 SLOW = NodeType("slow", cores=4, clock_ghz=1.0)     # 1e9 ops/s
 FAST = NodeType("fast", cores=8, clock_ghz=2.0)     # 2e9 ops/s
@@ -41,9 +41,9 @@ def swf_file(tmp_path: Path, *lines: str, name: str = "t.swf") -> Path:
 
 # ---------------------------------------------------------------- SWF, real traces
 
-def test_lublin_swf(shared_data: Path) -> None:
-    platform = load_platform(shared_data / "platforms" / "irmasim_lublin_20node.json")
-    workload = load_workload(shared_data / "traces" / "lublin_256.swf", platform)
+def test_lublin_swf() -> None:
+    platform = load_platform(shared("platforms/irmasim_lublin_20node.json"))
+    workload = load_workload(shared("traces/lublin_256.swf"), platform)
     assert len(workload) == 10_000
     assert workload.skipped == ()
     assert workload.metadata["MaxNodes"] == 64
@@ -60,16 +60,16 @@ def test_lublin_swf(shared_data: Path) -> None:
     assert submits == sorted(submits)
 
 
-def test_kit_swf(shared_data: Path) -> None:
-    platform = load_platform(shared_data / "platforms" / "irmasim_kit_80node.json")
-    workload = load_swf(shared_data / "traces" / "kit_fh2_2016_first25k.swf", platform)
+def test_kit_swf() -> None:
+    platform = load_platform(shared("platforms/irmasim_kit_80node.json"))
+    workload = load_swf(shared("traces/kit_fh2_2016_first25k.swf"), platform)
     assert len(workload) == 25_326
     assert workload.metadata["MaxProcs"] == 24048
     assert workload.metadata["UnixStartTime"] == 1464739965
     job = workload.by_id["3"]
     assert (job.ntasks, job.req_time, job.req_ops) == (20, 3600, 45 * 2.5e9)
     assert workload.by_id["1"].nodes == SPREAD     # 100 processors > 64
-    single = load_swf(shared_data / "traces" / "kit_fh2_2016_first25k.swf", platform,
+    single = load_swf(shared("traces/kit_fh2_2016_first25k.swf"), platform,
                       SwfOptions(placement="single"))
     assert {j.nodes for j in single.jobs} == {1}
 
@@ -179,8 +179,8 @@ def test_swf_bad_line(tmp_path: Path, line: str, field: str | None, problem: str
 
 # ---------------------------------------------------------------- IRMaSim workloads
 
-def test_kit_irmasim_json(shared_data: Path) -> None:
-    workload = load_workload(shared_data / "traces" / "kit_fh2_weeks18-34_irmasim.json",
+def test_kit_irmasim_json() -> None:
+    workload = load_workload(shared("traces/kit_fh2_weeks18-34_irmasim.json"),
                              PLATFORM)
     assert len(workload) == 10_056
     job = workload.by_id["job6670"]
@@ -188,8 +188,8 @@ def test_kit_irmasim_json(shared_data: Path) -> None:
         10914725, 3, 1, 632500000000, 86400)
 
 
-def test_dual_core_irmasim_profiles(shared_data: Path) -> None:
-    workload = load_irmasim_workload(shared_data / "traces" / "irmasim_dual_core_jobs.json")
+def test_dual_core_irmasim_profiles() -> None:
+    workload = load_irmasim_workload(shared("traces/irmasim_dual_core_jobs.json"))
     assert [j.id for j in workload.jobs] == ["job57218", "job57219"]
     for job in workload.jobs:
         assert (job.ntasks, job.req_ops, job.ipc, job.req_time) == (1, 1e6, 1, 10)

@@ -205,8 +205,11 @@ class DaskPool:
 
             # the workers' sampling profiler takes the GIL every 10 ms from the simulations
             dask.config.set({"distributed.worker.profile.enabled": False})
+            # no dashboard; its HTTP server (health checks) on any free port, not 8787, so
+            # that two local clusters on one machine never ask for the same port
             self._cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1,
                                          processes=True, dashboard_address=None,
+                                         scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
                                          silence_logs=logging.ERROR)
         try:
             self._client = Client(self._cluster if self._cluster is not None else self.address,
