@@ -1,7 +1,9 @@
 """Names that say what they hold, and the names of earlier versions as aliases: a job's
 whole-job memory and disk (``job_memory_mb``, ``job_disk_mb``; ``memory_mb``, ``disk_mb``), its
-memory per task (``task_memory_mb``; ``mem_mb``), a spread job (``spread``), and the native
-workload file's keys (``task_memory_mb`` and ``job_disk_mb``; ``mem_mb`` and ``disk_mb``)."""
+memory per task (``task_memory_mb``; ``mem_mb``), a spread job (``spread``), the native
+workload file's keys (``task_memory_mb`` and ``job_disk_mb``; ``mem_mb`` and ``disk_mb``), and
+the view's free slots (``free_slots``, ``total_free_slots``; ``free_cores``,
+``total_free_cores``)."""
 
 from __future__ import annotations
 
@@ -12,8 +14,10 @@ from pathlib import Path
 import pytest
 
 from hetsched.platform.model import NodeType, Platform
+from hetsched.sim.engine import Simulation
+from hetsched.sim.protocol import Start
 from hetsched.workload.load import load_workload
-from hetsched.workload.model import SPREAD, Job
+from hetsched.workload.model import SPREAD, Job, Workload
 
 PLATFORM = Platform.from_counts("p", [(NodeType("n", 8, 1.0), 2)])
 
@@ -50,3 +54,17 @@ def test_the_native_file_reads_both_spellings(tmp_path: Path, memory: str, disk:
                                           memory: 100, disk: 30}]}))
     (job,) = load_workload(path, PLATFORM).jobs
     assert (job.task_memory_mb, job.job_memory_mb, job.job_disk_mb) == (100.0, 400.0, 30.0)
+
+
+def test_the_view_s_free_slots_under_both_names() -> None:
+    """Oversubscribed nodes take more threads than they have cores: the count is of slots."""
+    platform = Platform.from_counts("p", [(NodeType("n", 4, 1.0, oversubscription=2), 2)])
+    sim = Simulation(platform, Workload("w", [Job("a", 0.0, 3, 1e9, 10.0)]), None)
+    sim.advance()
+    view = sim.view
+    [job] = view.pending.values()
+    assert view.free_slots.tolist() == [8, 8]
+    assert view.free_cores is view.free_slots
+    sim.apply([Start.on(job, 0)])
+    assert view.free_slots.tolist() == [5, 8]
+    assert view.total_free_slots == view.total_free_cores == 13

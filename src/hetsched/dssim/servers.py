@@ -97,6 +97,6 @@ class ViewServers:
         holding = len(view.running_on(node))
         waiting = view.local_queue_length(node) + (holding if state == BOOTING else 0)
         start = -1 if state == INACTIVE else int(view.up_since(node))
-        return ServerRecord(*self.ids[node], state, start, int(view.free_cores[node]),
+        return ServerRecord(*self.ids[node], state, start, int(view.free_slots[node]),
                             int(view.free_mem[node]), int(view.free_disk[node]), waiting,
                             0 if state == BOOTING else holding)

@@ -69,7 +69,7 @@ class Backfilling(Scheduler):
 
     def _place_now(self, job: Job, allowed: np.ndarray | None = None) -> Allocation | None:
         view = self.view
-        return place(job, view.free_cores, view.free_mem, view.free_disk, self.nodes.key(view),
+        return place(job, view.free_slots, view.free_mem, view.free_disk, self.nodes.key(view),
                      self.rng, allowed, self.nodes.order(view))
 
 
@@ -129,7 +129,7 @@ class EasyBackfill(Backfilling):
         pending = view.pending
         while pending:
             head = next(iter(pending.values()))
-            if head.ntasks > view.total_free_cores:
+            if head.ntasks > view.total_free_slots:
                 break
             allocation = self._place_now(head)
             if allocation is None:
@@ -140,8 +140,8 @@ class EasyBackfill(Backfilling):
         # the head's reservation is made when a job first passes the quick tests below; under
         # random node selection it draws from the generator, so it is then always made first
         shadow = None if self.nodes.key_of is not None else self._shadow(head, now)
-        free, shortest = view.free_cores, self.shortest
-        total_free = view.total_free_cores
+        free, shortest = view.free_slots, self.shortest
+        total_free = view.total_free_slots
         if total_free == 0:
             return
         max_free = -1  # the most free cores on a node: computed when a one-node job needs it
@@ -170,7 +170,7 @@ class EasyBackfill(Backfilling):
             allocation = self._backfill(job, now, shadow)
             if allocation is not None:
                 yield Start(job, allocation)
-                total_free = view.total_free_cores
+                total_free = view.total_free_slots
                 if total_free == 0:
                     return
                 max_free, usable = -1, None
@@ -205,7 +205,7 @@ class EasyBackfill(Backfilling):
         else:
             allocation = self._place_now(job)
             if allocation is not None and _end(view, job, now, allocation) > shadow.time:
-                allocation = place(job, np.minimum(view.free_cores, shadow.extra_cores),
+                allocation = place(job, np.minimum(view.free_slots, shadow.extra_cores),
                                    np.minimum(view.free_mem, shadow.extra_mem),
                                    np.minimum(view.free_disk, shadow.extra_disk),
                                    self.nodes.key(view), self.rng, order=self.nodes.order(view))

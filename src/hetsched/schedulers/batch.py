@@ -117,7 +117,7 @@ class BatchMapping(Scheduler):
         view = self.view
         core_free, fifo = [], np.full(len(view.platform.nodes), now)
         for node in range(len(view.platform.nodes)):
-            times = [now] * int(view.free_cores[node])
+            times = [now] * int(view.free_slots[node])
             for run in view.running_on(node).values():
                 count = int(run.cores[np.flatnonzero(run.node_index == node)[0]])
                 times += [view.estimated_end(run)] * count

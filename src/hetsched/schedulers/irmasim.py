@@ -156,8 +156,8 @@ class _IrmasimManager(Scheduler):
         """Idle cores and free memory per node, as IRMaSim sees them in this pass."""
         view = self.view
         if self.held_cores.any():
-            return view.free_cores - self.held_cores, view.free_mem - self.held_mem
-        return view.free_cores, view.free_mem
+            return view.free_slots - self.held_cores, view.free_mem - self.held_mem
+        return view.free_slots, view.free_mem
 
     def started(self, job: Job, allocation: Allocation) -> None:
         self.placed[job.index] = allocation
@@ -195,12 +195,12 @@ class IrmasimMinimal(_IrmasimManager):
         queue = self.queue
         while queue:
             job = queue[0]
-            if self.view.total_free_cores < job.ntasks:  # memory can only lower the room
+            if self.view.total_free_slots < job.ntasks:  # memory can only lower the room
                 return
-            free_cores, free_mem = self.free()
-            if positive_total(free_cores) < job.ntasks:  # cores held in IRMaSim's order
+            free_slots, free_mem = self.free()
+            if positive_total(free_slots) < job.ntasks:  # cores held in IRMaSim's order
                 return
-            room = capacity(job, free_cores, free_mem, self.view.free_disk)
+            room = capacity(job, free_slots, free_mem, self.view.free_disk)
             if positive_total(room) < job.ntasks:  # (a shrunken node's room is negative)
                 return
             nodes = np.flatnonzero(room > 0)
@@ -272,16 +272,16 @@ class IrmasimHeuristic(_IrmasimManager):
         """The head's allocation now, or ``None`` (fewer than ``nodes`` viable nodes)."""
         nodes = self.layout_nodes[job.index]
         per_node = -(-job.ntasks // nodes)
-        free_cores, free_mem = self.free()
-        viable = np.flatnonzero(capacity(job, free_cores, free_mem, self.view.free_disk)
+        free_slots, free_mem = self.free()
+        viable = np.flatnonzero(capacity(job, free_slots, free_mem, self.view.free_disk)
                                 >= per_node)
         if viable.size < nodes:
             return None
-        chosen = self._sorted(viable, free_cores)[:nodes].tolist()
+        chosen = self._sorted(viable, free_slots)[:nodes].tolist()
         base, extra = divmod(job.ntasks, nodes)
         return tuple((node, base + (i < extra)) for i, node in enumerate(chosen))
 
-    def _sorted(self, viable: np.ndarray, free_cores: np.ndarray) -> np.ndarray:
+    def _sorted(self, viable: np.ndarray, free_slots: np.ndarray) -> np.ndarray:
         selection = self.node_selection
         if selection == "random":
             return self.rng.permutation(viable)
@@ -291,9 +291,9 @@ class IrmasimHeuristic(_IrmasimManager):
         elif selection == "high_gflops":
             key = -arrays.speed
         elif selection == "high_cores":
-            key = -free_cores
+            key = -free_slots
         elif selection == "low_cores":
-            key = free_cores
+            key = free_slots
         elif selection == "high_mem":
             key = -self.view.used_mem
         elif selection == "high_mem_bw":

@@ -47,7 +47,7 @@ def _best(candidates: np.ndarray, key: np.ndarray | None, rng: np.random.Generat
     return int(candidates[np.argmin(key[candidates])])
 
 
-def place(job: Job, free_cores: np.ndarray, free_mem: np.ndarray, free_disk: np.ndarray,
+def place(job: Job, free_slots: np.ndarray, free_mem: np.ndarray, free_disk: np.ndarray,
           key: np.ndarray | None, rng: np.random.Generator, allowed: np.ndarray | None = None,
           order: np.ndarray | None = None) -> Allocation | None:
     """An allocation of ``job`` on the preferred nodes where it fits, or ``None``.
@@ -55,7 +55,7 @@ def place(job: Job, free_cores: np.ndarray, free_mem: np.ndarray, free_disk: np.
     ``allowed`` optionally masks the nodes that may be used; ``order`` is ``key``'s ranking
     of the nodes when the caller has it.
     """
-    cap = capacity(job, free_cores, free_mem, free_disk)
+    cap = capacity(job, free_slots, free_mem, free_disk)
     if job.nodes == 1:
         if order is not None and cap.size <= SCAN_NODES:
             node = _first_fit(job.ntasks, cap.tolist(),

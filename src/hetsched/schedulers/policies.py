@@ -54,8 +54,8 @@ def fastest(view: ClusterView) -> np.ndarray:
     return -view.platform.arrays.speed
 
 
-def most_free_cores(view: ClusterView) -> np.ndarray:
-    return -view.free_cores
+def most_free_slots(view: ClusterView) -> np.ndarray:
+    return -view.free_slots
 
 
 def most_free_memory(view: ClusterView) -> np.ndarray:
@@ -84,7 +84,7 @@ NODE_SELECTIONS: dict[str, NodeKey | None] = {
     "first": node_order,
     "random": None,
     "high_gflops": fastest,
-    "high_cores": most_free_cores,
+    "high_cores": most_free_slots,
     "high_mem": most_free_memory,
     "high_mem_bw": most_unused_bandwidth,
     "low_power": lowest_power,

@@ -47,7 +47,7 @@ class Profile:
             end = view.estimated_end(run)
             for (node, count), memory, disk in footprint(run.job, run.allocation):
                 ends[node].append((end, count, memory, disk))
-        cores, mem, disk = (view.free_cores.tolist(), view.free_mem.tolist(),
+        cores, mem, disk = (view.free_slots.tolist(), view.free_mem.tolist(),
                             view.free_disk.tolist())
         skylines = [_skyline(now, (cores[n], mem[n], disk[n]), sorted(ends[n], key=_END))
                     for n in range(len(ends))]
@@ -56,7 +56,7 @@ class Profile:
         else:
             every_end = sorted(((end, count, 0.0, 0.0) for node in ends
                                 for end, count, _, _ in node), key=_END)
-            total = _skyline(now, (view.total_free_cores, 0.0, 0.0), every_end)
+            total = _skyline(now, (view.total_free_slots, 0.0, 0.0), every_end)
         return Profile(skylines, total, view.platform.arrays.slots.tolist(), now)
 
     def advance(self, now: float) -> None:
@@ -278,12 +278,12 @@ def first_fit_time(view: ClusterView, job: Job, key: np.ndarray | None, rng: np.
     placement is tried only when the releases could have made room: enough free slots in all,
     and for a one-node job a released node with as many (the others did not fit before)."""
     # releases add to a list of free cores (numpy's scalar access costs more than the walk)
-    cores, mem, disk = view.free_cores.tolist(), view.free_mem.copy(), view.free_disk.copy()
+    cores, mem, disk = view.free_slots.tolist(), view.free_mem.copy(), view.free_disk.copy()
     now = view.now
     runs = sorted(view.running.values(), key=_EST_END)
     if runs and runs[0].est_end < now:  # jobs past their estimate end now, in view order
         runs = sorted(runs, key=view.estimated_end)
-    total, need, one_node = view.total_free_cores, job.ntasks, job.nodes == 1
+    total, need, one_node = view.total_free_slots, job.ntasks, job.nodes == 1
     i, t, may_fit = 0, now, True
     while True:
         while i < len(runs) and max(runs[i].est_end, now) <= t:
@@ -298,7 +298,7 @@ def first_fit_time(view: ClusterView, job: Job, key: np.ndarray | None, rng: np.
                     disk[node] += disk_mb
             i += 1
         if may_fit and total >= need:
-            projected = np.array(cores, dtype=view.free_cores.dtype)
+            projected = np.array(cores, dtype=view.free_slots.dtype)
             allocation = place(job, projected, mem, disk, key, rng, order=order)
             if allocation is not None:
                 return t, allocation, projected, mem, disk

@@ -97,9 +97,9 @@ class QueuePolicy(Scheduler):
         view = self.view
         while len(self.queue):
             job = self.queue.peek()
-            if job.ntasks > view.total_free_cores:  # cannot fit anywhere: no need to look
+            if job.ntasks > view.total_free_slots:  # cannot fit anywhere: no need to look
                 return
-            allocation = place(job, view.free_cores, view.free_mem, view.free_disk,
+            allocation = place(job, view.free_slots, view.free_mem, view.free_disk,
                                self.nodes.key(view), self.rng, order=self.nodes.order(view))
             if allocation is None:
                 return

@@ -464,7 +464,7 @@ class Simulation:
             cores = [c for _, c in pairs]
         state = self.state
         problem = None if checked else allocation_problem(
-            job, nodes, cores, state.free_cores, state.free_mem, state.free_disk, any_nodes)
+            job, nodes, cores, state.free_slots, state.free_mem, state.free_disk, any_nodes)
         if problem:
             raise SchedulerError(f"{self._name}: start of job '{job.id}' {problem}")
         speed = self._speed[nodes[0]] if len(nodes) == 1 else min(map(self._speed.__getitem__,

@@ -76,7 +76,7 @@ class RunningJob:
 
 class ClusterState:
     """Per-node counters, threads per processor and energy accounting. Only the engine calls
-    the mutators. ``free_cores`` counts free slots (threads a node can still take)."""
+    the mutators. ``free_slots`` counts free slots (threads a node can still take)."""
 
     def __init__(self, platform: Platform, t0: float) -> None:
         a = platform.arrays
@@ -84,7 +84,7 @@ class ClusterState:
         n = len(platform.nodes)
         self.platform = platform
         self.layout = layout
-        self.free_cores = a.slots.copy()
+        self.free_slots = a.slots.copy()
         self.free_mem = a.memory_mb.copy()
         self.free_disk = a.disk_mb.copy()
         self.used_mem = np.zeros(n)
@@ -145,7 +145,7 @@ class ClusterState:
         return [(first + i, t) for i, t in enumerate(taken) if t]
 
     def fits(self, node: int, tasks: int, job: Job) -> bool:
-        return fits(job, tasks, node, self.free_cores, self.free_mem, self.free_disk)
+        return fits(job, tasks, node, self.free_slots, self.free_mem, self.free_disk)
 
     # ---- changes --------------------------------------------------------------------------
     def _integrate(self, node: int, now: float) -> None:
@@ -165,7 +165,7 @@ class ClusterState:
         last, power, busy_of, proc_power = self._last_change, self._power, self._busy, \
             self._proc_power
         energy, busy_core_s, busy_s = self._energy, self._busy_core_s, self._busy_s
-        threads, cores_of, free, busy_cores = self.threads, layout.cores, self.free_cores, \
+        threads, cores_of, free, busy_cores = self.threads, layout.cores, self.free_slots, \
             self.busy_cores
         static_w, dynamic_w, idle_w = layout.static_w, layout.dynamic_w_per_core, layout.idle_w
         moved = busy_moved = 0
@@ -214,7 +214,7 @@ class ClusterState:
         its slots (a run held for a boot, whose threads take none yet)."""
         for (node, count), memory, disk in footprint(run.job, run.allocation):
             if slots:
-                self.free_cores[node] -= sign * count
+                self.free_slots[node] -= sign * count
             if memory:  # (numpy's scalar updates cost more than the test)
                 self.free_mem[node] -= sign * memory
                 self.used_mem[node] += sign * memory
@@ -307,15 +307,15 @@ class ClusterState:
             self.available[p] = min(layout.cores[p], left)
             left -= self.available[p]
         slots = self.platform.nodes[node].type.oversubscription
-        self.free_cores[node] += (cores - before) * slots
-        if self.free_cores[node] < 0:  # its jobs keep their cores
+        self.free_slots[node] += (cores - before) * slots
+        if self.free_slots[node] < 0:  # its jobs keep their cores
             self.short.add(node)
         self._recount_free()
 
     def _recount_free(self) -> None:
         """``total_free`` counted again, while some node runs more threads than its available
         slots (its free slots are negative; it counts 0)."""
-        free = self.free_cores
+        free = self.free_slots
         self.total_free = int(np.maximum(free, 0).sum())
         self.short = {node for node in self.short if free[node] < 0}
 

@@ -25,9 +25,11 @@ def _readonly(array: np.ndarray) -> np.ndarray:
 class ClusterView:
     """Live, read-only access to the engine's state (arrays reflect every change).
 
-    ``free_cores`` counts free slots: the threads a node can still take (its available cores
-    times its oversubscription, minus the threads running there); ``busy_cores`` the cores
-    running at least one thread."""
+    ``free_slots`` counts the threads a node can still take (its available cores times its
+    oversubscription, minus the threads running there); ``busy_cores`` the cores running at
+    least one thread. ``free_cores`` and ``total_free_cores``, the names of earlier versions
+    (a slot is a core without oversubscription), are aliases of ``free_slots`` and
+    ``total_free_slots``."""
 
     def __init__(self, platform: Platform, state: ClusterState, jobs: JobTable,
                  clock: list[float]) -> None:
@@ -38,7 +40,8 @@ class ClusterView:
         self._jobs = jobs
         self.pending: Mapping[int, Job] = MappingProxyType(jobs.pending)
         """Submitted jobs not yet started nor placed in a local queue, in submission order."""
-        self.free_cores = _readonly(state.free_cores)
+        self.free_slots = _readonly(state.free_slots)
+        self.free_cores = self.free_slots
         self.free_mem = _readonly(state.free_mem)
         self.free_disk = _readonly(state.free_disk)
         self.used_mem = _readonly(state.used_mem)
@@ -58,11 +61,13 @@ class ClusterView:
         return self._jobs.all_submitted
 
     @property
-    def total_free_cores(self) -> int:
-        """Free slots over the whole platform, kept as a count: ``free_cores`` summed, a node
-        whose availability shrank below the threads it runs (negative ``free_cores``)
+    def total_free_slots(self) -> int:
+        """Free slots over the whole platform, kept as a count: ``free_slots`` summed, a node
+        whose availability shrank below the threads it runs (negative ``free_slots``)
         counting 0."""
         return self._state.total_free
+
+    total_free_cores = total_free_slots
 
     @property
     def running(self) -> Mapping[int, RunningJob]:
@@ -111,11 +116,11 @@ class ClusterView:
     def fits(self, job: Job, node: int, cores: int | None = None) -> bool:
         """Whether ``cores`` (default: all tasks of ``job``) fit on ``node`` right now."""
         state = self._state
-        return fits(job, job.ntasks if cores is None else cores, node, state.free_cores,
+        return fits(job, job.ntasks if cores is None else cores, node, state.free_slots,
                     state.free_mem, state.free_disk)
 
     def fit_mask(self, job: Job, cores: int | None = None) -> np.ndarray:
         """Boolean mask of nodes where ``cores`` (default: all tasks) of ``job`` fit now."""
         k = job.ntasks if cores is None else cores
         state = self._state
-        return capacity(job, state.free_cores, state.free_mem, state.free_disk) >= k
+        return capacity(job, state.free_slots, state.free_mem, state.free_disk) >= k

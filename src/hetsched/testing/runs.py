@@ -81,7 +81,7 @@ class ViewChanged(Exception):
 
 def _view_state(view: ClusterView) -> tuple:
     nodes = range(len(view.platform.nodes))
-    return (view.now, view.free_cores.tobytes(), view.free_mem.tobytes(),
+    return (view.now, view.free_slots.tobytes(), view.free_mem.tobytes(),
             view.free_disk.tobytes(), view.used_mem.tobytes(), view.used_mem_bw.tobytes(),
             tuple(view.pending), tuple(view.running),
             tuple(view.local_queue_length(n) for n in nodes))
