@@ -3,6 +3,7 @@ spellings kept as aliases, options kept as given (``get_params``), and the names
 
 from __future__ import annotations
 
+import inspect
 import textwrap
 from pathlib import Path
 
@@ -13,6 +14,9 @@ from hetsched.errors import ConfigError
 from hetsched.examples import default_platform_path, default_workload_path
 from hetsched.platform.load import load_platform
 from hetsched.schedulers import create
+from hetsched.schedulers.backfill import EasyBackfill
+from hetsched.schedulers.conservative import ConservativeBackfill
+from hetsched.schedulers.irmasim import IrmasimHeuristic
 from hetsched.sim.engine import simulate
 from hetsched.workload.load import load_workload
 
@@ -52,6 +56,18 @@ def test_an_alias_keeps_the_spec_as_written() -> None:
 def test_an_option_given_under_both_names_is_refused(spec: str) -> None:
     with pytest.raises(ConfigError, match="another name of 'node_selection'; give one"):
         create(spec)
+
+
+@pytest.mark.parametrize("cls, old", [(EasyBackfill, "node"), (ConservativeBackfill, "node"),
+                                      (IrmasimHeuristic, "resource_selection")])
+def test_the_classes_take_the_older_keyword_too(cls: type, old: str) -> None:
+    """Python code that built a scheduler with the option's earlier name keeps working."""
+    scheduler = cls(**{old: "high_gflops"})
+    assert scheduler.get_params()["node_selection"] == "high_gflops"
+    assert scheduler.get_params() == cls(node_selection="high_gflops").get_params()
+    assert "node_selection" in inspect.signature(cls).parameters  # the written signature
+    with pytest.raises(TypeError, match="two names of one option"):
+        cls(**{old: "first", "node_selection": "first"})
 
 
 def test_a_typo_of_the_option_suggests_a_name() -> None:

@@ -10,6 +10,7 @@ decisions (free cores, pending jobs).
 
 from __future__ import annotations
 
+import functools
 import inspect
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping
@@ -97,7 +98,8 @@ class Scheduler(ABC):
     arguments, stored unchanged as attributes of the same names (:meth:`get_params` reads
     them back); the run state is created in :meth:`reset`, so one object can run twice, be
     cloned (:meth:`clone`) and be pickled (hold no lambdas). ``aliases`` maps other names of
-    options that keep working in specs (``easy:node=...``) to their names; ``spec`` is what
+    options that keep working, in specs (``easy:node=...``) and as keywords
+    (``EasyBackfill(node=...)``), to their names; ``spec`` is what
     runs call the scheduler (set by :func:`hetsched.schedulers.create`; ``None``: its
     ``name``). :func:`hetsched.testing.check_scheduler` checks all of it.
 
@@ -111,6 +113,11 @@ class Scheduler(ABC):
     per_event: ClassVar[bool] = False
     aliases: ClassVar[Mapping[str, str]] = {}
     spec: str | None = None
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.aliases and "__init__" in vars(cls):
+            cls.__init__ = _taking_aliases(cls.__init__, cls.aliases)  # type: ignore[method-assign]
 
     def check(self, platform: "Platform", workload: "Workload") -> None:
         """Refuse inputs this policy cannot run (raise a one-line ``ConfigError``), before
@@ -145,6 +152,22 @@ class Scheduler(ABC):
             if key in vars(self):
                 setattr(other, key, vars(self)[key])
         return other
+
+
+def _taking_aliases(init: Callable[..., None],
+                    aliases: Mapping[str, str]) -> Callable[..., None]:
+    """``init`` taking each option under its other names too (its signature, which
+    :func:`option_names` reads, stays the one written)."""
+    @functools.wraps(init)
+    def __init__(self: Scheduler, *args: object, **kwargs: object) -> None:
+        for other, name in aliases.items():
+            if other in kwargs:
+                if name in kwargs:
+                    raise TypeError(f"{type(self).__name__}() got '{other}' and '{name}', "
+                                    "two names of one option")
+                kwargs[name] = kwargs.pop(other)
+        init(self, *args, **kwargs)
+    return __init__
 
 
 def option_names(factory: Callable[..., object]) -> list[str] | None:
