@@ -68,3 +68,17 @@ def test_the_view_s_free_slots_under_both_names() -> None:
     sim.apply([Start.on(job, 0)])
     assert view.free_slots.tolist() == [5, 8]
     assert view.total_free_slots == view.total_free_cores == 13
+
+
+def test_the_documented_import_paths_of_earlier_versions_still_work() -> None:
+    from hetsched.dssim.xml import config_platform, read_job_list
+    from hetsched.metrics import UNITS
+    from hetsched.platform.dssim import config_platform as platform_reader
+    from hetsched.schedulers import Scheduler as Reexported
+    from hetsched.schedulers.base import Scheduler
+    from hetsched.sim.protocol import Scheduler as Protocol
+    from hetsched.workload.dssim import read_job_list as workload_reader
+
+    assert Scheduler is Reexported is Protocol
+    assert (config_platform, read_job_list) == (platform_reader, workload_reader)
+    assert UNITS["makespan"] == "s"
