@@ -1,8 +1,8 @@
 """Machine models the list heuristics map onto: when could a task start and end on a machine,
 and what does mapping it there change.
 
-Two models, one interface, so every list heuristic (:mod:`hetsched.mapping.greedy`) runs
-unchanged on both:
+Three models, one interface, so every list heuristic (:mod:`hetsched.mapping.greedy`) runs
+unchanged on each:
 
 - :class:`ReadyTimes`, the classic static problem (Braun et al. 2001): machine ``j`` runs one
   task at a time and is free from ``r[j]``; mapping task ``i`` there ends at
@@ -11,6 +11,8 @@ unchanged on both:
   simulator): node ``j`` has one free-from time per core; a task needing ``k`` cores starts
   when its ``k`` earliest-free cores are free and no earlier than the start of the task queued
   on ``j`` before it (FIFO, no backfilling); mapping it sets those ``k`` cores busy until its end.
+- :class:`GraphProcessors`, a task graph's processors (HEFT's model): a task starts in the
+  earliest idle slot that fits it once its inputs have arrived (parents' ends plus data costs).
 
 In both, mapping a task on machine ``j`` changes only column ``j`` of the completion times, and
 only makes it later: the incremental updates of Min-min and Max-min rely on that.
@@ -18,10 +20,15 @@ only makes it later: the incremental updates of Min-min and Max-min rely on that
 
 from __future__ import annotations
 
+import bisect
+import copy
 from collections.abc import Sequence
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from hetsched.mapping.graph import TaskGraph
 
 
 class MachineState(Protocol):
@@ -132,3 +139,100 @@ class CoreSlots:
 
     def copy(self) -> "CoreSlots":
         return self.with_tasks(self.etc, self.tasks)
+
+
+class GraphProcessors:
+    """Processors running a task graph's tasks one at a time, with insertion (HEFT's model,
+    Topcuoglu et al. 2002): a task mapped on ``p`` starts at the earliest idle slot of ``p``
+    long enough for it that begins no earlier than its inputs are ready there (its parents'
+    finishes, plus the edge's data cost from a parent on another processor).
+
+    The state rows are ``rows`` (task indices of ``graph``, every parent of each already
+    mapped): the list heuristics map them in row order; :meth:`for_tasks` gives the same
+    processors for other rows, so a whole graph is mapped ready set by ready set. Mapping a
+    task on ``p`` only fills an idle slot of ``p``: the other rows' completion times change in
+    column ``p`` alone, and only later, as Min-min's updates need.
+    """
+
+    def __init__(self, graph: "TaskGraph", rows: Sequence[int] | np.ndarray) -> None:
+        self.graph = graph
+        self.rows = np.asarray(rows, dtype=np.int64)
+        self.etc = graph.cost[self.rows]
+        n, m = graph.cost.shape
+        self.processor = np.full(n, -1, dtype=np.int64)
+        self.start = np.full(n, np.nan)
+        self.finish = np.full(n, np.nan)
+        self.busy: list[list[tuple[float, float]]] = [[] for _ in range(m)]
+        """Per processor, its tasks' ``(start, finish)``, in time order."""
+
+    def for_tasks(self, rows: Sequence[int] | np.ndarray) -> "GraphProcessors":
+        """These processors, as they are now (shared, not copied), for tasks ``rows``."""
+        other = copy.copy(self)
+        other.rows = np.asarray(rows, dtype=np.int64)
+        other.etc = self.graph.cost[other.rows]
+        return other
+
+    def _inputs_ready(self, task: int) -> np.ndarray:
+        """When ``task``'s inputs are on each processor."""
+        ready = np.zeros(self.graph.processors)
+        for parent, data in self.graph.parents[task]:
+            where = self.processor[parent]
+            if where < 0:
+                raise ValueError(f"task {self.graph.names[task]} before its parent "
+                                 f"{self.graph.names[parent]}")
+            arrival = np.full_like(ready, self.finish[parent] + data)
+            arrival[where] = self.finish[parent]
+            np.maximum(ready, arrival, out=ready)
+        return ready
+
+    def _earliest(self, p: int, after: float, length: float) -> float:
+        """The earliest start ``>= after`` of an idle slot of ``length`` on ``p``."""
+        slots = self.busy[p]
+        k = bisect.bisect_right(slots, after, key=lambda slot: slot[1])
+        begin = after if k == 0 else max(after, slots[k - 1][1])
+        for s, f in slots[k:]:
+            if begin + length <= s:
+                return begin
+            begin = max(begin, f)
+        return begin
+
+    def _starts(self, row: int) -> np.ndarray:
+        task = int(self.rows[row])
+        ready = self._inputs_ready(task)
+        return np.array([self._earliest(p, ready[p], self.etc[row, p])
+                         for p in range(self.etc.shape[1])])
+
+    def ready(self, i: int) -> np.ndarray:
+        return self._starts(i)
+
+    def completion(self, rows: np.ndarray | None = None) -> np.ndarray:
+        rows = np.arange(self.etc.shape[0]) if rows is None else rows
+        out = np.empty((len(rows), self.etc.shape[1]))
+        for k, row in enumerate(rows):
+            out[k] = self._starts(int(row)) + self.etc[row]
+        return out
+
+    def column(self, j: int, rows: np.ndarray) -> np.ndarray:
+        out = np.empty(len(rows))
+        for k, row in enumerate(rows):
+            task = int(self.rows[row])
+            out[k] = self._earliest(j, self._inputs_ready(task)[j], self.etc[row, j]) \
+                + self.etc[row, j]
+        return out
+
+    def loads(self) -> np.ndarray:
+        return np.array([slots[-1][1] if slots else 0.0 for slots in self.busy])
+
+    def commit(self, i: int, j: int) -> float:
+        task, length = int(self.rows[i]), float(self.etc[i, j])
+        start = self._earliest(j, float(self._inputs_ready(task)[j]), length)
+        self.processor[task], self.start[task], self.finish[task] = j, start, start + length
+        bisect.insort(self.busy[j], (start, start + length))
+        return start
+
+    def copy(self) -> "GraphProcessors":
+        other = copy.copy(self)
+        other.processor, other.start = self.processor.copy(), self.start.copy()
+        other.finish = self.finish.copy()
+        other.busy = [list(slots) for slots in self.busy]
+        return other

@@ -1,0 +1,191 @@
+"""Task graphs on heterogeneous processors: the classic model of list scheduling (HEFT, CPOP,
+PEFT; Topcuoglu et al. 2002, Arabnejad & Barbosa 2014) and what a schedule on it must obey.
+
+A :class:`TaskGraph` has ``n`` tasks and ``m`` processors. ``cost[i, p]`` is task ``i``'s run
+time on processor ``p`` (costs are *unrelated*: a row need not be a multiple of another); an
+edge ``(parent, child, data)`` says ``child`` may start only once ``parent`` has ended and, when
+they run on different processors, ``data`` more time units have passed (the communication cost,
+the same between every two processors, as in the textbook examples; 0 on one processor). A
+processor runs one task at a time, without preemption.
+
+A :class:`GraphSchedule` gives every task a processor and a start time; :func:`check_schedule`
+tells whether it obeys the model. Tasks are numbered in the order given; ``names`` keeps the
+names the input used.
+"""
+
+from __future__ import annotations
+
+import graphlib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+
+from hetsched.errors import ConfigError
+
+#: Tolerance of the schedule checks and of the float comparisons of ranks (relative to the
+#: schedule's length).
+TOLERANCE = 1e-9
+
+
+@dataclass(frozen=True, eq=False)
+class TaskGraph:
+    """``cost`` (tasks × processors), ``edges`` ``(parent, child, data)`` by task index."""
+
+    cost: np.ndarray
+    edges: tuple[tuple[int, int, float], ...]
+    names: tuple[str, ...] = ()
+    name: str = "dag"
+
+    def __post_init__(self) -> None:
+        cost = np.ascontiguousarray(np.asarray(self.cost, dtype=np.float64))
+        if cost.ndim != 2 or cost.shape[1] < 1:
+            raise ConfigError(f"task graph {self.name!r}: costs must be tasks × processors "
+                              f"with at least one processor, got shape {cost.shape}")
+        if not np.all(np.isfinite(cost)) or (cost.size and cost.min() < 0):
+            raise ConfigError(f"task graph {self.name!r}: costs must be finite and "
+                              "non-negative")
+        object.__setattr__(self, "cost", cost)
+        n = cost.shape[0]
+        names = tuple(self.names) or tuple(str(i) for i in range(n))
+        if len(names) != n:
+            raise ConfigError(f"task graph {self.name!r}: {len(names)} names for {n} tasks")
+        object.__setattr__(self, "names", names)
+        seen: set[tuple[int, int]] = set()
+        for parent, child, data in self.edges:
+            if not (0 <= parent < n and 0 <= child < n) or parent == child:
+                raise ConfigError(f"task graph {self.name!r}: bad edge {parent} -> {child}")
+            if (parent, child) in seen:
+                raise ConfigError(f"task graph {self.name!r}: edge {names[parent]} -> "
+                                  f"{names[child]} given twice")
+            if not (np.isfinite(data) and data >= 0):
+                raise ConfigError(f"task graph {self.name!r}: edge {names[parent]} -> "
+                                  f"{names[child]} has data cost {data}")
+            seen.add((parent, child))
+        self.order  # noqa: B018 (a cycle is refused now, naming it)
+
+    @property
+    def tasks(self) -> int:
+        return self.cost.shape[0]
+
+    @property
+    def processors(self) -> int:
+        return self.cost.shape[1]
+
+    @cached_property
+    def parents(self) -> tuple[tuple[tuple[int, float], ...], ...]:
+        """``parents[i]``: ``(parent, data)`` pairs of task ``i``, in edge order."""
+        lists: list[list[tuple[int, float]]] = [[] for _ in range(self.tasks)]
+        for parent, child, data in self.edges:
+            lists[child].append((parent, float(data)))
+        return tuple(tuple(p) for p in lists)
+
+    @cached_property
+    def children(self) -> tuple[tuple[tuple[int, float], ...], ...]:
+        """``children[i]``: ``(child, data)`` pairs of task ``i``, in edge order."""
+        lists: list[list[tuple[int, float]]] = [[] for _ in range(self.tasks)]
+        for parent, child, data in self.edges:
+            lists[parent].append((child, float(data)))
+        return tuple(tuple(c) for c in lists)
+
+    @cached_property
+    def order(self) -> tuple[int, ...]:
+        """A topological order (parents first; among ready tasks, the lowest index first).
+        A cycle raises :class:`ConfigError` naming every task on it."""
+        sorter: graphlib.TopologicalSorter[int] = graphlib.TopologicalSorter()
+        for i in range(self.tasks):
+            sorter.add(i, *(p for p, _ in self.parents[i]))
+        try:
+            sorter.prepare()
+        except graphlib.CycleError as err:
+            cycle = " -> ".join(self.names[i] for i in err.args[1])
+            raise ConfigError(f"task graph {self.name!r} has a cycle: {cycle}") from None
+        order: list[int] = []
+        while sorter.is_active():
+            ready = sorted(sorter.get_ready())
+            order.extend(ready)
+            sorter.done(*ready)
+        return tuple(order)
+
+    @cached_property
+    def mean_cost(self) -> np.ndarray:
+        """Each task's cost averaged over the processors (HEFT's ``w̄``)."""
+        return self.cost.mean(axis=1)
+
+    def restricted(self, processors: int) -> "TaskGraph":
+        """The same graph on its first ``processors`` processors."""
+        return TaskGraph(self.cost[:, :processors], self.edges, self.names, self.name)
+
+
+def identical(times: Sequence[float], edges: Iterable[tuple[int, int, float]], processors: int,
+              names: Sequence[str] = (), name: str = "dag") -> TaskGraph:
+    """A graph on ``processors`` identical processors: task ``i`` takes ``times[i]`` on any."""
+    if processors < 1:
+        raise ConfigError(f"processors must be at least 1, got {processors}")
+    cost = np.repeat(np.asarray(times, dtype=np.float64).reshape(-1, 1), processors, axis=1)
+    return TaskGraph(cost, tuple(edges), tuple(names), name)
+
+
+@dataclass
+class GraphSchedule:
+    """Task ``i`` runs on ``processor[i]`` from ``start[i]`` to ``finish[i]``."""
+
+    heuristic: str
+    processor: np.ndarray
+    start: np.ndarray
+    finish: np.ndarray
+    seconds: float = 0.0
+    lower_bound: float | None = None
+    """A bound the method proved itself (the exact solver's), else ``None``."""
+    info: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def makespan(self) -> float:
+        return float(self.finish.max(initial=0.0))
+
+
+def data_ready(graph: TaskGraph, task: int, processor: int, processor_of: np.ndarray,
+               finish: np.ndarray) -> float:
+    """When every input of ``task`` is on ``processor``: each parent's finish, plus the edge's
+    data cost when the parent ran elsewhere (the parents must be scheduled)."""
+    ready = 0.0
+    for parent, data in graph.parents[task]:
+        arrival = finish[parent] + (data if processor_of[parent] != processor else 0.0)
+        ready = max(ready, arrival)
+    return float(ready)
+
+
+def check_schedule(graph: TaskGraph, schedule: GraphSchedule) -> list[str]:
+    """What ``schedule`` breaks of the model (empty: nothing): a task on no processor or a
+    wrong run time, a start before its inputs are ready, two tasks at once on a processor."""
+    n = graph.tasks
+    proc = np.asarray(schedule.processor)
+    start, finish = np.asarray(schedule.start, float), np.asarray(schedule.finish, float)
+    if proc.shape != (n,) or start.shape != (n,) or finish.shape != (n,):
+        return [f"the schedule has {proc.size} processors, {start.size} starts and "
+                f"{finish.size} finishes for {n} tasks"]
+    tol = TOLERANCE * max(1.0, float(finish.max(initial=0.0)))
+    problems: list[str] = []
+    for i in range(n):
+        name = graph.names[i]
+        if not 0 <= proc[i] < graph.processors:
+            problems.append(f"task {name} on processor {proc[i]}")
+            continue
+        if start[i] < -tol or abs(finish[i] - start[i] - graph.cost[i, proc[i]]) > tol:
+            problems.append(f"task {name} runs {start[i]:g}-{finish[i]:g}, not its cost "
+                            f"{graph.cost[i, proc[i]]:g} on processor {proc[i]}")
+        ready = data_ready(graph, i, int(proc[i]), proc, finish)
+        if start[i] < ready - tol:
+            problems.append(f"task {name} starts at {start[i]:g}, before its inputs are "
+                            f"ready at {ready:g}")
+    for p in range(graph.processors):
+        on = np.flatnonzero(proc == p)
+        on = on[np.lexsort((finish[on], start[on]))]
+        for a, b in zip(on[:-1], on[1:]):
+            if start[b] < finish[a] - tol and finish[a] - start[a] > tol \
+                    and finish[b] - start[b] > tol:
+                problems.append(f"tasks {graph.names[a]} and {graph.names[b]} overlap on "
+                                f"processor {p}")
+    return problems
