@@ -27,6 +27,9 @@ from typer.testing import CliRunner
 
 from hetsched.cli.main import app
 from hetsched.errors import InputError
+from hetsched.mapping.dag import heft
+from hetsched.mapping.dag_io import read_dag
+from hetsched.mapping.graph import check_schedule
 from hetsched.mapping.io import read_etc
 from hetsched.mapping.registry import run_heuristic
 from hetsched.platform.load import load_platform
@@ -113,6 +116,8 @@ SAMPLES = {
     ).read_bytes()),
     "etc": Sample("u_c_hihi.txt", lambda: _head(shared("braun/u_c_hihi.0"),
                                                 _small_braun)),
+    "dag_json": Sample("topcuoglu.json", lambda: shared("dag/topcuoglu2002.json").read_bytes()),
+    "stg": Sample("rand0000.stg", lambda: shared("stg/50/rand0000.stg").read_bytes()),
 }
 
 # ---- mutations ---------------------------------------------------------------------------
@@ -273,6 +278,11 @@ def check(sample: str, path: Path, base: dict[str, object], tmp: Path) -> None:
         etc = outcome(lambda: read_etc(path), path)
         if etc is not None:
             run_heuristic("min_min", etc)
+    elif sample in ("dag_json", "stg"):
+        graph = outcome(lambda: read_dag(path, processors=2 if sample == "stg" else None), path)
+        if graph is not None:
+            schedule = heft(graph)
+            assert not check_schedule(graph, schedule) and np.isfinite(schedule.makespan)
     elif sample in ("irmasim_platform", "native_platform", "simgrid_platform",
                     "simgrid_cluster"):
         workload = tmp / "w.json"

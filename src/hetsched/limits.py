@@ -57,6 +57,15 @@ MAX_BANDWIDTH_GBS = 1e9
 MAX_PRICE = 1e9
 #: A value of an ETC matrix (expected time to compute, in the matrix's own unit).
 MAX_ETC = 1e15
+#: Tasks of one task graph (DAG), dummy tasks included: Kasahara's largest STG sets have
+#: 5,002; list scheduling is quadratic in the tasks, and a header announcing 10**12 fails at
+#: once.
+MAX_GRAPH_TASKS = 1_000_000
+#: Edges of one task graph (each held as a Python tuple: about 1.5 GB at this bound).
+MAX_GRAPH_EDGES = 10_000_000
+#: Entries of a task graph's cost matrix, tasks × processors (800 MB of float64): bounds the
+#: processors an STG graph (identical processors, not counted in the file) is spread over.
+MAX_GRAPH_COSTS = 100_000_000
 #: Numeric job ids (SWF job numbers) must be exact in float64.
 MAX_JOB_NUMBER = 2**53
 #: ds-sim's integers (C ints): ids, times, cores, memory and disk of its XML files.

@@ -15,7 +15,6 @@ the matrix is allocated, so a header announcing more than the file holds fails a
 
 from __future__ import annotations
 
-import math
 from itertools import accumulate
 from pathlib import Path
 
@@ -23,8 +22,8 @@ import numpy as np
 
 from hetsched.errors import InputError
 from hetsched.files import read_text
-from hetsched.parsing import parse_float, parse_int, quote
-from hetsched.limits import MAX_ETC
+from hetsched.mapping.values import parse_time, whole_number
+from hetsched.parsing import parse_float
 
 CSV_SUFFIXES = (".csv",)
 
@@ -39,20 +38,7 @@ def read_etc(path: str | Path) -> np.ndarray:
 
 
 def _value(text: str, path: Path, line: int, task: int, machine: int) -> float:
-    cell = f"etc[{task},{machine}]"
-    value = parse_float(text)
-    if value is None:
-        raise InputError(path, f"not a number: {quote(text)}", record=f"line {line}",
-                         field=cell)
-    if not math.isfinite(value):
-        raise InputError(path, f"not a finite number: {quote(text)}", record=f"line {line}",
-                         field=cell)
-    if value < 0:
-        raise InputError(path, f"negative ETC value {text}", record=f"line {line}", field=cell)
-    if value > MAX_ETC:
-        raise InputError(path, f"ETC value {text} is too large (at most {MAX_ETC:g})",
-                         record=f"line {line}", field=cell)
-    return value + 0.0  # -0 -> 0
+    return parse_time(text, path, f"line {line}", f"etc[{task},{machine}]")
 
 
 def read_braun(path: str | Path) -> np.ndarray:
@@ -69,8 +55,8 @@ def read_braun(path: str | Path) -> np.ndarray:
     if len(header) not in (2, 3):
         raise InputError(path, "expected a header '<tasks> <machines> [flag]', "
                                f"got {len(header)} fields", record=head_rec)
-    n, m = (_count(text, name, path, head_rec) for name, text in zip(("tasks", "machines"),
-                                                                      header[:2]))
+    n, m = (whole_number(text, path, head_rec, name) for name, text in zip(("tasks", "machines"),
+                                                                         header[:2]))
     _check_value_count(lines, first + 1, n, m, path)
     values = np.empty(n * m, dtype=np.float64)
     k = 0
@@ -79,15 +65,6 @@ def read_braun(path: str | Path) -> np.ndarray:
             values[k] = _value(text, path, lineno + 1, k // m, k % m)
             k += 1
     return values.reshape(n, m)
-
-
-def _count(text: str, name: str, path: Path, record: str) -> int:
-    number = parse_int(text)
-    if number is None:
-        raise InputError(path, f"not a whole number: {quote(text)}", record=record, field=name)
-    if number < 1:
-        raise InputError(path, f"must be at least 1, got {number}", record=record, field=name)
-    return number
 
 
 def _check_value_count(lines: list[str], start: int, n: int, m: int, path: Path) -> None:
