@@ -1,5 +1,6 @@
 """Every registry hetsched has, by kind: schedulers, contention models, input formats, writers,
-workload generators and mapping heuristics, each a :class:`~hetsched.registry.Registry`.
+workload generators, mapping heuristics and task-graph heuristics, each a
+:class:`~hetsched.registry.Registry`.
 ``hetsched schedulers`` lists one of them; tests/test_layers.py resolves every entry of all of
 them against the layers. The registries are imported when first listed."""
 
@@ -11,6 +12,7 @@ from hetsched.registry import Entry, Registry
 
 def registries() -> dict[str, Registry]:
     """Every registry, by kind (its ``kind``: ``"scheduler"``, ``"workload format"``, ...)."""
+    from hetsched.mapping.graph_registry import GRAPH_HEURISTICS
     from hetsched.mapping.registry import HEURISTICS
     from hetsched.models.contention import MODELS
     from hetsched.platform.load import FORMATS as PLATFORM_READERS
@@ -22,7 +24,7 @@ def registries() -> dict[str, Registry]:
 
     return {registry.kind: registry for registry in (
         SCHEDULERS, MODELS, PLATFORM_READERS, WORKLOAD_READERS, PLATFORM_WRITERS,
-        WORKLOAD_WRITERS, GENERATORS, HEURISTICS)}
+        WORKLOAD_WRITERS, GENERATORS, HEURISTICS, GRAPH_HEURISTICS)}
 
 
 def catalogue(kind: str) -> list[Entry]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from enum import Enum
 from typing import Annotated, Any
 
@@ -59,3 +59,26 @@ def print_csv(rows: Sequence[Mapping[str, object]]) -> None:
     from hetsched.output.summary_json import write_rows
 
     write_rows(rows, sys.stdout)
+
+
+def print_instance_rows(instances: Sequence[tuple[Any, Any]], names: Sequence[str],
+                        row: Callable[[Any, Any, str], dict[str, Any]],
+                        table: Callable[[Any, Any, list[dict[str, Any]]], Any],
+                        output_format: Format) -> None:
+    """One row per (instance, method), as ``map`` and ``dag`` print them: ``row(key, instance,
+    name)`` runs a method; jsonl prints each row as soon as it is made, table one ``table(key,
+    instance, rows)`` per instance, json and csv every row at the end."""
+    every: list[dict[str, Any]] = []
+    for key, instance in instances:
+        rows: list[dict[str, Any]] = []
+        for name in names:
+            rows.append(row(key, instance, name))
+            if output_format is Format.JSONL:
+                print_jsonl(rows[-1:])
+        if output_format is Format.TABLE:
+            console().print(table(key, instance, rows))
+        every.extend(rows)
+    if output_format is Format.JSON:
+        print_json(every)
+    elif output_format is Format.CSV:
+        print_csv(every)

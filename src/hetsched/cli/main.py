@@ -18,6 +18,7 @@ from hetsched.version import __version__
 from hetsched.cli.convert_cmd import convert_command
 from hetsched.cli.console import (Format, FormatOpt, QuietOpt, console, print_csv,
                                   print_json, print_jsonl)
+from hetsched.cli.dag_cmd import dag_command
 from hetsched.cli.errors import OneLineErrors, user_errors
 from hetsched.cli.generate_cmd import generate_app
 from hetsched.cli.generate_platform_cmd import generate_platform
@@ -280,6 +281,7 @@ def dsclient(algo: Annotated[str, typer.Option(help="ds-sim algorithm (see `hets
 app.command("sweep")(sweep_command)
 app.command("results")(results_command)
 app.command("map")(map_command)
+app.command("dag")(dag_command)
 app.add_typer(generate_app, name="generate")
 app.command("plot")(plot_command)
 app.command("report")(report_command)

@@ -10,8 +10,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from hetsched.cli.console import (Format, FormatOpt, console, print_csv, print_json,
-                                  print_jsonl)
+from hetsched.cli.console import Format, FormatOpt, print_instance_rows
 from hetsched.cli.errors import user_errors
 from hetsched.errors import ConfigError
 
@@ -78,8 +77,6 @@ def map_command(
     from hetsched.mapping.io import read_etc
     from hetsched.options import check_number, check_seed
 
-    output_format = Format.JSONL if json_out else output_format
-    every: list[dict[str, Any]] = []
     with user_errors():
         names = parse_heuristics(heuristic)
         if time_limit is not None:
@@ -90,20 +87,13 @@ def map_command(
             check_number("--budget", budget, positive=True)
         check_seed(seed)
         matrices = [(path, read_etc(path)) for path in etc]  # fail fast on any bad file
-        for path, matrix in matrices:
-            bound = lower_bound(matrix)
-            rows: list[dict[str, Any]] = []
-            for name in names:  # each gap is final as soon as its heuristic ends
-                rows.append(_row(path.name, matrix, name, bound, seed, time_limit, budget))
-                if output_format is Format.JSONL:
-                    print_jsonl(rows[-1:])
-            if output_format is Format.TABLE:
-                console().print(_table(path, matrix.shape, bound, rows))
-            every.extend(rows)
-    if output_format is Format.JSON:
-        print_json(every)
-    elif output_format is Format.CSV:
-        print_csv(every)
+        bounds = {path: lower_bound(matrix) for path, matrix in matrices}
+        print_instance_rows(  # each gap is final as soon as its heuristic ends
+            matrices, names,
+            lambda path, matrix, name: _row(path.name, matrix, name, bounds[path], seed,
+                                            time_limit, budget),
+            lambda path, matrix, rows: _table(path, matrix.shape, bounds[path], rows),
+            Format.JSONL if json_out else output_format)
 
 
 def _row(instance: str, matrix: Any, name: str, bound: float, seed: int,

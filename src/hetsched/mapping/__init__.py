@@ -3,7 +3,9 @@
 Pure numpy/scipy functions, no simulator dependency: list heuristics (OLB, MET, MCT,
 Min-min, Max-min, Duplex, Sufferage, KPB, SWA), A*, metaheuristics (GA, SA, GSA, Tabu),
 LP/MILP bounds and solving with HiGHS, an iterated local search and the ``best`` portfolio,
-ETC readers and generators. See docs/mapping.md for every definition.
+ETC readers and generators; and task graphs (DAGs of tasks with unrelated costs and
+communication): HEFT, CPOP, PEFT, the list heuristics ready set by ready set, an exact MILP,
+and their readers. See docs/mapping.md for every definition.
 
     >>> from hetsched.mapping import read_etc, run_heuristic
     >>> result = run_heuristic("min_min", read_etc("u_c_hihi.0"))  # doctest: +SKIP
@@ -20,9 +22,13 @@ from typing import Any
 _EXPORTS: dict[str, tuple[str, ...]] = {
     "catalogue": ("DESCRIPTIONS",),
     "core": ("Mapping", "flowtime", "machine_loads", "make_mapping"),
+    "dag": ("by_ready_sets", "cpop", "heft", "optimistic_cost_table", "peft", "upward_rank"),
+    "dag_io": ("read_dag", "read_stg_optima"),
     "exact": ("LPRelaxation", "lower_bound", "lp_bound", "lp_relaxation", "milp_mapping",
               "trivial_bound"),
     "generate": ("apply_consistency", "braun_instance", "cvb", "range_based"),
+    "graph": ("GraphSchedule", "TaskGraph", "check_schedule", "schedule_metrics"),
+    "graph_registry": ("GRAPH_HEURISTICS", "run_graph_heuristic"),
     "greedy": ("duplex", "kpb", "max_min", "mct", "met", "min_min", "olb", "sufferage", "swa"),
     "io": ("read_braun", "read_csv_etc", "read_etc", "write_braun"),
     "local_search": ("best", "ils"),

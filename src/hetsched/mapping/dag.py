@@ -88,7 +88,7 @@ def heft(graph: TaskGraph) -> GraphSchedule:
     return _schedule("heft", state, began)
 
 
-def _by_priority(graph: TaskGraph, priority: np.ndarray,
+def by_priority(graph: TaskGraph, priority: np.ndarray,
                  place: Callable[[int], int], state: GraphProcessors) -> None:
     """Map ready tasks, highest ``priority`` first, each on processor ``place(task)``."""
     position = _positions(graph)
@@ -137,7 +137,7 @@ def cpop(graph: TaskGraph) -> GraphSchedule:
             return cp_processor
         return int(np.argmin(state.completion(np.array([task]))[0]))
 
-    _by_priority(graph, priority, place, state)
+    by_priority(graph, priority, place, state)
     return _schedule("cpop", state, began, critical_path=[graph.names[i] for i in path],
                      critical_path_processor=cp_processor)
 
@@ -152,7 +152,7 @@ def peft(graph: TaskGraph) -> GraphSchedule:
     def place(task: int) -> int:
         return int(np.argmin(state.completion(np.array([task]))[0] + table[task]))
 
-    _by_priority(graph, table.mean(axis=1), place, state)
+    by_priority(graph, table.mean(axis=1), place, state)
     return _schedule("peft", state, began)
 
 

@@ -37,9 +37,10 @@ import time
 import numpy as np
 
 from hetsched.errors import ConfigError
-from hetsched.mapping.dag import _by_priority, heft
+from hetsched.mapping.dag import by_priority, heft
 from hetsched.mapping.exact import quiet_native_output
-from hetsched.mapping.graph import TOLERANCE, GraphSchedule, TaskGraph, check_schedule
+from hetsched.mapping.graph import (TOLERANCE, GraphSchedule, TaskGraph, check_schedule,
+                                    least_cost_paths, min_cost_path)
 from hetsched.mapping.machines import GraphProcessors
 from hetsched.options import check_number
 
@@ -49,18 +50,6 @@ from hetsched.options import check_number
 _ROUNDING = 1e-6
 
 
-def _heads_tails(graph: TaskGraph) -> tuple[np.ndarray, np.ndarray]:
-    """``head[i]``: the longest path of least costs before ``i`` starts; ``tail[i]``: the
-    same after ``i`` ends (no data moves in either)."""
-    least = graph.cost.min(axis=1)
-    head, tail = np.zeros(graph.tasks), np.zeros(graph.tasks)
-    for i in graph.order:
-        head[i] = max((head[p] + least[p] for p, _ in graph.parents[i]), default=0.0)
-    for i in reversed(graph.order):
-        tail[i] = max((least[c] + tail[c] for c, _ in graph.children[i]), default=0.0)
-    return head, tail
-
-
 def lower_bound(graph: TaskGraph) -> float:
     """A lower bound on the makespan of every schedule of ``graph``: the larger of its critical
     path when each task takes its least cost and no data moves (no task can start before its
@@ -68,9 +57,7 @@ def lower_bound(graph: TaskGraph) -> float:
     number of processors (the processors' busy time, shared at best evenly)."""
     if not graph.tasks:
         return 0.0
-    least = graph.cost.min(axis=1)
-    head, tail = _heads_tails(graph)
-    return float(max((head + least + tail).max(), least.sum() / graph.processors))
+    return max(min_cost_path(graph), float(graph.cost.min(axis=1).sum()) / graph.processors)
 
 
 def _unordered_pairs(graph: TaskGraph) -> np.ndarray:
@@ -111,7 +98,7 @@ class _Model:
         self.pairs = _unordered_pairs(graph)
         self.s0, self.y0 = n * m, n * m + n
         self.c = self.y0 + len(self.pairs)
-        self.head, self.tail = _heads_tails(graph)
+        self.head, self.tail = least_cost_paths(graph)
         self.rows = _Rows()
         self._edges()
         self._ends()
@@ -206,7 +193,7 @@ def forward_pass(graph: TaskGraph, processor: np.ndarray, start: np.ndarray) -> 
     """Tasks on ``processor`` in the order of ``start`` (among those whose parents are placed;
     ties by topological order), each as early as its inputs and its processor allow."""
     state = GraphProcessors(graph, np.arange(graph.tasks))
-    _by_priority(graph, -np.asarray(start, float), lambda task: int(processor[task]), state)
+    by_priority(graph, -np.asarray(start, float), lambda task: int(processor[task]), state)
     return state
 
 

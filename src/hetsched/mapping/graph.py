@@ -189,3 +189,35 @@ def check_schedule(graph: TaskGraph, schedule: GraphSchedule) -> list[str]:
                 problems.append(f"tasks {graph.names[a]} and {graph.names[b]} overlap on "
                                 f"processor {p}")
     return problems
+
+
+def least_cost_paths(graph: TaskGraph) -> tuple[np.ndarray, np.ndarray]:
+    """``head[i]``: the longest path of least costs before ``i`` starts; ``tail[i]``: the
+    same after ``i`` ends (no data moves in either)."""
+    least = graph.cost.min(axis=1)
+    head, tail = np.zeros(graph.tasks), np.zeros(graph.tasks)
+    for i in graph.order:
+        head[i] = max((head[p] + least[p] for p, _ in graph.parents[i]), default=0.0)
+    for i in reversed(graph.order):
+        tail[i] = max((least[c] + tail[c] for c, _ in graph.children[i]), default=0.0)
+    return head, tail
+
+
+def min_cost_path(graph: TaskGraph) -> float:
+    """The longest path through the graph with every task at its least cost and no data
+    moved (Topcuoglu et al.'s ``CP_MIN`` length, SLR's denominator): no schedule is shorter."""
+    head, tail = least_cost_paths(graph)
+    return float((head + graph.cost.min(axis=1) + tail).max(initial=0.0))
+
+
+def schedule_metrics(graph: TaskGraph, schedule: GraphSchedule) -> dict[str, float | None]:
+    """The classic measures of a schedule (Topcuoglu et al. 2002, §5.1): ``slr``, its length
+    over :func:`min_cost_path`; ``speedup``, the shortest run of every task on one processor
+    over its length; ``efficiency``, the speedup per processor. ``None`` where the length or
+    the path is 0."""
+    makespan = schedule.makespan
+    sequential = float(graph.cost.sum(axis=0).min())
+    path = min_cost_path(graph)
+    speedup = sequential / makespan if makespan > 0 else None
+    return {"slr": makespan / path if path > 0 else None, "speedup": speedup,
+            "efficiency": None if speedup is None else speedup / graph.processors}

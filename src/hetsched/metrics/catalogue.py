@@ -174,8 +174,20 @@ TIMINGS: tuple[Metric, ...] = (
            reproducible=False),
 )
 
+#: Measures of a task graph's schedule on the classic model (``hetsched dag``; Topcuoglu et
+#: al. 2002, §5.1), beside its ``makespan``, ``lower_bound`` and ``seconds``.
+GRAPH: tuple[Metric, ...] = (
+    _ratio("slr", "SLR", "schedule length ratio: the makespan over the length of `CP_MIN`, "
+           "the longest path with every task at its least cost and no data moved (>= 1)"),
+    Metric("speedup", "ratio", HIGHER, "speedup", fmt_ratio,
+           "the shortest time one processor runs every task in (the least column sum of the "
+           "costs) over the makespan"),
+    Metric("efficiency", "fraction", HIGHER, "efficiency", fmt_percent,
+           "the speedup per processor"),
+)
+
 #: Every metric, by key.
-METRICS = Catalogue((*SUMMARY, *TIMINGS))
+METRICS = Catalogue((*SUMMARY, *TIMINGS, *GRAPH))
 #: The unit of every key ``summarize`` returns (``summary.json``'s ``units``).
 UNITS: dict[str, str] = {m.key: m.unit for m in SUMMARY}
 
@@ -200,4 +212,4 @@ def markdown(metrics: Iterable[Metric]) -> str:
 
 
 if __name__ == "__main__":
-    print(markdown(SUMMARY), markdown(TIMINGS), sep="\n\n")
+    print(markdown(SUMMARY), markdown(TIMINGS), markdown(GRAPH), sep="\n\n")

@@ -1,0 +1,80 @@
+"""Task-graph heuristics on the Kasahara STG sets (180 random graphs of 50 and of 100 tasks, on
+2 identical processors, no communication) against the published optima.
+
+For each set and heuristic, over the graphs whose optimum is known: the mean and worst gap
+above it (%) and how many it schedules optimally; over the graphs whose optimum is published
+as a range (a lower bound and the best schedule known), how many reach the range's upper end;
+how many fall below the optimum or the range (always 0, or a bug); the CPU time per graph.
+
+    python benchmarks/bench_dag.py [--heuristics heft,cpop,peft] [--sets 50,100] [--markdown]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT.parent / "shared" / "data" / "stg"
+sys.path.insert(0, str(ROOT / "src"))
+
+from hetsched.mapping.dag_io import read_dag, read_stg_optima  # noqa: E402
+from hetsched.mapping.graph_registry import run_graph_heuristic  # noqa: E402
+
+PROCESSORS = 2
+
+
+def gaps(size: str, heuristics: list[str]) -> list[tuple[str, ...]]:
+    """One row per heuristic. Where the optimum is known (``low == high``): the gap to it;
+    where only a range is published, whether the makespan reaches its upper end (the best
+    schedule known)."""
+    optima = read_stg_optima(DATA / f"Case{size}_{PROCESSORS}_OPT.csv")
+    known = {name: low for name, (low, high) in optima.items() if low == high}
+    found: dict[str, list[float]] = {h: [] for h in heuristics}
+    best_known = {h: 0 for h in heuristics}
+    below = {h: 0 for h in heuristics}
+    seconds = {h: 0.0 for h in heuristics}
+    for name, (low, high) in optima.items():
+        graph = read_dag(DATA / name, PROCESSORS)
+        for heuristic in heuristics:
+            began = time.process_time()
+            makespan = run_graph_heuristic(heuristic, graph).makespan
+            seconds[heuristic] += time.process_time() - began
+            below[heuristic] += makespan < low - 1e-9
+            if name in known:
+                found[heuristic].append(100.0 * (makespan / low - 1.0))
+            else:
+                best_known[heuristic] += makespan <= high + 1e-9
+    ranged = len(optima) - len(known)
+    return [(f"STG {size}", h, f"{len(known)}", f"{sum(found[h]) / len(known):.2f}",
+             f"{max(found[h]):.2f}", f"{sum(g <= 1e-9 for g in found[h])}",
+             f"{best_known[h]} of {ranged}", f"{below[h]}",
+             f"{1000 * seconds[h] / len(optima):.1f}") for h in heuristics]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--heuristics", default="heft,cpop,peft")
+    parser.add_argument("--sets", default="50,100")
+    parser.add_argument("--markdown", action="store_true", help="print a Markdown table")
+    args = parser.parse_args()
+    heuristics = [h.strip() for h in args.heuristics.split(",") if h.strip()]
+    header = ("set", "heuristic", "optimum known", "mean gap %", "worst gap %", "optimal",
+              "range: best known reached", "below optimum", "ms per graph")
+    rows = [header]
+    for size in args.sets.split(","):
+        rows += gaps(size.strip(), heuristics)
+    if args.markdown:
+        for row in rows[:1] + [tuple("---" for _ in header)] + rows[1:]:
+            print("| " + " | ".join(row) + " |")
+        return
+    widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
+    for row in rows:
+        print("  ".join(c.ljust(w) if i < 2 else c.rjust(w)
+                        for i, (c, w) in enumerate(zip(row, widths))))
+
+
+if __name__ == "__main__":
+    main()
