@@ -108,9 +108,10 @@ class Simulation:
         self.events = EventQueue(workload.jobs)
         self.series = TimeSeries()
         self.clock = [self.t0]
-        self.view = ClusterView(platform, self.state, self.jobs, self.clock)
-        self._estimate = self.view.speed.estimate_at_speed
         self.dirty: set[int] = set()  # processors whose threads changed this instant
+        self.view = ClusterView(platform, self.state, self.jobs, self.clock, self.contention,
+                                self.dirty)
+        self._estimate = self.view.speed.estimate_at_speed
         self.fresh: set[int] = set()  # jobs started this instant (their finish not pushed)
         self.last_end = self.t0
         self.stopped = False
@@ -233,8 +234,9 @@ class Simulation:
         other.events = self.events.without_submission()
         other.series = self.series.copy()
         other.clock = [self.clock[0]]
-        other.view = ClusterView(self.platform, other.state, other.jobs, other.clock)
         other.dirty = set(self.dirty)
+        other.view = ClusterView(self.platform, other.state, other.jobs, other.clock,
+                                 other.contention, other.dirty)
         other.fresh = set(self.fresh)
         other._rng, other._rng_state = None, self._generator_state()
         other.scheduler = scheduler

@@ -3,10 +3,16 @@ and a running job's record at its new rates. Pure functions of the cluster state
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
 from hetsched.errors import SchedulerError
-from hetsched.models.speed import rate as task_rate
 from hetsched.models.contention import ContentionModel, Group
+from hetsched.models.speed import rate as task_rate
 from hetsched.sim.state import ClusterState, RunningJob, Share
+
+if TYPE_CHECKING:
+    from hetsched.platform.model import NodeType
 
 #: A share whose remaining work is below this fraction of its job's is done.
 DONE = 1e-9
@@ -27,6 +33,20 @@ def working_shares(state: ClusterState, node: int,
     return shares, groups
 
 
+def node_rates(model: ContentionModel, node_type: NodeType, speed: float,
+               groups: Sequence[Group]) -> list[float]:
+    """The rate of each group working on one node of ``node_type`` (cores of ``speed``): its
+    job's uncontended rate times the model's factor."""
+    factors = model.factors(node_type, groups)
+    rates = []
+    for group, factor in zip(groups, factors):
+        if not factor > 0:
+            raise SchedulerError(f"contention model {model.name}: factor {factor} for job "
+                                 f"'{group.job.id}' is not positive")
+        rates.append(task_rate(group.job, speed) * factor)
+    return rates
+
+
 def changed_rates(state: ClusterState, model: ContentionModel, speed: list[float],
                   processors: set[int], now: float) -> dict[int, dict[int, float]]:
     """Per job index, the new rate of each of its shares (by processor) whose rate the model
@@ -41,14 +61,10 @@ def changed_rates(state: ClusterState, model: ContentionModel, speed: list[float
         shares, groups = working_shares(state, node, now)
         if not groups:
             continue
-        factors = model.factors(state.platform.nodes[node].type, groups)
-        for (index, share), factor in zip(shares, factors):
+        new = node_rates(model, state.platform.nodes[node].type, speed[node], groups)
+        for (index, share), rate in zip(shares, new):
             if only_changed and share.processor not in processors:
                 continue
-            if not factor > 0:
-                raise SchedulerError(f"contention model {model.name}: factor {factor} for job "
-                                     f"'{share.group.job.id}' is not positive")
-            rate = task_rate(share.group.job, speed[node]) * factor
             if rate != share.rate:
                 rates.setdefault(index, {})[share.processor] = rate
     return rates

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 
 import numpy as np
 
+from hetsched.models.contention import ContentionModel
 from hetsched.models.speed import SpeedModel
 from hetsched.platform.model import Platform
 from hetsched.sim.jobs import JobTable
+from hetsched.sim.projection import project
 from hetsched.sim.ondemand import ACTIVE, BOOTING, IDLE, INACTIVE
 from hetsched.sim.resources import capacity, fits
 from hetsched.sim.state import ClusterState, RunningJob
@@ -32,8 +34,12 @@ class ClusterView:
     ``total_free_slots``."""
 
     def __init__(self, platform: Platform, state: ClusterState, jobs: JobTable,
-                 clock: list[float]) -> None:
+                 clock: list[float], contention: ContentionModel | None = None,
+                 changed: set[int] | None = None) -> None:
         self.platform = platform
+        self._contention = contention
+        self._changed = set() if changed is None else changed  # to re-rate at the instant's end
+        self._speeds = platform.arrays.speed.tolist()
         self.speed = SpeedModel(platform)
         self._state = state
         self._clock = clock
@@ -118,6 +124,14 @@ class ClusterView:
         state = self._state
         return fits(job, job.ntasks if cores is None else cores, node, state.free_slots,
                     state.free_mem, state.free_disk)
+
+    def project(self, node: int, starts: Sequence[Job] = ()) -> dict[int, float]:
+        """What-if on ``node``: the predicted end (by job index) of every job running there and
+        of each job of ``starts`` if it started there now with all its tasks, under the run's
+        contention model, nothing else starting there (:mod:`hetsched.sim.projection`). Costs
+        a step per job ending on the node, not a fork of the run."""
+        return project(self._state, self._contention, self._speeds, node, self.now, starts,
+                       self._changed)
 
     def fit_mask(self, job: Job, cores: int | None = None) -> np.ndarray:
         """Boolean mask of nodes where ``cores`` (default: all tasks) of ``job`` fit now."""

@@ -1,0 +1,143 @@
+"""What-if on one node: the ends of the jobs running there, and of jobs started there now, as
+the engine would simulate them if nothing else started on that node.
+
+It follows the engine's rules on that node alone, rather than forking the whole run: the
+threads of new jobs go to processors as :meth:`ClusterState.assign` puts them, at the
+uncontended rate until the node is re-rated; the node is re-rated (by
+:func:`~hetsched.sim.rates.node_rates`, the engine's own rule) when a job starts or ends there,
+and under a node-wide model (not ``per_processor``) also when one of a job's shares ends
+before the job; a share whose work is done stops counting. A job that also runs on other
+nodes ends there when its shares end at their current rates (those nodes are not simulated).
+Each share keeps its remaining work as of its last rate change and its end is ``since +
+remaining / rate``, as in the engine, so the predicted ends are the engine's, bit for bit where
+the engine sees the same events (tests/test_projection.py holds them to a fork's).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from typing import TYPE_CHECKING
+
+from hetsched.models.contention import ContentionModel, Group
+from hetsched.sim.rates import DONE, node_rates
+from hetsched.sim.resources import split_over_processors
+from hetsched.sim.state import ClusterState
+from hetsched.workload.model import Job
+
+if TYPE_CHECKING:
+    from hetsched.platform.model import NodeType
+
+
+@dataclass(slots=True)
+class _Part:
+    """One share in the projection: ``threads`` threads of job ``index`` on ``processor``."""
+
+    index: int
+    job: Job
+    processor: int
+    remaining: float
+    rate: float
+    since: float
+    group: Group
+
+    def end(self) -> float:
+        return self.since + self.remaining / self.rate
+
+    def working(self, now: float) -> bool:
+        return self.remaining - self.rate * (now - self.since) > DONE * self.job.req_ops
+
+
+def project(state: ClusterState, model: ContentionModel | None, speed: Sequence[float],
+            node: int, now: float, starts: Sequence[Job] = (),
+            changed: set[int] = frozenset()) -> dict[int, float]:
+    """Predicted end, by job index, of every job running on ``node`` at ``now`` and of each
+    job of ``starts`` started there now with all its tasks (in that order). ``changed``: the
+    processors whose threads changed at ``now`` and that the engine re-rates at the end of the
+    instant. Without a contention model rates never change."""
+    parts, elsewhere = _running(state, node, now)
+    dirty = _start(state, speed, node, now, starts, parts) | {
+        p for p in changed if state.layout.node[p] == node}
+    node_wide = model is not None and not getattr(model, "per_processor", False)
+    node_type = state.platform.nodes[node].type
+    ends: dict[int, float] = {}
+    while parts:
+        if dirty and model is not None:
+            _rerate(parts, model, node_type, speed[node], now,
+                    None if node_wide else dirty)
+        t, finished, early = _next_events(parts, elsewhere, node_wide, now)
+        now = t
+        dirty = set()
+        for index in finished:
+            ends[index] = t
+            dirty.update(p.processor for p in parts if p.index == index)
+        dirty.update(p.processor for p in early)
+        parts = [p for p in parts if p.index not in finished]
+    return ends
+
+
+def _running(state: ClusterState, node: int,
+             now: float) -> tuple[list[_Part], dict[int, float]]:
+    """The shares working on ``node``, and when each multi-node job's shares elsewhere end."""
+    parts: list[_Part] = []
+    elsewhere: dict[int, float] = {}
+    for index, run in state.jobs_on(node).items():
+        for share in run.shares:
+            if share.node != node:
+                elsewhere[index] = max(elsewhere.get(index, now), share.end())
+            else:
+                parts.append(_Part(index, run.job, share.processor, share.remaining,
+                                   share.rate, share.since, share.group))
+    return parts, elsewhere
+
+
+def _start(state: ClusterState, speed: Sequence[float], node: int, now: float,
+           starts: Sequence[Job], parts: list[_Part]) -> set[int]:
+    """Add ``starts``' shares (threads placed as the engine places them); their processors."""
+    layout = state.layout
+    first, count = layout.first[node], layout.count[node]
+    procs = range(first, first + count)
+    threads = [state.threads[p] for p in procs]
+    available = [state.available[p] for p in procs]
+    dirty: set[int] = set()
+    for job in starts:
+        rate = job.ipc * speed[node]
+        taken = split_over_processors(job.ntasks, [a - t for a, t in zip(available, threads)],
+                                      threads, [a or 1 for a in available]) \
+            if count > 1 else [job.ntasks]
+        for offset, n in enumerate(taken):
+            if n:
+                threads[offset] += n
+                parts.append(_Part(job.index, job, first + offset, job.req_ops, rate, now,
+                                   Group(job, offset, n, job.req_ops / rate)))
+                dirty.add(first + offset)
+    return dirty
+
+
+def _rerate(parts: list[_Part], model: ContentionModel, node_type: NodeType, speed: float,
+            now: float, only: set[int] | None) -> None:
+    """New rates for the working shares (all, or those on the processors ``only``); a share
+    whose rate does not change keeps its record, as the engine's do."""
+    working = [p for p in parts if p.working(now)]
+    for part, rate in zip(working, node_rates(model, node_type, speed,
+                                              [p.group for p in working])):
+        if (only is None or part.processor in only) and rate != part.rate:
+            part.remaining -= part.rate * (now - part.since)
+            part.remaining = max(0.0, part.remaining)
+            part.rate, part.since = rate, now
+
+
+def _next_events(parts: list[_Part], elsewhere: dict[int, float], node_wide: bool,
+                 now: float) -> tuple[float, set[int], list[_Part]]:
+    """The next instant, the jobs that end then (never before ``now``, as the engine's
+    ``RunningJob.end``), and the shares still working that end then before their job (they
+    re-rate the node under a node-wide model)."""
+    job_end: dict[int, float] = {}
+    for part in parts:
+        job_end[part.index] = max(job_end.get(part.index, elsewhere.get(part.index, now)),
+                                  part.end())
+    early = [p for p in parts if node_wide and now < p.end() < job_end[p.index]]
+    t = min([*job_end.values(), *(p.end() for p in early)])
+    finished = {index for index, end in job_end.items() if end == t}
+    return t, finished, [p for p in early if p.end() == t]
