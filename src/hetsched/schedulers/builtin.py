@@ -33,6 +33,9 @@ def builtin_entries() -> Iterator[Entry]:
     for job in JOB_SELECTIONS:
         for node in NODE_SELECTIONS:
             yield entry(f"{job}-{node}", QUEUE, "grid", job_selection=job, node_selection=node)
+    for name, cls in (("slf", "SmallestLoadFirst"), ("let", "LeastExecutionTime"),
+                      ("mom", "MinOfMax")):
+        yield entry(name, f"hetsched.schedulers.whatif:{cls}", "whatif")
     yield entry("easy", "hetsched.schedulers.backfill:EasyBackfill", "backfill")
     yield entry("conservative", "hetsched.schedulers.conservative:ConservativeBackfill",
                 "backfill")
