@@ -158,3 +158,28 @@ def test_a_cycle_is_named_whole() -> None:
     with pytest.raises(ConfigError, match=r"has a cycle: (a -> b -> c -> a|b -> c -> a -> b|"
                                           r"c -> a -> b -> c)"):
         TaskGraph(np.ones((3, 1)), ((0, 1, 0.0), (1, 2, 0.0), (2, 0, 0.0)), ("a", "b", "c"))
+
+
+def test_tasks_share_a_multi_core_machine_while_their_cores_fit() -> None:
+    """One machine of 4 cores: a (3 cores, 10 s) and b (1 core, 10 s) run side by side, c (2
+    cores, 5 s) waits for a's cores; on a second, slower machine it would end later."""
+    graph = TaskGraph(np.array([[10.0, 20.0], [10.0, 20.0], [5.0, 16.0]]), ())
+    schedule = heft(graph, capacity=[4, 4], demand=[3, 1, 2])
+    assert placed(schedule) == [(1, 0, 10), (1, 0, 10), (1, 10, 15)]
+    assert check_schedule(graph, schedule, [4, 4], [3, 1, 2]) == []
+    assert check_schedule(graph, schedule, [3, 4], [3, 1, 2])  # 4 cores in use on a 3-core one
+
+
+def test_with_one_core_per_machine_the_shared_model_is_the_classic_one(
+        topcuoglu: TaskGraph) -> None:
+    assert placed(heft(topcuoglu, capacity=[1, 1, 1])) == placed(heft(topcuoglu))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_multi_core_schedules_obey_the_model(seed: int) -> None:
+    graph = random_graph(seed, processors=3)
+    rng = np.random.default_rng(seed)
+    capacity, demand = [8, 4, 6], rng.integers(1, 5, size=graph.tasks).tolist()
+    schedule = heft(graph, capacity, demand)
+    assert check_schedule(graph, schedule, capacity, demand) == []
+    assert check_schedule(graph, heft(graph), capacity, demand) == []  # one at a time fits too

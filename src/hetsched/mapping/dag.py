@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import heapq
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -77,13 +77,16 @@ def _schedule(name: str, state: GraphProcessors, began: float, **info: object) -
                          seconds=time.perf_counter() - began, info=dict(info))
 
 
-def heft(graph: TaskGraph) -> GraphSchedule:
+def heft(graph: TaskGraph, capacity: Sequence[int] | None = None,
+         demand: Sequence[int] | None = None) -> GraphSchedule:
     """HEFT: tasks by decreasing upward rank, each on the processor of its earliest finish
-    (with insertion). That is MCT on the graph's processors, tasks in that order."""
+    (with insertion). That is MCT on the graph's processors, tasks in that order. With
+    ``capacity`` and ``demand`` (cores per machine and per task), tasks share a machine while
+    their cores fit (:class:`GraphProcessors`)."""
     began = time.perf_counter()
     rank = upward_rank(graph)
     order = np.lexsort((_positions(graph), -rank))
-    state = GraphProcessors(graph, order)
+    state = GraphProcessors(graph, order, capacity, demand)
     mct_on(state)
     return _schedule("heft", state, began)
 

@@ -157,9 +157,13 @@ def data_ready(graph: TaskGraph, task: int, processor: int, processor_of: np.nda
     return float(ready)
 
 
-def check_schedule(graph: TaskGraph, schedule: GraphSchedule) -> list[str]:
+def check_schedule(graph: TaskGraph, schedule: GraphSchedule,
+                   capacity: Sequence[int] | None = None,
+                   demand: Sequence[int] | None = None) -> list[str]:
     """What ``schedule`` breaks of the model (empty: nothing): a task on no processor or a
-    wrong run time, a start before its inputs are ready, two tasks at once on a processor."""
+    wrong run time, a start before its inputs are ready, more tasks at once on a processor
+    than it runs (one; with ``capacity`` and ``demand``, cores per machine and per task: more
+    cores in use than it has)."""
     n = graph.tasks
     proc = np.asarray(schedule.processor)
     start, finish = np.asarray(schedule.start, float), np.asarray(schedule.finish, float)
@@ -180,14 +184,16 @@ def check_schedule(graph: TaskGraph, schedule: GraphSchedule) -> list[str]:
         if start[i] < ready - tol:
             problems.append(f"task {name} starts at {start[i]:g}, before its inputs are "
                             f"ready at {ready:g}")
+    cores = [1] * graph.processors if capacity is None else list(capacity)
+    need = np.ones(n) if demand is None else np.asarray(demand, float)
     for p in range(graph.processors):
-        on = np.flatnonzero(proc == p)
-        on = on[np.lexsort((finish[on], start[on]))]
-        for a, b in zip(on[:-1], on[1:]):
-            if start[b] < finish[a] - tol and finish[a] - start[a] > tol \
-                    and finish[b] - start[b] > tol:
-                problems.append(f"tasks {graph.names[a]} and {graph.names[b]} overlap on "
-                                f"processor {p}")
+        on = [i for i in np.flatnonzero(proc == p) if finish[i] - start[i] > tol]
+        for i in on:  # the cores in use just after each start
+            used = sum(need[j] for j in on if start[j] <= start[i] + tol < finish[j])
+            if used > cores[p]:
+                problems.append(f"{used:g} cores in use on processor {p} at {start[i]:g} "
+                                f"(it has {cores[p]})")
+                break
     return problems
 
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import bisect
 import copy
+import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
@@ -147,23 +148,32 @@ class GraphProcessors:
     long enough for it that begins no earlier than its inputs are ready there (its parents'
     finishes, plus the edge's data cost from a parent on another processor).
 
+    With ``capacity`` (cores per machine) and ``demand`` (cores per task), a machine runs
+    tasks side by side while their demands fit its capacity: a task starts at the earliest time
+    from which its demand stays free for its whole run (a multi-core node's free cores over
+    time). The defaults, one and one, are the classic model.
+
     The state rows are ``rows`` (task indices of ``graph``, every parent of each already
     mapped): the list heuristics map them in row order; :meth:`for_tasks` gives the same
     processors for other rows, so a whole graph is mapped ready set by ready set. Mapping a
-    task on ``p`` only fills an idle slot of ``p``: the other rows' completion times change in
+    task on ``p`` only takes free room of ``p``: the other rows' completion times change in
     column ``p`` alone, and only later, as Min-min's updates need.
     """
 
-    def __init__(self, graph: "TaskGraph", rows: Sequence[int] | np.ndarray) -> None:
+    def __init__(self, graph: "TaskGraph", rows: Sequence[int] | np.ndarray,
+                 capacity: Sequence[int] | None = None,
+                 demand: Sequence[int] | None = None) -> None:
         self.graph = graph
         self.rows = np.asarray(rows, dtype=np.int64)
         self.etc = graph.cost[self.rows]
         n, m = graph.cost.shape
+        self.capacity = [1] * m if capacity is None else [int(c) for c in capacity]
+        self.demand = [1] * n if demand is None else [int(d) for d in demand]
         self.processor = np.full(n, -1, dtype=np.int64)
         self.start = np.full(n, np.nan)
         self.finish = np.full(n, np.nan)
-        self.busy: list[list[tuple[float, float]]] = [[] for _ in range(m)]
-        """Per processor, its tasks' ``(start, finish)``, in time order."""
+        self.busy: list[list[tuple[float, float, int]]] = [[] for _ in range(m)]
+        """Per processor, its tasks' ``(start, finish, demand)``, by start."""
 
     def for_tasks(self, rows: Sequence[int] | np.ndarray) -> "GraphProcessors":
         """These processors, as they are now (shared, not copied), for tasks ``rows``."""
@@ -185,21 +195,43 @@ class GraphProcessors:
             np.maximum(ready, arrival, out=ready)
         return ready
 
-    def _earliest(self, p: int, after: float, length: float) -> float:
-        """The earliest start ``>= after`` of an idle slot of ``length`` on ``p``."""
+    def _earliest(self, p: int, after: float, length: float, need: int = 1) -> float:
+        """The earliest start ``>= after`` from which ``need`` cores of ``p`` stay free for
+        ``length`` (``inf``: never, ``p`` has fewer)."""
+        if self.capacity[p] == 1:
+            return self._earliest_gap(p, after, length) if need == 1 else math.inf
+        return self._earliest_room(p, after, length, need)
+
+    def _earliest_gap(self, p: int, after: float, length: float) -> float:
+        """One task at a time: the first idle slot long enough."""
         slots = self.busy[p]
         k = bisect.bisect_right(slots, after, key=lambda slot: slot[1])
         begin = after if k == 0 else max(after, slots[k - 1][1])
-        for s, f in slots[k:]:
+        for s, f, _ in slots[k:]:
             if begin + length <= s:
                 return begin
             begin = max(begin, f)
         return begin
 
+    def _earliest_room(self, p: int, after: float, length: float, need: int) -> float:
+        """Tasks side by side: the first of ``after`` and the later finishes from which the
+        cores in use stay at most ``capacity - need`` until ``length`` has passed."""
+        room = self.capacity[p] - need
+        if room < 0:
+            return math.inf
+        slots = self.busy[p]
+        for begin in sorted({after, *(f for _, f, _ in slots if f > after)}):
+            end = begin + length
+            live = [(s, f, d) for s, f, d in slots if f > begin and (s < end or s <= begin)]
+            points = [begin, *(s for s, _, _ in live if s > begin)]
+            if all(sum(d for s, f, d in live if s <= x < f) <= room for x in points):
+                return begin
+        return math.inf  # not reached: after the last finish every core is free
+
     def _starts(self, row: int) -> np.ndarray:
         task = int(self.rows[row])
-        ready = self._inputs_ready(task)
-        return np.array([self._earliest(p, ready[p], self.etc[row, p])
+        ready, need = self._inputs_ready(task), self.demand[task]
+        return np.array([self._earliest(p, ready[p], self.etc[row, p], need)
                          for p in range(self.etc.shape[1])])
 
     def ready(self, i: int) -> np.ndarray:
@@ -216,18 +248,22 @@ class GraphProcessors:
         out = np.empty(len(rows))
         for k, row in enumerate(rows):
             task = int(self.rows[row])
-            out[k] = self._earliest(j, self._inputs_ready(task)[j], self.etc[row, j]) \
-                + self.etc[row, j]
+            out[k] = self._earliest(j, self._inputs_ready(task)[j], self.etc[row, j],
+                                    self.demand[task]) + self.etc[row, j]
         return out
 
     def loads(self) -> np.ndarray:
-        return np.array([slots[-1][1] if slots else 0.0 for slots in self.busy])
+        return np.array([max((f for _, f, _ in slots), default=0.0) for slots in self.busy])
 
     def commit(self, i: int, j: int) -> float:
         task, length = int(self.rows[i]), float(self.etc[i, j])
-        start = self._earliest(j, float(self._inputs_ready(task)[j]), length)
+        need = self.demand[task]
+        start = self._earliest(j, float(self._inputs_ready(task)[j]), length, need)
+        if not math.isfinite(start):
+            raise ValueError(f"task {self.graph.names[task]} needs {need} cores: machine {j} "
+                             f"has {self.capacity[j]}")
         self.processor[task], self.start[task], self.finish[task] = j, start, start + length
-        bisect.insort(self.busy[j], (start, start + length))
+        bisect.insort(self.busy[j], (start, start + length, need))
         return start
 
     def copy(self) -> "GraphProcessors":
