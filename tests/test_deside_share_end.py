@@ -65,6 +65,14 @@ def test_a_share_ending_early_speeds_up_the_node_at_that_instant() -> None:
     check_result(result)
 
 
+@pytest.mark.parametrize("per_event", [False, True])
+def test_share_ends_rerate_the_same_whoever_steps(per_event: bool) -> None:
+    # the mixed runs below, with share ends on every node: calling the scheduler per event
+    # re-rates at the same instants as per instant
+    assert mixed_runs_fingerprint("deside", per_event=per_event) \
+        == mixed_runs_fingerprint("deside")
+
+
 def test_the_share_end_is_no_event_for_the_scheduler() -> None:
     sim = Simulation(two_socket_node(), OTHER_AND_WIDE)
     other, wide = OTHER_AND_WIDE.jobs
@@ -124,7 +132,7 @@ def test_irmasim_keeps_its_per_processor_laziness() -> None:
     assert eager.end[2] == pytest.approx(37.23265646512687, rel=1e-12)
 
 
-def mixed_runs_fingerprint(contention: str) -> str:
+def mixed_runs_fingerprint(contention: str, per_event: bool = False) -> str:
     """A digest of the starts, ends and energies of fcfs and easy over 120 seeded jobs (some
     spread over nodes, with bandwidth demand and memory traffic) on oversubscribed two-socket
     nodes of two speeds under ``contention``."""
@@ -146,7 +154,8 @@ def mixed_runs_fingerprint(contention: str) -> str:
                  for i, n in enumerate(rng.integers(1, 9, size=120)))
     digest = hashlib.sha256()
     for scheduler in ("fcfs", "easy"):
-        result: SimResult = simulate(platform, Workload("w", jobs), create(scheduler))
+        result: SimResult = simulate(platform, Workload("w", jobs), create(scheduler),
+                                     per_event=per_event)
         check_result(result)
         for values in (result.start, result.end, result.node_energy_j):
             digest.update(np.asarray(values, dtype=np.float64).tobytes())
