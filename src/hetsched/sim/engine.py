@@ -27,12 +27,12 @@ from hetsched.sim.checks import check_run
 from hetsched.models.contention import ContentionModel, Group
 from hetsched.sim.dependencies import Dependencies
 from hetsched.options import check_walltime
-from hetsched.sim.events import (AVAILABILITY, BOOT, FINISH, KILL, RELEASE, SUBMIT,
-                                 Availability, EventQueue)
+from hetsched.sim.events import (AVAILABILITY, BOOT, FINISH, KILL, RELEASE, SHARE_END,
+                                 SUBMIT, Availability, EventQueue)
 from hetsched.sim.jobs import (ALIVE, FINISHED, HELD, KILLED, PENDING, QUEUED, REJECTED,
                                JobTable)
 from hetsched.sim.ondemand import charged_seconds
-from hetsched.sim.rates import changed_rates, rerated
+from hetsched.sim.rates import changed_rates, early_ends, node_wide, rerated
 from hetsched.sim.resources import allocation_problem, infeasibility
 from hetsched.sim.result import JobState, SimResult, TimeSeries
 from hetsched.sim.state import ClusterState, RunningJob, Share
@@ -94,6 +94,8 @@ class Simulation:
         self.per_event = per_event or (scheduler is not None and scheduler.per_event)
         self.contention, self.contention_name = _contention_model(platform, workload,
                                                                   contention)
+        # a node-wide model re-rates a node when one of a job's shares there ends early
+        self._share_ends = self.contention is not None and node_wide(self.contention)
         self.deps = Dependencies.of(workload)
         self._speed = platform.arrays.speed.tolist()
         self._fixed_speed = [1.0] * len(self._speed)  # what a fixed-duration job sees
@@ -338,6 +340,8 @@ class Simulation:
                 for run in self.state.booted(index):  # threads placed now the node is up
                     self._run(replace(run, shares=self._shares(run.job, run.allocation, t)), t)
                 booted += (index,)
+            elif kind == SHARE_END:
+                self._share_ended(index, version, t)
             else:
                 self.events.wakes.discard(t)
                 woken = True
@@ -346,6 +350,8 @@ class Simulation:
         if touched:
             self._drain(touched, t)
         if not (finished or submitted or released or available or woken or booted):
+            if self.dirty:  # only shares ended: their nodes' new rates start now all the same
+                self._rerate(t)
             return None
         self.open = True
         # Events(...) without the NamedTuple's Python __new__ (once per instant)
@@ -563,6 +569,14 @@ class Simulation:
             if not jobs.parent_done(child) and jobs.state(child) == HELD:
                 self.events.push(now, RELEASE, child)
 
+    def _share_ended(self, index: int, version: int, now: float) -> None:
+        """A share of a running job has done its work before the job's end (an event pushed
+        by :meth:`_rerate` under a node-wide model; stale once the job's rates changed): its
+        processors are marked, so that its node is re-rated now without it."""
+        run = self.state.running.get(index)
+        if run is not None and run.version == version:
+            self.dirty.update(share.processor for share in run.shares if share.end() == now)
+
     def _job_energy(self, run: RunningJob, now: float) -> float:
         """Dynamic power of the job's cores plus its core-share of each processor's static
         power, over its run time."""
@@ -607,6 +621,9 @@ class Simulation:
                 self.state.store(run)
             self.events.push_finish(run.end, min(node for node, _ in run.allocation), index,
                                     run.version)
+            if self._share_ends:
+                for end in early_ends(run, now):
+                    self.events.push(end, SHARE_END, index, run.version)
 
     # ---- the end --------------------------------------------------------------------------
     def _close(self, t_end: float) -> None:

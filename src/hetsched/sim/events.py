@@ -2,15 +2,17 @@
 
 An entry is ``(time, kind, seq, job, version)``. Simultaneous events are handled by kind, in
 this order: boot completions (an on-demand node comes up and the jobs held for it start, so
-that everything else at that instant sees it up), finishes, walltime kills (so a job that ends
-exactly at its walltime finishes), node availability changes,
+that everything else at that instant sees it up), finishes, share ends (one share of a running
+job has done its work before the job's end: under a node-wide contention model its node is
+re-rated then; the scheduler does not hear of it), walltime kills (so a job that ends exactly
+at its walltime finishes), node availability changes,
 releases (jobs whose last parent just finished), submissions, wake-ups (so one asked for the
 current instant comes after everything else due then). Simultaneous finishes go by node (the
 lowest node of each job), then in the order they were scheduled: a finish's ``seq`` carries
 its node above the scheduling sequence (:meth:`EventQueue.push_finish`). Events of the other
 kinds keep the order in which they were scheduled (``seq``), so submissions keep the
-workload's order. ``version`` lets the engine discard a finish event made stale by a rate
-change.
+workload's order. ``version`` lets the engine discard a finish or share-end event made stale
+by a rate change.
 """
 
 from __future__ import annotations
@@ -31,15 +33,16 @@ __all__ = ["Availability", "EventQueue", "Kind"]
 class Kind(IntEnum):
     BOOT = 0
     FINISH = 1
-    KILL = 2
-    AVAILABILITY = 3
-    RELEASE = 4
-    SUBMIT = 5
-    WAKE = 6
+    SHARE_END = 2
+    KILL = 3
+    AVAILABILITY = 4
+    RELEASE = 5
+    SUBMIT = 6
+    WAKE = 7
 
 
 # plain ints in the heap: tuples of ints compare faster than tuples of enum members
-BOOT, FINISH, KILL, AVAILABILITY, RELEASE, SUBMIT, WAKE = (int(k) for k in Kind)
+BOOT, FINISH, SHARE_END, KILL, AVAILABILITY, RELEASE, SUBMIT, WAKE = (int(k) for k in Kind)
 
 
 Entry = tuple[float, int, int, int, int]

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from hetsched.models.contention import ContentionModel, Group
-from hetsched.sim.rates import DONE, node_rates
+from hetsched.sim.rates import DONE, node_rates, node_wide
 from hetsched.sim.resources import split_over_processors
 from hetsched.sim.state import ClusterState
 from hetsched.workload.model import Job
@@ -59,14 +59,13 @@ def project(state: ClusterState, model: ContentionModel | None, speed: Sequence[
     parts, elsewhere = _running(state, node, now)
     dirty = _start(state, speed, node, now, starts, parts) | {
         p for p in changed if state.layout.node[p] == node}
-    node_wide = model is not None and not getattr(model, "per_processor", False)
+    wide = model is not None and node_wide(model)
     node_type = state.platform.nodes[node].type
     ends: dict[int, float] = {}
     while parts:
         if dirty and model is not None:
-            _rerate(parts, model, node_type, speed[node], now,
-                    None if node_wide else dirty)
-        t, finished, early = _next_events(parts, elsewhere, node_wide, now)
+            _rerate(parts, model, node_type, speed[node], now, None if wide else dirty)
+        t, finished, early = _next_events(parts, elsewhere, wide, now)
         now = t
         dirty = set()
         for index in finished:

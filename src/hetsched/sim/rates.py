@@ -47,6 +47,22 @@ def node_rates(model: ContentionModel, node_type: NodeType, speed: float,
     return rates
 
 
+def node_wide(model: ContentionModel) -> bool:
+    """Whether ``model`` re-rates every processor of a node where something changed (it is
+    not ``per_processor``, as DESiDE, whose bandwidth is the node's): then a share that ends
+    before its job does must also re-rate its node (:func:`early_ends`)."""
+    return not getattr(model, "per_processor", False)
+
+
+def early_ends(run: RunningJob, now: float) -> list[float]:
+    """The times, from ``now`` on, at which a share of ``run`` ends before its last share
+    does: when its node must be re-rated under a node-wide model. A share that ends then has
+    done its work (:func:`working_shares` leaves it out) while its job runs on elsewhere."""
+    ends = [share.end() for share in run.shares]
+    last = max(ends)
+    return sorted({end for end in ends if now <= end < last})
+
+
 def changed_rates(state: ClusterState, model: ContentionModel, speed: list[float],
                   processors: set[int], now: float) -> dict[int, dict[int, float]]:
     """Per job index, the new rate of each of its shares (by processor) whose rate the model
@@ -55,7 +71,7 @@ def changed_rates(state: ClusterState, model: ContentionModel, speed: list[float
     keep their rates, as in IRMaSim, which recomputes a processor's speedups only when a task
     starts or ends on it."""
     layout = state.layout
-    only_changed = getattr(model, "per_processor", False)
+    only_changed = not node_wide(model)
     rates: dict[int, dict[int, float]] = {}
     for node in sorted({layout.node[p] for p in processors}):
         shares, groups = working_shares(state, node, now)

@@ -35,7 +35,8 @@ class ContentionModel(Protocol):
     without a model. A model without the method is never inert. ``per_processor = True``
     says a processor's factors depend on that processor's threads only: the engine then
     re-rates only the processors whose threads changed (IRMaSim's behaviour), otherwise every
-    processor of a node where something changed.
+    processor of a node where something changed, including a share of a job there ending
+    before the job does (docs/model.md).
     """
 
     name: str
