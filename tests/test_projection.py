@@ -58,8 +58,8 @@ def forked_ends(sim: Simulation, job: Job, node: int) -> dict[int, float]:
     return {index: float(result.end[index]) for index in on_node}
 
 
-@pytest.mark.parametrize("contention, sockets", [("deside", 1), ("irmasim", 2), ("none", 2),
-                                                 ("irmasim", 1)])
+@pytest.mark.parametrize("contention, sockets", [("deside", 1), ("deside", 2), ("irmasim", 2),
+                                                 ("none", 2), ("irmasim", 1)])
 @pytest.mark.parametrize("seed", range(12))
 def test_the_projection_is_the_forks(contention: str, sockets: int, seed: int) -> None:
     rng = np.random.default_rng(seed)

@@ -92,3 +92,32 @@ def test_every_job_of_a_dag_runs_after_its_parents(name: str) -> None:
     for i, job in enumerate(jobs):
         for parent in job.parents:
             assert result.start[i] >= result.end[index[parent]]
+
+
+def test_heft_plans_the_workflow_on_the_nodes_cores() -> None:
+    """A fast 4-core node (2 GHz) and a slow one (1 GHz): the chain a -> b -> c of 4-thread
+    jobs (100 s each on the fast node, 200 s on the slow) all go to the fast node, where each
+    ends first; d (2 threads, 50 s or 100 s) would wait for the chain's cores there until 300 s
+    (ending at 350 s), so it goes to the slow node and ends at 100 s."""
+    fast, slow = NodeType("f", 4, 2.0), NodeType("s", 4, 1.0)
+    jobs = [Job("a", 0.0, 4, 2e11, 200.0), Job("b", 0.0, 4, 2e11, 200.0, parents=("a",)),
+            Job("c", 0.0, 4, 2e11, 200.0, parents=("b",)), Job("d", 0.0, 2, 1e11, 100.0)]
+    platform = Platform.from_counts("p", [(fast, 1), (slow, 1)])
+    result = simulate(platform, Workload("w", jobs), create("heft"))
+    assert [a[0][0] for a in result.allocation] == [0, 0, 0, 1]
+    assert result.end.tolist() == [100.0, 200.0, 300.0, 100.0]
+
+
+def test_heft_runs_a_dag_under_contention_keeping_every_dependency() -> None:
+    rng = np.random.default_rng(4)
+    jobs = [Job(f"j{i}", 0.0, int(rng.integers(4, 29)), float(rng.uniform(1e11, 1e12)), 600.0,
+                mem_bw_gbs=float(rng.uniform(3.6, 10.5)),
+                parents=tuple(f"j{p}" for p in rng.choice(i, size=min(i, 2), replace=False)))
+            for i in range(30)]
+    kind = NodeType.of_processors("s", 2.0, (Processor(28, mem_bw_gbs=40.0),) * 2)
+    result = simulate(Platform.from_counts("p", [(kind, 3)]), Workload("w", jobs),
+                      create("heft"), contention="deside")
+    assert (result.state == JobState.FINISHED).all()
+    index = {job.id: i for i, job in enumerate(jobs)}
+    assert all(result.start[i] >= result.end[index[p]] for i, job in enumerate(jobs)
+               for p in job.parents)

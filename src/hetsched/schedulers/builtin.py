@@ -36,6 +36,7 @@ def builtin_entries() -> Iterator[Entry]:
     for name, cls in (("slf", "SmallestLoadFirst"), ("let", "LeastExecutionTime"),
                       ("mom", "MinOfMax")):
         yield entry(name, f"hetsched.schedulers.whatif:{cls}", "whatif")
+    yield entry("heft", "hetsched.schedulers.plan:HeftPlan", "plan")
     yield entry("easy", "hetsched.schedulers.backfill:EasyBackfill", "backfill")
     yield entry("conservative", "hetsched.schedulers.conservative:ConservativeBackfill",
                 "backfill")

@@ -127,7 +127,7 @@ def _rerate(parts: list[_Part], model: ContentionModel, node_type: NodeType, spe
             part.rate, part.since = rate, now
 
 
-def _next_events(parts: list[_Part], elsewhere: dict[int, float], node_wide: bool,
+def _next_events(parts: list[_Part], elsewhere: dict[int, float], wide: bool,
                  now: float) -> tuple[float, set[int], list[_Part]]:
     """The next instant, the jobs that end then (never before ``now``, as the engine's
     ``RunningJob.end``), and the shares still working that end then before their job (they
@@ -136,7 +136,7 @@ def _next_events(parts: list[_Part], elsewhere: dict[int, float], node_wide: boo
     for part in parts:
         job_end[part.index] = max(job_end.get(part.index, elsewhere.get(part.index, now)),
                                   part.end())
-    early = [p for p in parts if node_wide and now < p.end() < job_end[p.index]]
+    early = [p for p in parts if wide and now < p.end() < job_end[p.index]]
     t = min([*job_end.values(), *(p.end() for p in early)])
     finished = {index for index, end in job_end.items() if end == t}
     return t, finished, [p for p in early if p.end() == t]

@@ -35,8 +35,9 @@ class ClusterView:
 
     def __init__(self, platform: Platform, state: ClusterState, jobs: JobTable,
                  clock: list[float], contention: ContentionModel | None = None,
-                 changed: set[int] | None = None) -> None:
+                 changed: set[int] | None = None, workload: Sequence[Job] = ()) -> None:
         self.platform = platform
+        self._workload = workload
         self._contention = contention
         self._changed = set() if changed is None else changed  # to re-rate at the instant's end
         self._speeds = platform.arrays.speed.tolist()
@@ -65,6 +66,12 @@ class ClusterView:
         policy that reads it knows a little of the future; a model of a server that knows its
         job list may need it (ds-sim examines its global queue only then)."""
         return self._jobs.all_submitted
+
+    @property
+    def submitted(self) -> Sequence[Job]:
+        """Every job submitted so far, in submission order: those waiting for their parents
+        (held) too, so a policy can plan a workflow ahead (a static plan, HEFT's)."""
+        return self._workload[:self._jobs.known]
 
     @property
     def total_free_slots(self) -> int:
