@@ -18,7 +18,7 @@ parent -> bytes) and a note (an input warning) says they are not simulated. See
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -27,7 +27,7 @@ from pydantic import Field
 
 from hetsched.documents import file_stem, require_mapping
 from hetsched.errors import InputError
-from hetsched.fileio import ForeignModel, record_namer, validate
+from hetsched.fileio import ForeignModel, check_unique, record_namer, validate
 from hetsched.limits import MAX_DATA_BYTES, MAX_GRAPH_EDGES, MAX_GRAPH_TASKS, MAX_TASKS
 from hetsched.models.speed import work
 from hetsched.platform.model import Platform
@@ -155,11 +155,11 @@ def _tasks_15(workflow: Mapping[str, Any], path: Path) -> list[Task]:
     raw_exec = require_mapping(workflow["execution"], path, "'workflow.execution'")
     execution = validate(Execution, raw_exec, path, records={
         "tasks": record_namer(raw_exec.get("tasks"), "id", "execution of task", "tasks")})
-    _unique({}, (t.id for t in spec.tasks), path, "task", "id")
-    sizes = _unique({f.id: f.sizeInBytes for f in spec.files}, (f.id for f in spec.files),
-                    path, "file", "id")
-    runs = _unique({t.id: t for t in execution.tasks}, (t.id for t in execution.tasks), path,
-                   "execution of task", "id")
+    check_unique([t.id for t in spec.tasks], path, "task", "id")
+    check_unique([f.id for f in spec.files], path, "file", "id")
+    check_unique([t.id for t in execution.tasks], path, "execution of task", "id")
+    sizes = {f.id: f.sizeInBytes for f in spec.files}
+    runs = {t.id: t for t in execution.tasks}
     out = []
     for task in spec.tasks:
         record = f"task '{task.id}'"
@@ -187,23 +187,11 @@ def _tasks_14(workflow: Mapping[str, Any], path: Path) -> list[Task]:
     _check_sizes(raw_tasks, path, "workflow.tasks")
     spec = validate(Workflow14, workflow, path,
                     records={"tasks": record_namer(raw_tasks, "name", "task", "tasks")})
-    _unique({}, (t.name for t in spec.tasks), path, "task", "name")
+    check_unique([t.name for t in spec.tasks], path, "task", "name")
     return [Task(t.name, t.category or t.name, t.runtimeInSeconds, t.cores, t.parents,
                  t.children, {f.name: f.sizeInBytes for f in t.files if f.link == "input"},
                  frozenset(f.name for f in t.files if f.link == "output"))
             for t in spec.tasks]
-
-
-def _unique(by_id: dict[str, Any], ids: Iterable[str], path: Path, label: str,
-            field: str) -> dict[str, Any]:
-    """``by_id``, unless an id was given twice (then the first repeated one, as an error)."""
-    seen: set[str] = set()
-    for key in ids:
-        if key in seen:
-            raise InputError(path, f"duplicate {label} {field}", record=f"{label} '{key}'",
-                             field=field)
-        seen.add(key)
-    return by_id
 
 
 def _parents(tasks: list[Task], path: Path) -> dict[str, list[str]]:
