@@ -14,7 +14,7 @@ unless a reference speed is given, as for every generator), the threads (``ntask
 numbers uniform on ``threads`` = [low, high]), then the edges layer by layer (a
 ``previous × current`` matrix of uniforms, then the missing parents). No requested time is
 drawn: the estimate is the run time (times ``--estimate-factor``) and no walltime limits a
-job. Job ids are ``1 … jobs``, layer by layer.
+job. Job ids are ``1 … jobs``, layer by layer; every job's ``profile`` is ``dag_layered``.
 """
 
 from __future__ import annotations
@@ -99,7 +99,8 @@ def draw_layered(params: LayeredParams, rng: np.random.Generator) -> Drawn:
     run = rng.uniform(*params.runtime, params.jobs)
     threads = rng.integers(params.threads[0], params.threads[1], endpoint=True,
                            size=params.jobs)
-    return Drawn(dag_table(run, threads), {"parents": draw_parents(params, rng)})
+    return Drawn(dag_table(run, threads), {"profile": np.full(params.jobs, "dag_layered"),
+                                           "parents": draw_parents(params, rng)})
 
 
 GENERATORS = (
