@@ -156,4 +156,5 @@ def test_generate_workload_draws_the_same_dag_but_swf_cannot_hold_it(tmp_path: P
     assert (tmp_path / "w.json").read_bytes() == (tmp_path / "d.json").read_bytes()
     swf = runner.invoke(app, ["generate", "workload", "-g", "dag_layered", "--jobs", "12",
                               "--out", str(tmp_path / "w.swf")])
-    assert_one_line_error(swf, "generator dag_layered draws parents, which SWF cannot hold")
+    assert_one_line_error(swf, "generator dag_layered draws profile, parents, which SWF cannot "
+                               "hold: use --format json")

@@ -161,6 +161,12 @@ BAD = {
                            "w.json, task 'b', field 'parents': expected a list, got a string"),
     "unknown parent": (minimal_15, SPEC + ("tasks", 1, "parents"), ["a", "zz"],
                        "w.json, task 'b', field 'parents[1]': unknown parent task 'zz'"),
+    "unknown parent after a repeated one": (minimal_15, SPEC + ("tasks", 1, "parents"),
+                                            ["a", "a", "zz"],
+                                            "w.json, task 'b', field 'parents[2]': unknown "
+                                            "parent task 'zz'"),
+    "parents a number": (minimal_15, SPEC + ("tasks", 1, "parents"), 5,
+                         "w.json, task 'b', field 'parents': expected a list, got a number"),
     "unknown child": (minimal_15, SPEC + ("tasks", 0, "children"), ["zz"],
                       "w.json, task 'a', field 'children[0]': unknown child task 'zz'"),
     "duplicate task id": (minimal_15, SPEC + ("tasks", 2, "id"), "b",

@@ -37,6 +37,8 @@ from hetsched.workload.model import Job, Workload
 
 #: The schema versions read.
 VERSIONS = ("1.4", "1.5")
+#: A task's lists of other tasks, and what each names.
+RELATIVES = {"parents": "parent", "children": "child"}
 
 Name = Annotated[str, Field(min_length=1)]
 Bytes = Annotated[int, Field(ge=0, le=MAX_DATA_BYTES)]
@@ -136,8 +138,8 @@ def _check_sizes(tasks: Any, path: Path, where: str) -> None:
     if isinstance(tasks, list) and len(tasks) > MAX_GRAPH_TASKS:
         raise InputError(path, f"{len(tasks):,} tasks: more than hetsched reads "
                                f"({MAX_GRAPH_TASKS:,})", field=where)
-    listed = sum(len(t.get(key) or ()) for t in tasks if isinstance(t, Mapping)
-                 for key in ("parents", "children")) if isinstance(tasks, list) else 0
+    listed = sum(len(t[key]) for t in tasks if isinstance(t, Mapping) for key in RELATIVES
+                 if isinstance(t.get(key), list)) if isinstance(tasks, list) else 0
     if listed > MAX_GRAPH_EDGES:
         raise InputError(path, f"{listed:,} parents and children listed: more than hetsched "
                                f"reads ({MAX_GRAPH_EDGES:,})", field=where)
@@ -198,10 +200,12 @@ def _parents(tasks: list[Task], path: Path) -> dict[str, list[str]]:
     """Each task's parents: its own, then those that list it as a child (in file order)."""
     parents = {t.id: list(dict.fromkeys(t.parents)) for t in tasks}
     for task in tasks:
-        for i, child in enumerate(task.children):
-            if child not in parents:
-                raise InputError(path, f"unknown child task '{child}'",
-                                 record=f"task '{task.id}'", field=f"children[{i}]")
+        for key, names in (("parents", task.parents), ("children", task.children)):
+            for i, name in enumerate(names):
+                if name not in parents:
+                    raise InputError(path, f"unknown {RELATIVES[key]} task '{name}'",
+                                     record=f"task '{task.id}'", field=f"{key}[{i}]")
+        for child in task.children:
             if task.id not in parents[child]:
                 parents[child].append(task.id)
     return parents
