@@ -102,23 +102,44 @@ def read_jobs(path: Path) -> dict[str, dict[str, str]]:
         return {row["job_id"]: row for row in csv.DictReader(f)}
 
 
+def run_respecting_dependencies(workflow: Path, scheduler: str, out: Path) -> dict:
+    """Run ``workflow`` on the bundled platform; check that every job finished and started
+    no earlier than each parent's end; the rows of ``jobs.csv`` by job id."""
+    platform = default_platform_path()
+    result = runner.invoke(app, ["run", "-w", str(workflow), "-p", str(platform),
+                                 "-s", scheduler, "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    rows = read_jobs(out / "jobs.csv")
+    workload = load_workload(workflow, load_platform(platform))
+    assert len(rows) == len(workload) and {r["final_state"] for r in rows.values()} == {
+        "COMPLETED_SUCCESSFULLY"}
+    edges = [(parent, job.id) for job in workload.jobs for parent in job.parents]
+    for parent, child in edges:
+        assert float(rows[child]["starting_time"]) >= float(rows[parent]["finish_time"])
+    return {"rows": rows, "edges": len(edges)}
+
+
 @pytest.mark.parametrize("scheduler", ["fcfs", "easy"])
 def test_a_workflow_runs_end_to_end_and_every_child_starts_after_its_parents(
         scheduler: str, tmp_path: Path) -> None:
-    platform = default_platform_path()
-    result = runner.invoke(app, ["run", "-w", str(wfformat_example_path()), "-p", str(platform),
-                                 "-s", scheduler, "--out", str(tmp_path / "run")])
-    assert result.exit_code == 0, result.output
-    rows = read_jobs(tmp_path / "run" / "jobs.csv")
-    workload = load_workload(wfformat_example_path(), load_platform(platform))
-    assert len(rows) == 10 and {r["final_state"] for r in rows.values()} == {
-        "COMPLETED_SUCCESSFULLY"}
-    edges = [(parent, job.id) for job in workload.jobs for parent in job.parents]
-    assert len(edges) == 14
-    for parent, child in edges:
-        assert float(rows[child]["starting_time"]) >= float(rows[parent]["finish_time"])
+    run = run_respecting_dependencies(wfformat_example_path(), scheduler, tmp_path / "run")
+    assert run["edges"] == 14
+    rows = run["rows"]
     # the chain mProjectPP -> mDiffFit -> ... holds the mosaic back: mViewer starts last
     assert max(rows, key=lambda i: float(rows[i]["starting_time"])) == "mViewer_ID0000010"
+
+
+REAL = Path(__file__).parent / "data" / "wfinstances"
+
+
+@pytest.mark.parametrize("scheduler", ["fcfs", "easy"])
+@pytest.mark.parametrize("instance, tasks, edges", [("bacass-dirt02-001", 11, 14),
+                                                    ("srasearch-chameleon-10a-004", 22, 30)])
+def test_real_wfinstances_run_and_respect_every_dependency(instance: str, tasks: int,
+                                                           edges: int, scheduler: str,
+                                                           tmp_path: Path) -> None:
+    run = run_respecting_dependencies(REAL / f"{instance}.json", scheduler, tmp_path / "run")
+    assert (len(run["rows"]), run["edges"]) == (tasks, edges)
 
 
 def mutated(make, path: tuple, value: object) -> dict:
