@@ -110,16 +110,16 @@ def dag(
 ) -> None:
     """Draw a seeded DAG workload (jobs with parents) and write it as a native workload."""
     with user_errors():
-        text = write_generated_dag(generator, out, platform, fmt, seed, param or [],
-                                   {"jobs": jobs, "depth": depth, "density": density})
+        text = write_generated_dag(generator, out, platform, fmt, seed, jobs, param or [],
+                                   {"depth": depth, "density": density})
         if not quiet:
             console().print(text, highlight=False)
 
 
 def write_generated_dag(generator: str, out: Path, platform: Path, fmt: str, seed: int,
-                        items: list[str], options: dict[str, Any]) -> str:
-    """``write_generated`` for a DAG generator, in a format that holds parents; the options
-    given (not ``None``) are parameters, over ``items``."""
+                        jobs: int | None, items: list[str], shape: dict[str, Any]) -> str:
+    """``write_generated`` for a DAG generator, in a format that holds parents; the shape's
+    options given (not ``None``) are parameters, over ``items``."""
     from hetsched.workload.generators import dag_generators, generator as find
 
     if not find(generator).dag:
@@ -129,10 +129,8 @@ def write_generated_dag(generator: str, out: Path, platform: Path, fmt: str, see
     if fmt not in ("json", "yaml"):
         raise ConfigError(f"--format {fmt}: a DAG is written as json or yaml (formats "
                           "with parents)")
-    given = [f"{key}={json.dumps(value)}" for key, value in options.items()
-             if value is not None and key != "jobs"]
-    return write_generated(generator, out, options.get("jobs"), seed, items + given, platform,
-                           fmt)
+    given = [f"{key}={json.dumps(value)}" for key, value in shape.items() if value is not None]
+    return write_generated(generator, out, jobs, seed, items + given, platform, fmt)
 
 
 def write_generated(model: str, out: Path, jobs: int | None, seed: int, items: list[str],
