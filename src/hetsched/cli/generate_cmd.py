@@ -58,9 +58,10 @@ def _summary(drawn: Any, out: Path, fmt: str) -> str:
 @generate_app.command("workload")
 def workload(
         model: Annotated[str, typer.Option(
-            "--generator", "-g", "--model", "-m", help="Generator: poisson, lublin or irmasim "
-            "(docs/generators.md), as a sweep file's `generator`. --model and -m are the same "
-            "(kept from earlier versions; elsewhere -m is --metric).")],
+            "--generator", "-g", "--model", "-m", help="Generator: poisson, lublin, irmasim, "
+            "dag_layered or stream (docs/generators.md), as a sweep file's `generator`. "
+            "--model and -m are the same (kept from earlier versions; elsewhere -m is "
+            "--metric).")],
         out: Annotated[Path, typer.Option("--out", "-o", help="File to write.")],
         jobs: Annotated[Optional[int], typer.Option(help="Number of jobs (the jobs "
                                                     "parameter).")] = None,
