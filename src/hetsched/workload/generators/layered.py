@@ -94,13 +94,18 @@ def dag_table(run: np.ndarray, threads: np.ndarray) -> np.ndarray:
     return table
 
 
+def dag_drawn(shape: Shape, rng: np.random.Generator, run: np.ndarray, threads: np.ndarray,
+              **extra: np.ndarray) -> Drawn:
+    """A DAG's draw: its table, the ``extra`` job fields, and the parents, drawn last."""
+    return Drawn(dag_table(run, threads), {**extra, "parents": draw_parents(shape, rng)})
+
+
 def draw_layered(params: LayeredParams, rng: np.random.Generator) -> Drawn:
     """The jobs of a layered random DAG and their parents."""
     run = rng.uniform(*params.runtime, params.jobs)
     threads = rng.integers(params.threads[0], params.threads[1], endpoint=True,
                            size=params.jobs)
-    return Drawn(dag_table(run, threads), {"profile": np.full(params.jobs, "dag_layered"),
-                                           "parents": draw_parents(params, rng)})
+    return dag_drawn(params, rng, run, threads, profile=np.full(params.jobs, "dag_layered"))
 
 
 GENERATORS = (

@@ -34,7 +34,7 @@ from pydantic import Field
 
 from hetsched.limits import MAX_GRAPH_TASKS
 from hetsched.workload.generators import Drawn, Generator
-from hetsched.workload.generators.layered import Shape, dag_table, draw_parents
+from hetsched.workload.generators.layered import Shape, dag_drawn
 
 THREADS = np.arange(4, 29, 3)                       # 4, 7, …, 28: 9 counts
 RUN_TIMES = 60.0 * 10 ** (np.arange(4) / 3)         # 60 … 600 s: 4 iteration levels
@@ -63,11 +63,10 @@ def draw_stream(params: StreamParams, rng: np.random.Generator) -> Drawn:
     """A layered DAG of jobs drawn from :data:`CATALOGUE`, with their types' bandwidth and
     CPU utilisation."""
     types = rng.integers(len(CATALOGUE), size=params.jobs)
-    kinds = CATALOGUE[types]
-    table = dag_table(kinds[:, 1], kinds[:, 0])
-    return Drawn(table, {"mem_bw_gbs": kinds[:, 2], "cpu_util": kinds[:, 3],
-                         "profile": np.array([f"stream{t:02d}" for t in types.tolist()]),
-                         "parents": draw_parents(params, rng)})
+    threads, run, bandwidth, util = CATALOGUE[types].T
+    names = np.array([f"stream{t:02d}" for t in types.tolist()])
+    return dag_drawn(params, rng, run, threads, mem_bw_gbs=bandwidth, cpu_util=util,
+                     profile=names)
 
 
 GENERATORS = (
