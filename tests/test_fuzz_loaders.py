@@ -27,6 +27,7 @@ from typer.testing import CliRunner
 
 from hetsched.cli.main import app
 from hetsched.errors import InputError
+from hetsched.examples import wfformat_example_path
 from hetsched.mapping.dag import heft
 from hetsched.mapping.dag_io import read_dag
 from hetsched.mapping.graph import check_schedule
@@ -118,6 +119,7 @@ SAMPLES = {
                                                 _small_braun)),
     "dag_json": Sample("topcuoglu.json", lambda: shared("dag/topcuoglu2002.json").read_bytes()),
     "stg": Sample("rand0000.stg", lambda: shared("stg/50/rand0000.stg").read_bytes()),
+    "wfformat": Sample("montage.json", lambda: wfformat_example_path().read_bytes()),
 }
 
 # ---- mutations ---------------------------------------------------------------------------

@@ -66,6 +66,8 @@ MAX_GRAPH_EDGES = 10_000_000
 #: Entries of a task graph's cost matrix, tasks × processors (800 MB of float64): bounds the
 #: processors an STG graph (identical processors, not counted in the file) is spread over.
 MAX_GRAPH_COSTS = 100_000_000
+#: Size of one file a workflow's tasks exchange (WfFormat ``sizeInBytes``), bytes: 1 EB.
+MAX_DATA_BYTES = 10**18
 #: Numeric job ids (SWF job numbers) must be exact in float64.
 MAX_JOB_NUMBER = 2**53
 #: ds-sim's integers (C ints): ids, times, cores, memory and disk of its XML files.

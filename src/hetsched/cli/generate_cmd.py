@@ -1,4 +1,5 @@
 """``hetsched generate …``: synthetic inputs (``workload``: a seeded workload model's jobs;
+``dag``: the same for the models that draw DAGs, written as native JSON or YAML;
 ``platform``, registered from :mod:`hetsched.cli.generate_platform_cmd`: a platform from a
 processor catalogue)."""
 
@@ -40,12 +41,16 @@ def parse_params(items: list[str]) -> dict[str, Any]:
     return params
 
 
-def _summary(table: Any, out: Path, fmt: str) -> str:
+def _summary(drawn: Any, out: Path, fmt: str) -> str:
     from hetsched.workload.swf import COL
 
+    table = drawn.table
     submit = table[:, COL["submit_time"]]
     span = float(submit.max() - submit.min()) if len(submit) else 0.0
-    return (f"{len(table):,} jobs over {span / 86400:,.2f} days; mean size "
+    when = f"over {span / 86400:,.2f} days"
+    if "parents" in drawn.extra:
+        when = f"with {sum(len(p) for p in drawn.extra['parents']):,} dependencies"
+    return (f"{len(table):,} jobs {when}; mean size "
             f"{table[:, COL['allocated_processors']].mean():,.2f} processors, mean run time "
             f"{table[:, COL['run_time']].mean():,.0f} s → {out} ({fmt})")
 
@@ -53,9 +58,10 @@ def _summary(table: Any, out: Path, fmt: str) -> str:
 @generate_app.command("workload")
 def workload(
         model: Annotated[str, typer.Option(
-            "--generator", "-g", "--model", "-m", help="Generator: poisson, lublin or irmasim "
-            "(docs/generators.md), as a sweep file's `generator`. --model and -m are the same "
-            "(kept from earlier versions; elsewhere -m is --metric).")],
+            "--generator", "-g", "--model", "-m", help="Generator: poisson, lublin, irmasim, "
+            "dag_layered or stream (docs/generators.md), as a sweep file's `generator`. "
+            "--model and -m are the same (kept from earlier versions; elsewhere -m is "
+            "--metric).")],
         out: Annotated[Path, typer.Option("--out", "-o", help="File to write.")],
         jobs: Annotated[Optional[int], typer.Option(help="Number of jobs (the jobs "
                                                     "parameter).")] = None,
@@ -77,6 +83,55 @@ def workload(
         text = write_generated(model, out, jobs, seed, param or [], platform, fmt)
         if not quiet:
             console().print(text, highlight=False)
+
+
+@generate_app.command("dag")
+def dag(
+        generator: Annotated[str, typer.Option(
+            "--generator", "-g", help="DAG generator: dag_layered or stream "
+            "(docs/generators.md).")],
+        out: Annotated[Path, typer.Option("--out", "-o", help="File to write.")],
+        platform: Annotated[Path, typer.Option(
+            "--platform", "-p", help="Platform the jobs' work refers to (run times become "
+            "req_ops on its slowest core).")],
+        jobs: Annotated[Optional[int], typer.Option(help="Number of jobs (the jobs "
+                                                    "parameter).")] = None,
+        depth: Annotated[Optional[int], typer.Option(help="Layers (the depth "
+                                                     "parameter).")] = None,
+        density: Annotated[Optional[float], typer.Option(
+            help="Probability of an edge between two jobs of consecutive layers (the density "
+            "parameter).")] = None,
+        seed: Annotated[int, typer.Option(help="Seed (a whole number >= 0).")] = 0,
+        param: Annotated[Optional[list[str]], typer.Option(
+            "--param", help="A generator parameter, key=value (JSON values). "
+            "Repeatable.")] = None,
+        fmt: Annotated[str, typer.Option("--format", "-f", help="json or yaml (hetsched's "
+                                         "native workload, with parents).")] = "json",
+        quiet: QuietOpt = False,
+) -> None:
+    """Draw a seeded DAG workload (jobs with parents) and write it as a native workload."""
+    with user_errors():
+        text = write_generated_dag(generator, out, platform, fmt, seed, jobs, param or [],
+                                   {"depth": depth, "density": density})
+        if not quiet:
+            console().print(text, highlight=False)
+
+
+def write_generated_dag(generator: str, out: Path, platform: Path, fmt: str, seed: int,
+                        jobs: int | None, items: list[str], shape: dict[str, Any]) -> str:
+    """``write_generated`` for a DAG generator, in a format that holds parents; the shape's
+    options given (not ``None``) are parameters, over ``items``."""
+    from hetsched.workload.generators import dag_generators, generator as find
+
+    if not find(generator).dag:
+        raise ConfigError(f"--generator {generator} draws no DAG: give one of "
+                          f"{', '.join(dag_generators())} (or use `hetsched generate "
+                          "workload`)")
+    if fmt not in ("json", "yaml"):
+        raise ConfigError(f"--format {fmt}: a DAG is written as json or yaml (formats "
+                          "with parents)")
+    given = [f"{key}={json.dumps(value)}" for key, value in shape.items() if value is not None]
+    return write_generated(generator, out, jobs, seed, items + given, platform, fmt)
 
 
 def write_generated(model: str, out: Path, jobs: int | None, seed: int, items: list[str],
@@ -103,7 +158,7 @@ def write_generated(model: str, out: Path, jobs: int | None, seed: int, items: l
         for line in losses(chosen, workload, platform):  # as `hetsched convert --lossy` does
             warn(f"{out}: {line}")
         write(chosen, workload, out, platform, header)
-    return _summary(drawn.table, out, fmt)
+    return _summary(drawn, out, fmt)
 
 
 def _platform(fmt: str, path: Path | None) -> Any:

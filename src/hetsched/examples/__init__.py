@@ -1,5 +1,6 @@
 """Bundled example inputs: a small heterogeneous platform and a 200-job workload, and a small
-ds-sim configuration with its 30-job list."""
+ds-sim configuration with its 30-job list, and a 10-task Montage-like workflow in WfCommons'
+WfFormat."""
 
 from __future__ import annotations
 
@@ -21,3 +22,8 @@ def dssim_config_path() -> Path:
     """The bundled ds-sim configuration (five servers of three types); its job list,
     ``dssim_jobs.xml`` (30 jobs), lies beside it and is named in it."""
     return Path(str(files(__name__).joinpath("dssim_config.xml")))
+
+
+def wfformat_example_path() -> Path:
+    """The bundled WfCommons WfFormat 1.5 workflow: 10 Montage-like tasks (hand-written)."""
+    return Path(str(files(__name__).joinpath("montage_wfformat.json")))

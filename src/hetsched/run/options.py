@@ -56,8 +56,8 @@ class RunOptions:
         "auto", check_placement, "SWF jobs: auto (one node if it fits the largest, else "
         "spread), single or spread.")
     reference_speed: float | None = option(
-        None, check_reference_speed, "SWF: ops/s of the machine the trace's run times were "
-        "measured on (default: the platform's slowest core).")
+        None, check_reference_speed, "SWF and WfFormat: ops/s of the machine the trace's run "
+        "times were measured on (default: the platform's slowest core).")
     estimate_factor: float = option(
         1.0, check_estimate_factor, "SWF: requested time = run time × this when a record has "
         "none.")

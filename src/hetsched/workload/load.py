@@ -28,6 +28,7 @@ _dssim = deferred("hetsched.workload.dssim:read_job_list")
 _batsim = deferred("hetsched.workload.batsim:batsim_workload_from_data")
 _irmasim = deferred("hetsched.workload.irmasim:irmasim_workload_from_data")
 _native = deferred("hetsched.workload.native:native_workload_from_data")
+_wfformat = deferred("hetsched.workload.wfformat:wfformat_workload_from_data")
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,12 @@ def is_irmasim_workload(data: Any) -> bool:
     return "profiles" in data or (isinstance(first, Mapping) and "subtime" in first)
 
 
+def is_wfformat(data: Any) -> bool:
+    """A top-level ``workflow`` object holding ``tasks`` (1.4) or a ``specification`` (1.5)."""
+    workflow = data.get("workflow") if isinstance(data, Mapping) else None
+    return isinstance(workflow, Mapping) and ("tasks" in workflow or "specification" in workflow)
+
+
 def is_native_workload(data: Any) -> bool:
     return isinstance(data, dict) and isinstance(data.get("jobs"), list)
 
@@ -77,6 +84,11 @@ for _format in (
     WorkloadFormat("irmasim", lambda path, data: is_irmasim_workload(data),
                    lambda path, data, platform, swf: _irmasim(data, path),
                    "IRMaSim workload JSON"),
+    WorkloadFormat("wfformat", lambda path, data: is_wfformat(data),
+                   lambda path, data, platform, swf: _wfformat(data, path, platform,
+                                                               swf.reference_speed),
+                   "WfCommons WfFormat workflow JSON, schema 1.4 or 1.5 (a top-level "
+                   "workflow object)"),
     WorkloadFormat("native", lambda path, data: is_native_workload(data),
                    lambda path, data, platform, swf: _native(data, path, platform),
                    "hetsched's native workload, JSON or YAML (a top-level jobs list)"),
@@ -87,8 +99,8 @@ WORKLOAD_FORMATS: tuple[WorkloadFormat, ...] = tuple(FORMATS.values())
 
 
 def load_workload(path: str | Path, platform: Platform, swf: SwfOptions = SwfOptions()) -> Workload:
-    """Read a workload (SWF, IRMaSim JSON, Batsim JSON, native JSON/YAML or a ds-sim job list
-    XML) for ``platform``."""
+    """Read a workload (SWF, IRMaSim JSON, Batsim JSON, WfCommons WfFormat JSON, native
+    JSON/YAML or a ds-sim job list XML) for ``platform``."""
     path = Path(path)
     check_exists(path)
     return workload_from_document(path, read_document(path), platform, swf)

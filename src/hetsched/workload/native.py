@@ -23,6 +23,7 @@ from hetsched.models.speed import node_speed, seconds, work
 from hetsched.platform.model import Platform
 from hetsched.quantities import (Bandwidth, Ipc, MemoryMb, MemVolume, Ops, PositiveSeconds, Seconds,
                                  Tasks, Utilisation)
+from hetsched.workload.dag import check_dag
 from hetsched.workload.model import SPREAD, Job, Workload
 
 
@@ -95,28 +96,3 @@ def _job(spec: JobSpec, path: Path, slowest: float) -> Job:
                profile=spec.profile, parents=tuple(spec.parents),
                fixed_duration=spec.fixed_duration, walltime=spec.walltime, queue=spec.queue,
                partition=spec.partition)
-
-
-def check_dag(jobs: tuple[Job, ...], path: Path) -> None:
-    """Every parent exists, no job is its own ancestor."""
-    ids = {j.id for j in jobs}
-    for job in jobs:
-        for i, parent in enumerate(job.parents):
-            if parent not in ids:
-                raise InputError(path, f"unknown parent job '{parent}'",
-                                 record=f"job '{job.id}'", field=f"parents[{i}]")
-    children: dict[str, list[str]] = {j.id: [] for j in jobs}
-    missing = {j.id: len(set(j.parents)) for j in jobs}
-    for job in jobs:
-        for parent in set(job.parents):
-            children[parent].append(job.id)
-    ready = [i for i, n in missing.items() if n == 0]
-    while ready:
-        for child in children[ready.pop()]:
-            missing[child] -= 1
-            if missing[child] == 0:
-                ready.append(child)
-    cyclic = [i for i, n in missing.items() if n > 0]
-    if cyclic:
-        raise InputError(path, "dependency cycle (a job is its own ancestor)",
-                         record=f"job '{cyclic[0]}'", field="parents")

@@ -40,18 +40,20 @@ class Drawn:
 
 @dataclass(frozen=True)
 class Generator:
-    """A workload model: its parameters' schema, what it draws, and one line about it."""
+    """A workload model: its parameters' schema, what it draws, and one line about it;
+    ``dag``: it draws jobs' ``parents`` (``hetsched generate dag`` offers it)."""
 
     name: str
     params: type[BaseModel]
     draw: Callable[[Any, np.random.Generator], np.ndarray | Drawn]
     description: str
+    dag: bool = False
 
 
 def _builtins() -> Iterator[Entry]:
-    from hetsched.workload.generators import irmasim, lublin, simple
+    from hetsched.workload.generators import irmasim, layered, lublin, simple, stream
 
-    for module in (simple, lublin, irmasim):
+    for module in (simple, lublin, irmasim, layered, stream):
         yield from (Entry(g.name, g) for g in module.GENERATORS)
 
 
@@ -62,6 +64,11 @@ GENERATORS = Registry("workload generator", __name__, _builtins)
 def generator(name: str) -> Generator:
     """The generator called ``name``, or a ConfigError listing the known ones."""
     return GENERATORS.load(name)
+
+
+def dag_generators() -> tuple[str, ...]:
+    """The names of the generators that draw DAGs."""
+    return tuple(name for name in GENERATORS if GENERATORS.load(name).dag)
 
 
 def check_params(name: str, params: Mapping[str, Any], source: Path) -> BaseModel:
