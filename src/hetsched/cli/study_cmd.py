@@ -109,6 +109,58 @@ def _write(out: Path, rows: list[dict[str, Any]], summary: list[dict[str, Any]])
     metric_bars(summary, list(CLOCK_BANDS), METRICS, _labels(), out / "bars.png")
 
 
+@study_app.command("deside")
+def deside(
+        out: Annotated[Path, typer.Option(help="Output directory: runs.csv, summary.csv and "
+                                          "makespan.png (needs matplotlib).")],
+        servers: Annotated[str, typer.Option(help="Server counts, comma-separated.")]
+        = "2,3,4,5",
+        seeds: Annotated[int, typer.Option(help="Seeds 0..N-1.")] = 3) -> None:
+    """Chahal et al.'s DESiDE experiment: two STREAM-like DAGs (50 and 100 jobs) on 2-5
+    servers of 56 logical cores and 80 GB/s under DESiDE's contention; SLF, LET, MOM, HEFT's
+    plan and fcfs; makespans and MOM's and LET's gains over SLF beside the paper's."""
+    from hetsched.experiments import deside as study
+    from hetsched.output import write_rows_csv
+    from hetsched.report.bars import makespans_by_servers
+
+    with user_errors():
+        counts = tuple(int(s) for s in servers.split(",") if s.strip())
+        if not counts or min(counts) < 1 or seeds < 1:
+            raise ConfigError("--servers takes positive counts and --seeds at least 1")
+        done = list(study.runs(counts, tuple(range(seeds))))
+        summary = study.improvements(done)
+        out.mkdir(parents=True, exist_ok=True)
+        write_rows_csv([vars(r) for r in done], out / "runs.csv")
+        write_rows_csv(summary, out / "summary.csv")
+        makespans_by_servers(summary, out / "makespan.png")
+    screen = console()
+    for name in study.DAGS:
+        screen.print(_deside_table(name, [r for r in summary if r["dag"] == name]))
+    slowest = max(done, key=lambda r: r.seconds)
+    screen.print(f"simulation time per run: {sum(r.seconds for r in done) / len(done):.3f} s "
+                 f"CPU on average, at most {slowest.seconds:.3f} s ({slowest.scheduler}, "
+                 f"{slowest.dag}, {slowest.servers} servers)")
+    screen.print(f"wrote {out}/ (runs.csv, summary.csv, makespan.png)")
+
+
+def _deside_table(name: str, rows: list[dict[str, Any]]) -> Any:
+    from hetsched.cli.tables import new_table
+
+    counts = sorted({row["servers"] for row in rows})
+    table = new_table("scheduler", [f"{c} servers" for c in counts],
+                      title=f"{name} · makespan, and its gain over SLF (the paper's)")
+    for scheduler in dict.fromkeys(row["scheduler"] for row in rows):
+        cells = []
+        for count in counts:
+            row = next(r for r in rows if (r["scheduler"], r["servers"]) == (scheduler, count))
+            gain = "" if scheduler == "slf" else f" {row['vs_slf_percent']:+.1f} %"
+            paper = row["paper_vs_slf_percent"]
+            cells.append(f"{row['makespan'] / 3600:.2f} h{gain}"
+                         + (f" ({paper:+d} %)" if paper is not None else ""))
+        table.add_row(scheduler, *cells)
+    return table
+
+
 DaskOpt = typer.Option(help="Run on Dask: 'local' or a scheduler's address (tcp://host:8786).")
 TraceOpt = typer.Option(help="The KIT ForHLR II SWF trace (default: the project's shared "
                         "data, relative to the current directory).")
