@@ -119,7 +119,7 @@ def run_respecting_dependencies(workflow: Path, scheduler: str, out: Path) -> di
     return {"rows": rows, "edges": len(edges)}
 
 
-@pytest.mark.parametrize("scheduler", ["fcfs", "easy"])
+@pytest.mark.parametrize("scheduler", ["fcfs", "easy", "slf", "let", "mom", "heft"])
 def test_a_workflow_runs_end_to_end_and_every_child_starts_after_its_parents(
         scheduler: str, tmp_path: Path) -> None:
     run = run_respecting_dependencies(wfformat_example_path(), scheduler, tmp_path / "run")
@@ -132,7 +132,7 @@ def test_a_workflow_runs_end_to_end_and_every_child_starts_after_its_parents(
 REAL = Path(__file__).parent / "data" / "wfinstances"
 
 
-@pytest.mark.parametrize("scheduler", ["fcfs", "easy"])
+@pytest.mark.parametrize("scheduler", ["fcfs", "easy", "mom"])
 @pytest.mark.parametrize("instance, tasks, edges", [("bacass-dirt02-001", 11, 14),
                                                     ("srasearch-chameleon-10a-004", 22, 30)])
 def test_real_wfinstances_run_and_respect_every_dependency(instance: str, tasks: int,
