@@ -121,3 +121,28 @@ def test_heft_runs_a_dag_under_contention_keeping_every_dependency() -> None:
     index = {job.id: i for i, job in enumerate(jobs)}
     assert all(result.start[i] >= result.end[index[p]] for i, job in enumerate(jobs)
                for p in job.parents)
+
+
+def test_heft_replan_plans_again_at_every_release_around_the_running_jobs() -> None:
+    """A chain a -> b and an independent c on two 4-core nodes: the static plan is made once;
+    heft_replan plans again when b is released, with c still running fixed on its node."""
+    from hetsched.schedulers.plan import HeftPlan
+
+    plans: list[list[str]] = []
+
+    class Spy(HeftPlan):
+        def _plan(self, jobs: list[Job]) -> None:
+            plans.append(sorted(job.id for job in jobs)
+                         + sorted(f"running:{r.job.id}" for r in self.view.running.values()))
+            super()._plan(jobs)
+
+    node = NodeType("n", 4, 1.0)
+    jobs = [Job("a", 0.0, 4, 1e11, 100.0), Job("b", 0.0, 4, 1e11, 100.0, parents=("a",)),
+            Job("c", 0.0, 4, 3e11, 300.0)]
+    platform = Platform.from_counts("p", [(node, 2)])
+    for replan, expected in ((False, [["a", "b", "c"]]),
+                             (True, [["a", "b", "c"], ["b", "running:c"]])):
+        plans.clear()
+        result = simulate(platform, Workload("w", jobs), Spy(replan=replan))
+        assert plans == expected
+        assert result.start[1] >= result.end[0]

@@ -78,15 +78,20 @@ def _schedule(name: str, state: GraphProcessors, began: float, **info: object) -
 
 
 def heft(graph: TaskGraph, capacity: Sequence[int] | None = None,
-         demand: Sequence[int] | None = None) -> GraphSchedule:
+         demand: Sequence[int] | None = None,
+         fixed: dict[int, tuple[int, float, float]] | None = None) -> GraphSchedule:
     """HEFT: tasks by decreasing upward rank, each on the processor of its earliest finish
     (with insertion). That is MCT on the graph's processors, tasks in that order. With
     ``capacity`` and ``demand`` (cores per machine and per task), tasks share a machine while
-    their cores fit (:class:`GraphProcessors`)."""
+    their cores fit (:class:`GraphProcessors`); ``fixed`` tasks (task: processor, start,
+    finish) are where they are, the others planned around them (a plan made mid-run)."""
     began = time.perf_counter()
+    fixed = fixed or {}
     rank = upward_rank(graph)
-    order = np.lexsort((_positions(graph), -rank))
+    order = [int(i) for i in np.lexsort((_positions(graph), -rank)) if int(i) not in fixed]
     state = GraphProcessors(graph, order, capacity, demand)
+    for task, (p, start, finish) in fixed.items():
+        state.fix(task, p, start, finish)
     mct_on(state)
     return _schedule("heft", state, began)
 

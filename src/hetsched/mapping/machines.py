@@ -175,6 +175,12 @@ class GraphProcessors:
         self.busy: list[list[tuple[float, float, int]]] = [[] for _ in range(m)]
         """Per processor, its tasks' ``(start, finish, demand)``, by start."""
 
+    def fix(self, task: int, p: int, start: float, finish: float) -> None:
+        """Task ``task`` runs on ``p`` from ``start`` to ``finish`` whatever the model would
+        choose (a job already running when a plan is made)."""
+        self.processor[task], self.start[task], self.finish[task] = p, start, finish
+        bisect.insort(self.busy[p], (start, finish, self.demand[task]))
+
     def for_tasks(self, rows: Sequence[int] | np.ndarray) -> "GraphProcessors":
         """These processors, as they are now (shared, not copied), for tasks ``rows``."""
         other = copy.copy(self)
@@ -262,8 +268,7 @@ class GraphProcessors:
         if not math.isfinite(start):
             raise ValueError(f"task {self.graph.names[task]} needs {need} cores: machine {j} "
                              f"has {self.capacity[j]}")
-        self.processor[task], self.start[task], self.finish[task] = j, start, start + length
-        bisect.insort(self.busy[j], (start, start + length, need))
+        self.fix(task, j, start, start + length)
         return start
 
     def copy(self) -> "GraphProcessors":

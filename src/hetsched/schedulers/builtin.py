@@ -37,6 +37,7 @@ def builtin_entries() -> Iterator[Entry]:
                       ("mom", "MinOfMax")):
         yield entry(name, f"hetsched.schedulers.whatif:{cls}", "whatif")
     yield entry("heft", "hetsched.schedulers.plan:HeftPlan", "plan")
+    yield entry("heft_replan", "hetsched.schedulers.plan:HeftPlan", "plan", replan=True)
     yield entry("easy", "hetsched.schedulers.backfill:EasyBackfill", "backfill")
     yield entry("conservative", "hetsched.schedulers.conservative:ConservativeBackfill",
                 "backfill")

@@ -6,8 +6,13 @@ scheduler sees, without contention; the run then starts each job on its planned 
 is released and its threads fit there, and contention decides the speed. On nodes of one core
 this is classic HEFT.
 
+``heft_replan`` plans again whenever jobs are released: the jobs not started yet, around the
+running ones (each fixed on its node from now to its estimated end, its children's inputs
+ready then).
+
 Choices: the plan is made when jobs are first submitted, for those jobs (a later submission
-is planned then, on its own: edges to jobs planned before are left out); a job's cost on a
+is planned then, around the running jobs: edges to jobs planned before and not running are
+left out); a job's cost on a
 node is its estimate there, and a node whose cores are fewer than the job's threads cannot
 take it; there is no communication cost (the engine moves no data); a job that needs more
 than one node is placed first-fit when released. Jobs on a node start in release order, not
@@ -29,45 +34,67 @@ from hetsched.workload.model import Job
 
 
 class HeftPlan(Scheduler):
-    """HEFT's static plan of the submitted workflow, each job then started on its node."""
+    """HEFT's static plan of the submitted workflow, each job then started on its node; with
+    ``replan``, the jobs not yet started are planned again whenever jobs are released, around
+    the running ones (each where it runs, until its estimated end)."""
 
     name = "heft"
     description = ("HEFT's static plan of the submitted workflow on the nodes' cores "
                    "(estimates, no contention); each job started on its planned node once "
                    "released and its threads fit")
 
+    @classmethod
+    def describe(cls, name: str, replan: bool = False) -> str:
+        if not replan:
+            return cls.description
+        return ("HEFT planned again at every release, around the running jobs (estimates, "
+                "no contention); each job started on its planned node")
+
+    def __init__(self, replan: bool = False) -> None:
+        self.replan = replan
+
     def reset(self, view: ClusterView, rng: np.random.Generator) -> None:
         super().reset(view, rng)
         self.node_of: dict[int, int] = {}
         self.planned = 0
+        self.started: set[int] = set()
 
     def decide(self, now: float, events: Events) -> Iterator[Decision]:
         view = self.view
         submitted = view.submitted
-        if len(submitted) > self.planned:
-            self._plan([job for job in submitted[self.planned:] if job.nodes == 1])
+        if len(submitted) > self.planned or (self.replan and events is not None
+                                             and events.released):
+            since = 0 if self.replan else self.planned
+            self._plan([job for job in submitted[since:]
+                        if job.nodes == 1 and job.index not in self.started])
             self.planned = len(submitted)
         for job in list(view.pending.values()):
             node = self.node_of.get(job.index)
             if node is None:
                 allocation = place(job, view.free_slots, view.free_mem, view.free_disk, None,
                                    self.rng, order=view.node_index)
-                if allocation is not None:
-                    yield Start(job, allocation)
-            elif view.fits(job, node):
-                yield Start.on(job, node)
+            else:
+                allocation = ((node, job.ntasks),) if view.fits(job, node) else None
+            if allocation is not None:
+                self.started.add(job.index)
+                yield Start(job, allocation)
 
     def _plan(self, jobs: list[Job]) -> None:
-        """Plan ``jobs`` (one node each) with HEFT on the nodes' cores."""
+        """Plan ``jobs`` (one node each) with HEFT on the nodes' cores, around the running
+        jobs (their parents among them)."""
         if not jobs:
             return
         view = self.view
         cores = view.platform.arrays.cores.astype(int).tolist()
-        position = {job.id: i for i, job in enumerate(jobs)}
+        running = [run for run in view.running.values() if len(run.allocation) == 1]
+        tasks = [run.job for run in running] + jobs
+        position = {job.id: i for i, job in enumerate(tasks)}
         cost = np.array([[view.speed.estimate(job, node) for node in range(len(cores))]
-                         for job in jobs])
-        edges = tuple((position[parent], i, 0.0) for i, job in enumerate(jobs)
+                         for job in tasks])
+        edges = tuple((position[parent], i, 0.0) for i, job in enumerate(tasks)
                       for parent in job.parents if parent in position)
-        schedule = heft(TaskGraph(cost, edges), cores, [job.ntasks for job in jobs])
-        for job, node in zip(jobs, schedule.processor.tolist()):
+        fixed = {i: (run.allocation[0][0], view.now, view.estimated_end(run))
+                 for i, run in enumerate(running)}
+        schedule = heft(TaskGraph(cost, edges), cores, [job.ntasks for job in tasks], fixed)
+        for job, node in zip(jobs, schedule.processor[len(running):].tolist()):
             self.node_of[job.index] = node
