@@ -62,21 +62,24 @@ def print_csv(rows: Sequence[Mapping[str, object]]) -> None:
 
 
 def print_instance_rows(instances: Sequence[tuple[Any, Any]], names: Sequence[str],
-                        row: Callable[[Any, Any, str], dict[str, Any]],
-                        table: Callable[[Any, Any, list[dict[str, Any]]], Any],
+                        bound: Callable[[Any], float],
+                        row: Callable[[Any, Any, float, str], dict[str, Any]],
+                        table: Callable[[Any, Any, float, list[dict[str, Any]]], Any],
                         output_format: Format) -> None:
-    """One row per (instance, method), as ``map`` and ``dag`` print them: ``row(key, instance,
-    name)`` runs a method; jsonl prints each row as soon as it is made, table one ``table(key,
-    instance, rows)`` per instance, json and csv every row at the end."""
+    """One row per (instance, method), as ``map`` and ``dag`` print them: ``bound(instance)``
+    once per instance (every method's gap is to it), ``row(key, instance, bound, name)`` runs
+    a method; jsonl prints each row as soon as it is made, table one ``table(key, instance,
+    bound, rows)`` per instance, json and csv every row at the end."""
     every: list[dict[str, Any]] = []
     for key, instance in instances:
+        lower = bound(instance)
         rows: list[dict[str, Any]] = []
         for name in names:
-            rows.append(row(key, instance, name))
+            rows.append(row(key, instance, lower, name))
             if output_format is Format.JSONL:
                 print_jsonl(rows[-1:])
         if output_format is Format.TABLE:
-            console().print(table(key, instance, rows))
+            console().print(table(key, instance, lower, rows))
         every.extend(rows)
     if output_format is Format.JSON:
         print_json(every)

@@ -68,12 +68,12 @@ def dag_command(
         if budget is not None:
             check_number("--budget", budget, positive=True)
         graphs = [(path, read_dag(path, processors)) for path in files]  # fail fast
-        bounds = {path: lower_bound(graph) for path, graph in graphs}
         print_instance_rows(
-            graphs, names,
-            lambda path, graph, name: _row(path.name, graph, name, bounds[path], time_limit,
-                                           budget),
-            _table, Format.JSONL if json_out else output_format)
+            graphs, names, lower_bound,
+            lambda path, graph, bound, name: _row(path.name, graph, name, bound, time_limit,
+                                                  budget),
+            lambda path, graph, bound, rows: _table(path, graph, rows),
+            Format.JSONL if json_out else output_format)
 
 
 def _row(instance: str, graph: Any, name: str, bound: float, time_limit: float,

@@ -87,12 +87,11 @@ def map_command(
             check_number("--budget", budget, positive=True)
         check_seed(seed)
         matrices = [(path, read_etc(path)) for path in etc]  # fail fast on any bad file
-        bounds = {path: lower_bound(matrix) for path, matrix in matrices}
         print_instance_rows(  # each gap is final as soon as its heuristic ends
-            matrices, names,
-            lambda path, matrix, name: _row(path.name, matrix, name, bounds[path], seed,
-                                            time_limit, budget),
-            lambda path, matrix, rows: _table(path, matrix.shape, bounds[path], rows),
+            matrices, names, lower_bound,
+            lambda path, matrix, bound, name: _row(path.name, matrix, name, bound, seed,
+                                                   time_limit, budget),
+            lambda path, matrix, bound, rows: _table(path, matrix.shape, bound, rows),
             Format.JSONL if json_out else output_format)
 
 

@@ -77,18 +77,19 @@ class TaskGraph:
     @cached_property
     def parents(self) -> tuple[tuple[tuple[int, float], ...], ...]:
         """``parents[i]``: ``(parent, data)`` pairs of task ``i``, in edge order."""
-        lists: list[list[tuple[int, float]]] = [[] for _ in range(self.tasks)]
-        for parent, child, data in self.edges:
-            lists[child].append((parent, float(data)))
-        return tuple(tuple(p) for p in lists)
+        return self._neighbours(upward=True)
 
     @cached_property
     def children(self) -> tuple[tuple[tuple[int, float], ...], ...]:
         """``children[i]``: ``(child, data)`` pairs of task ``i``, in edge order."""
+        return self._neighbours(upward=False)
+
+    def _neighbours(self, upward: bool) -> tuple[tuple[tuple[int, float], ...], ...]:
         lists: list[list[tuple[int, float]]] = [[] for _ in range(self.tasks)]
         for parent, child, data in self.edges:
-            lists[parent].append((child, float(data)))
-        return tuple(tuple(c) for c in lists)
+            this, other = (child, parent) if upward else (parent, child)
+            lists[this].append((other, float(data)))
+        return tuple(tuple(n) for n in lists)
 
     @cached_property
     def order(self) -> tuple[int, ...]:

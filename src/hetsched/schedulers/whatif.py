@@ -67,29 +67,37 @@ class SmallestLoadFirst(WhatIfPlacement):
     description = "DESiDE's SLF: each released job on the server of least threads per core"
 
 
-class LeastExecutionTime(WhatIfPlacement):
+class Projected(WhatIfPlacement):
+    """Scores each node where the job fits by a what-if of the job started there."""
+
+    def score(self, job: Job, fits: np.ndarray) -> np.ndarray:
+        key = np.full(fits.size, np.inf)
+        for node in np.flatnonzero(fits).tolist():
+            key[node] = self.judge(job, self.view.project(node, [job]))
+        return key
+
+    def judge(self, job: Job, ends: dict[int, float]) -> float:
+        """A node's score from the predicted ends of its jobs, ``job`` started there."""
+        raise NotImplementedError
+
+
+class LeastExecutionTime(Projected):
     """LET: the server where the new job, run with those already there, ends first."""
 
     name = "let"
     description = ("DESiDE's LET: each released job on the server where a what-if under "
                    "contention says it ends first")
 
-    def score(self, job: Job, fits: np.ndarray) -> np.ndarray:
-        key = np.full(fits.size, np.inf)
-        for node in np.flatnonzero(fits).tolist():
-            key[node] = self.view.project(node, [job])[job.index]
-        return key
+    def judge(self, job: Job, ends: dict[int, float]) -> float:
+        return ends[job.index]
 
 
-class MinOfMax(WhatIfPlacement):
+class MinOfMax(Projected):
     """MOM: the server whose last job to end, the new one included, ends first."""
 
     name = "mom"
     description = ("DESiDE's MOM: each released job on the server whose longest job, the "
                    "new one included, ends first by a what-if under contention")
 
-    def score(self, job: Job, fits: np.ndarray) -> np.ndarray:
-        key = np.full(fits.size, np.inf)
-        for node in np.flatnonzero(fits).tolist():
-            key[node] = max(self.view.project(node, [job]).values())
-        return key
+    def judge(self, job: Job, ends: dict[int, float]) -> float:
+        return max(ends.values())
