@@ -29,6 +29,7 @@ _batsim = deferred("hetsched.workload.batsim:batsim_workload_from_data")
 _irmasim = deferred("hetsched.workload.irmasim:irmasim_workload_from_data")
 _native = deferred("hetsched.workload.native:native_workload_from_data")
 _wfformat = deferred("hetsched.workload.wfformat:wfformat_workload_from_data")
+_workflows = deferred("hetsched.workload.workflows:workflows_workload")
 
 
 @dataclass(frozen=True)
@@ -65,6 +66,11 @@ def is_wfformat(data: Any) -> bool:
     return isinstance(workflow, Mapping) and ("tasks" in workflow or "specification" in workflow)
 
 
+def is_workflow_set(data: Any) -> bool:
+    """A top-level ``workflows`` list (and no ``jobs``): several workflows in one workload."""
+    return isinstance(data, dict) and "workflows" in data and "jobs" not in data
+
+
 def is_native_workload(data: Any) -> bool:
     return isinstance(data, dict) and isinstance(data.get("jobs"), list)
 
@@ -89,6 +95,11 @@ for _format in (
                                                                swf.reference_speed),
                    "WfCommons WfFormat workflow JSON, schema 1.4 or 1.5 (a top-level "
                    "workflow object)"),
+    WorkloadFormat("workflows", lambda path, data: is_workflow_set(data),
+                   lambda path, data, platform, swf: _workflows(data, path, platform, swf,
+                                                                workload_from_document),
+                   "several workflows in one workload, each submitted at its own time (a "
+                   "top-level workflows list of files)"),
     WorkloadFormat("native", lambda path, data: is_native_workload(data),
                    lambda path, data, platform, swf: _native(data, path, platform),
                    "hetsched's native workload, JSON or YAML (a top-level jobs list)"),
