@@ -144,6 +144,9 @@ def test_identical_processors_without_data_heft_is_list_scheduling() -> None:
 
 def test_the_checks_catch_a_broken_schedule(topcuoglu: TaskGraph) -> None:
     schedule = heft(topcuoglu)
+    schedule.start[3] = schedule.finish[3] = np.nan
+    assert check_schedule(topcuoglu, schedule) == ["task 4 has no finite start and finish"]
+    schedule = heft(topcuoglu)
     schedule.start[9] -= 5.0
     schedule.finish[9] -= 5.0
     problems = check_schedule(topcuoglu, schedule)

@@ -86,3 +86,23 @@ def test_without_a_new_job_it_predicts_the_running_ones() -> None:
         assert set(predicted) == set(sim.view.running_on(node))
         for index, end in predicted.items():  # nothing new: each ends no later than now
             assert end >= sim.view.now  # predicted, and never in the past
+
+
+@pytest.mark.parametrize("contention", [None, "none", "deside", "irmasim"])
+def test_a_walltime_kill_ends_a_job_in_the_projection_as_in_the_run(contention) -> None:
+    node = NodeType("n", 4, 2.0)
+    work = Workload("w", [Job("a", 0.0, 2, 1e11, 100.0, walltime=10.0)])
+    sim = Simulation(Platform.from_counts("p", [(node, 1)]), work, None, walltime="kill",
+                     contention=contention)
+    sim.advance()
+    [job] = sim.view.pending.values()
+    assert sim.view.project(0, [job]) == forked_ends(sim, job, 0) == {0: 10.0}
+
+
+def test_a_fixed_duration_job_runs_its_duration_in_the_projection() -> None:
+    """Batsim's delays run the same time on every node (speed 1), with no model too."""
+    work = Workload("w", [Job("a", 0.0, 2, 100.0, 100.0, fixed_duration=True)])
+    sim = Simulation(Platform.from_counts("p", [(NodeType("n", 4, 2.0), 1)]), work, None)
+    sim.advance()
+    [job] = sim.view.pending.values()
+    assert sim.view.project(0, [job]) == forked_ends(sim, job, 0) == {0: 100.0}

@@ -146,3 +146,18 @@ def test_heft_replan_plans_again_at_every_release_around_the_running_jobs() -> N
         result = simulate(platform, Workload("w", jobs), Spy(replan=replan))
         assert plans == expected
         assert result.start[1] >= result.end[0]
+
+
+def test_heft_plans_no_job_where_it_cannot_fit() -> None:
+    """A job too big for any node's cores (but within its slots) is placed first-fit, not a
+    crash; a job whose memory only the slow node holds is planned there, not left waiting."""
+    small = NodeType("s", 8, 2.0, oversubscription=2)
+    result = simulate(Platform.from_counts("p", [(small, 2)]),
+                      Workload("w", [Job("wide", 0.0, 12, 1e11, 100.0)]), create("heft"))
+    assert result.state.tolist() == [JobState.FINISHED]
+    fast, roomy = NodeType("f", 4, 2.0, memory_mb=1000.0), NodeType("r", 4, 1.0,
+                                                                     memory_mb=100000.0)
+    result = simulate(Platform.from_counts("p", [(fast, 1), (roomy, 1)]),
+                      Workload("w", [Job("big", 0.0, 2, 1e11, 100.0, job_memory_mb=5000.0)]),
+                      create("heft"))
+    assert result.state.tolist() == [JobState.FINISHED] and result.allocation[0][0][0] == 1

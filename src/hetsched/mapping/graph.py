@@ -171,6 +171,10 @@ def check_schedule(graph: TaskGraph, schedule: GraphSchedule,
     if proc.shape != (n,) or start.shape != (n,) or finish.shape != (n,):
         return [f"the schedule has {proc.size} processors, {start.size} starts and "
                 f"{finish.size} finishes for {n} tasks"]
+    unset = [graph.names[i] for i in range(n) if not (np.isfinite(start[i])
+                                                      and np.isfinite(finish[i]))]
+    if unset:
+        return [f"task {unset[0]} has no finite start and finish"]
     tol = TOLERANCE * max(1.0, float(finish.max(initial=0.0)))
     problems: list[str] = []
     for i in range(n):

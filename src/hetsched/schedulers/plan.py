@@ -14,8 +14,10 @@ Choices: the plan is made when jobs are first submitted, for those jobs (a later
 is planned then, around the running jobs: edges to jobs planned before and not running are
 left out); a job's cost on a
 node is its estimate there, and a node whose cores are fewer than the job's threads cannot
-take it; there is no communication cost (the engine moves no data); a job that needs more
-than one node is placed first-fit when released. Jobs on a node start in release order, not
+take it, nor one whose memory or disk is too small (a job no node's cores can hold, even if
+its slots can, is placed first-fit when released); there is no communication cost (the
+engine moves no data); a job that needs more than one node is placed first-fit when
+released. Jobs on a node start in release order, not
 in the plan's: the plan chooses where, the run decides when.
 """
 
@@ -29,8 +31,14 @@ from hetsched.mapping.dag import heft
 from hetsched.mapping.graph import TaskGraph
 from hetsched.schedulers.placement import place
 from hetsched.sim.protocol import Decision, Events, Scheduler, Start
+from hetsched.sim.resources import capacity
 from hetsched.sim.view import ClusterView
 from hetsched.workload.model import Job
+
+
+#: A job's planned cost on a node that can never run it (its threads exceed the node's cores,
+#: or its memory or disk the node's): no plan chooses it while another node can.
+NEVER = 1e30
 
 
 class HeftPlan(Scheduler):
@@ -85,12 +93,20 @@ class HeftPlan(Scheduler):
         if not jobs:
             return
         view = self.view
-        cores = view.platform.arrays.cores.astype(int).tolist()
+        arrays = view.platform.arrays
+        cores = arrays.cores.astype(int).tolist()
+        room = {job.index: (capacity(job, arrays.slots, arrays.memory_mb, arrays.disk_mb)
+                            >= job.ntasks) & (arrays.cores >= job.ntasks) for job in jobs}
+        jobs = [job for job in jobs if room[job.index].any()]  # the others: first fit
+        if not jobs:
+            return
         running = [run for run in view.running.values() if len(run.allocation) == 1]
         tasks = [run.job for run in running] + jobs
         position = {job.id: i for i, job in enumerate(tasks)}
         cost = np.array([[view.speed.estimate(job, node) for node in range(len(cores))]
                          for job in tasks])
+        for i, job in enumerate(jobs, start=len(running)):  # never where it cannot fit
+            cost[i, ~room[job.index]] = NEVER
         edges = tuple((position[parent], i, 0.0) for i, job in enumerate(tasks)
                       for parent in job.parents if parent in position)
         fixed = {i: (run.allocation[0][0], view.now, view.estimated_end(run))

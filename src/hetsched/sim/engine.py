@@ -112,7 +112,7 @@ class Simulation:
         self.clock = [self.t0]
         self.dirty: set[int] = set()  # processors whose threads changed this instant
         self.view = ClusterView(platform, self.state, self.jobs, self.clock, self.contention,
-                                self.dirty, workload.jobs)
+                                self.dirty, workload.jobs, self.kills)
         self._estimate = self.view.speed.estimate_at_speed
         self.fresh: set[int] = set()  # jobs started this instant (their finish not pushed)
         self.last_end = self.t0
@@ -238,7 +238,7 @@ class Simulation:
         other.clock = [self.clock[0]]
         other.dirty = set(self.dirty)
         other.view = ClusterView(self.platform, other.state, other.jobs, other.clock,
-                                 other.contention, other.dirty, self.workload.jobs)
+                                 other.contention, other.dirty, self.workload.jobs, self.kills)
         other.fresh = set(self.fresh)
         other._rng, other._rng_state = None, self._generator_state()
         other.scheduler = scheduler

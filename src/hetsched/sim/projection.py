@@ -6,11 +6,16 @@ threads of new jobs go to processors as :meth:`ClusterState.assign` puts them, a
 uncontended rate until the node is re-rated; the node is re-rated (by
 :func:`~hetsched.sim.rates.node_rates`, the engine's own rule) when a job starts or ends there,
 and under a node-wide model (not ``per_processor``) also when one of a job's shares ends
-before the job; a share whose work is done stops counting. A job that also runs on other
-nodes ends there when its shares end at their current rates (those nodes are not simulated).
-Each share keeps its remaining work as of its last rate change and its end is ``since +
+before the job; a share whose work is done stops counting; a job killed at its walltime ends
+then. Each share keeps its remaining work as of its last rate change and its end is ``since +
 remaining / rate``, as in the engine, so the predicted ends are the engine's, bit for bit where
 the engine sees the same events (tests/test_projection.py holds them to a fork's).
+
+What it does not follow (the engine does): a job that also runs on other nodes ends there when
+its shares end at their current rates (those nodes are not simulated, their re-rating
+neither); a node that is off or booting is treated as up (a job started there begins at its
+boot's end in the run, and jobs held for the boot are left out); a node's local queue is not
+drained when a job ends.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from hetsched.models.contention import ContentionModel, Group
+from hetsched.models.speed import rate as task_rate
 from hetsched.sim.rates import DONE, node_rates, node_wide
 from hetsched.sim.resources import split_over_processors
 from hetsched.sim.state import ClusterState
@@ -51,12 +57,17 @@ class _Part:
 
 def project(state: ClusterState, model: ContentionModel | None, speed: Sequence[float],
             node: int, now: float, starts: Sequence[Job] = (),
-            changed: set[int] = frozenset()) -> dict[int, float]:
+            changed: set[int] = frozenset(), kills: bool = False) -> dict[int, float]:
     """Predicted end, by job index, of every job running on ``node`` at ``now`` and of each
     job of ``starts`` started there now with all its tasks (in that order). ``changed``: the
     processors whose threads changed at ``now`` and that the engine re-rates at the end of the
-    instant. Without a contention model rates never change."""
+    instant. Without a contention model rates never change. With ``kills`` (the run's
+    walltime rule kills), a job ends at its start plus its walltime at the latest."""
     parts, elsewhere = _running(state, node, now)
+    limits = {index: run.start + run.job.walltime for index, run in state.jobs_on(node).items()
+              if kills and run.job.walltime is not None}
+    limits.update((job.index, now + job.walltime) for job in starts
+                  if kills and job.walltime is not None)
     dirty = _start(state, speed, node, now, starts, parts) | {
         p for p in changed if state.layout.node[p] == node}
     wide = model is not None and node_wide(model)
@@ -65,7 +76,7 @@ def project(state: ClusterState, model: ContentionModel | None, speed: Sequence[
     while parts:
         if dirty and model is not None:
             _rerate(parts, model, node_type, speed[node], now, None if wide else dirty)
-        t, finished, early = _next_events(parts, elsewhere, wide, now)
+        t, finished, early = _next_events(parts, elsewhere, limits, wide, now)
         now = t
         dirty = set()
         for index in finished:
@@ -101,7 +112,7 @@ def _start(state: ClusterState, speed: Sequence[float], node: int, now: float,
     available = [state.available[p] for p in procs]
     dirty: set[int] = set()
     for job in starts:
-        rate = job.ipc * speed[node]
+        rate = task_rate(job, speed[node])
         taken = split_over_processors(job.ntasks, [a - t for a, t in zip(available, threads)],
                                       threads, [a or 1 for a in available]) \
             if count > 1 else [job.ntasks]
@@ -127,15 +138,18 @@ def _rerate(parts: list[_Part], model: ContentionModel, node_type: NodeType, spe
             part.rate, part.since = rate, now
 
 
-def _next_events(parts: list[_Part], elsewhere: dict[int, float], wide: bool,
-                 now: float) -> tuple[float, set[int], list[_Part]]:
+def _next_events(parts: list[_Part], elsewhere: dict[int, float], limits: dict[int, float],
+                 wide: bool, now: float) -> tuple[float, set[int], list[_Part]]:
     """The next instant, the jobs that end then (never before ``now``, as the engine's
-    ``RunningJob.end``), and the shares still working that end then before their job (they
-    re-rate the node under a node-wide model)."""
+    ``RunningJob.end``, nor after their walltime ``limits``), and the shares still working
+    that end then before their job (they re-rate the node under a node-wide model)."""
     job_end: dict[int, float] = {}
     for part in parts:
         job_end[part.index] = max(job_end.get(part.index, elsewhere.get(part.index, now)),
                                   part.end())
+    for index, limit in limits.items():
+        if index in job_end:
+            job_end[index] = max(now, min(job_end[index], limit))
     early = [p for p in parts if wide and now < p.end() < job_end[p.index]]
     t = min([*job_end.values(), *(p.end() for p in early)])
     finished = {index for index, end in job_end.items() if end == t}

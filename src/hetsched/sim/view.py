@@ -35,8 +35,10 @@ class ClusterView:
 
     def __init__(self, platform: Platform, state: ClusterState, jobs: JobTable,
                  clock: list[float], contention: ContentionModel | None = None,
-                 changed: set[int] | None = None, workload: Sequence[Job] = ()) -> None:
+                 changed: set[int] | None = None, workload: Sequence[Job] = (),
+                 kills: bool = False) -> None:
         self.platform = platform
+        self._kills = kills  # the run kills jobs at their walltime
         self._workload = workload
         self._contention = contention
         self._changed = set() if changed is None else changed  # to re-rate at the instant's end
@@ -138,7 +140,7 @@ class ClusterView:
         contention model, nothing else starting there (:mod:`hetsched.sim.projection`). Costs
         a step per job ending on the node, not a fork of the run."""
         return project(self._state, self._contention, self._speeds, node, self.now, starts,
-                       self._changed)
+                       self._changed, self._kills)
 
     def fit_mask(self, job: Job, cores: int | None = None) -> np.ndarray:
         """Boolean mask of nodes where ``cores`` (default: all tasks) of ``job`` fit now."""
