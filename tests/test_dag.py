@@ -186,3 +186,13 @@ def test_multi_core_schedules_obey_the_model(seed: int) -> None:
     schedule = heft(graph, capacity, demand)
     assert check_schedule(graph, schedule, capacity, demand) == []
     assert check_schedule(graph, heft(graph), capacity, demand) == []  # one at a time fits too
+
+
+def test_a_task_that_takes_no_time_blocks_no_slot() -> None:
+    """One processor running d (0-2 s), z (no time, at 5 s) and w (7-9 s): c (4 s, after d)
+    fits the idle slot from 2 s to 7 s, which z does not cut."""
+    graph = TaskGraph(np.array([[0.0], [2.0], [4.0], [2.0]]), ((3, 2, 0.0),),
+                      ("z", "w", "c", "d"))
+    schedule = heft(graph, fixed={0: (0, 5.0, 5.0), 1: (0, 7.0, 9.0), 3: (0, 0.0, 2.0)})
+    assert (schedule.start[2], schedule.finish[2]) == (2.0, 6.0)
+    assert check_schedule(graph, schedule) == []

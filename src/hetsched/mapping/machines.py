@@ -179,7 +179,8 @@ class GraphProcessors:
         """Task ``task`` runs on ``p`` from ``start`` to ``finish`` whatever the model would
         choose (a job already running when a plan is made)."""
         self.processor[task], self.start[task], self.finish[task] = p, start, finish
-        bisect.insort(self.busy[p], (start, finish, self.demand[task]))
+        if finish > start:  # a task that takes no time holds no core
+            bisect.insort(self.busy[p], (start, finish, self.demand[task]))
 
     def for_tasks(self, rows: Sequence[int] | np.ndarray) -> "GraphProcessors":
         """These processors, as they are now (shared, not copied), for tasks ``rows``."""
