@@ -126,11 +126,11 @@ def test_heft_runs_a_dag_under_contention_keeping_every_dependency() -> None:
 def test_heft_replan_plans_again_at_every_release_around_the_running_jobs() -> None:
     """A chain a -> b and an independent c on two 4-core nodes: the static plan is made once;
     heft_replan plans again when b is released, with c still running fixed on its node."""
-    from hetsched.schedulers.plan import HeftPlan
+    from hetsched.schedulers.plan import WorkflowPlan
 
     plans: list[list[str]] = []
 
-    class Spy(HeftPlan):
+    class Spy(WorkflowPlan):
         def _plan(self, jobs: list[Job]) -> None:
             plans.append(sorted(job.id for job in jobs)
                          + sorted(f"running:{r.job.id}" for r in self.view.running.values()))
@@ -161,3 +161,28 @@ def test_heft_plans_no_job_where_it_cannot_fit() -> None:
                       Workload("w", [Job("big", 0.0, 2, 1e11, 100.0, job_memory_mb=5000.0)]),
                       create("heft"))
     assert result.state.tolist() == [JobState.FINISHED] and result.allocation[0][0][0] == 1
+
+
+@pytest.mark.parametrize("name", ["heft", "cpop", "peft"])
+def test_each_plan_is_executed_on_its_nodes(name: str) -> None:
+    """Single-core nodes of three speeds and exact estimates: every job of a random DAG runs
+    on the node the mapping core's plan gives it, and after its parents."""
+    from hetsched.mapping.dag import cpop, heft, peft
+    from hetsched.mapping.graph import TaskGraph
+
+    rng = np.random.default_rng(7)
+    kinds = [NodeType(f"k{i}", 1, ghz) for i, ghz in enumerate((1.0, 1.5, 2.0))]
+    platform = Platform.from_counts("p", [(kind, 1) for kind in kinds])
+    ops = rng.uniform(1e10, 5e10, size=15)
+    jobs = [Job(f"j{i}", 0.0, 1, float(ops[i]), float(ops[i]) / 1e9,  # exact on the slowest
+                parents=tuple(f"j{p}" for p in rng.choice(i, size=min(i, 2), replace=False)))
+            for i in range(15)]
+    result = simulate(platform, Workload("w", jobs), create(name))
+    index = {job.id: i for i, job in enumerate(jobs)}
+    cost = np.array([[job.req_ops / (ghz * 1e9) for ghz in (1.0, 1.5, 2.0)] for job in jobs])
+    graph = TaskGraph(cost, tuple((index[p], i, 0.0) for i, j in enumerate(jobs)
+                                  for p in j.parents))
+    plan = {"heft": heft, "cpop": cpop, "peft": peft}[name](graph, [1, 1, 1], [1] * 15)
+    assert [a[0][0] for a in result.allocation] == plan.processor.tolist()
+    assert all(result.start[i] >= result.end[index[p]] for i, job in enumerate(jobs)
+               for p in job.parents)

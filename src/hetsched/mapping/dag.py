@@ -77,35 +77,46 @@ def _schedule(name: str, state: GraphProcessors, began: float, **info: object) -
                          seconds=time.perf_counter() - began, info=dict(info))
 
 
+#: Tasks already placed (task: processor, start, finish), planned around (a plan made mid-run).
+Fixed = dict[int, tuple[int, float, float]]
+
+
+def _machines(graph: TaskGraph, rows: Sequence[int], capacity: Sequence[int] | None,
+              demand: Sequence[int] | None, fixed: Fixed | None) -> GraphProcessors:
+    state = GraphProcessors(graph, rows, capacity, demand)
+    for task, (p, start, finish) in (fixed or {}).items():
+        state.fix(task, p, start, finish)
+    return state
+
+
 def heft(graph: TaskGraph, capacity: Sequence[int] | None = None,
-         demand: Sequence[int] | None = None,
-         fixed: dict[int, tuple[int, float, float]] | None = None) -> GraphSchedule:
+         demand: Sequence[int] | None = None, fixed: Fixed | None = None) -> GraphSchedule:
     """HEFT: tasks by decreasing upward rank, each on the processor of its earliest finish
     (with insertion). That is MCT on the graph's processors, tasks in that order. With
     ``capacity`` and ``demand`` (cores per machine and per task), tasks share a machine while
-    their cores fit (:class:`GraphProcessors`); ``fixed`` tasks (task: processor, start,
-    finish) are where they are, the others planned around them (a plan made mid-run)."""
+    their cores fit (:class:`GraphProcessors`); ``fixed`` tasks are where they are, the others
+    planned around them. CPOP and PEFT take the same three."""
     began = time.perf_counter()
-    fixed = fixed or {}
     rank = upward_rank(graph)
-    order = [int(i) for i in np.lexsort((_positions(graph), -rank)) if int(i) not in fixed]
-    state = GraphProcessors(graph, order, capacity, demand)
-    for task, (p, start, finish) in fixed.items():
-        state.fix(task, p, start, finish)
+    order = [int(i) for i in np.lexsort((_positions(graph), -rank))
+             if int(i) not in (fixed or {})]
+    state = _machines(graph, order, capacity, demand, fixed)
     mct_on(state)
     return _schedule("heft", state, began)
 
 
 def by_priority(graph: TaskGraph, priority: np.ndarray,
                  place: Callable[[int], int], state: GraphProcessors) -> None:
-    """Map ready tasks, highest ``priority`` first, each on processor ``place(task)``."""
+    """Map ready tasks, highest ``priority`` first, each on processor ``place(task)`` (a task
+    already placed, ``fixed``, stays)."""
     position = _positions(graph)
     waiting = np.array([len(p) for p in graph.parents])
     heap = [(-priority[i], position[i], i) for i in range(graph.tasks) if waiting[i] == 0]
     heapq.heapify(heap)
     while heap:
         _, _, task = heapq.heappop(heap)
-        state.commit(task, place(task))
+        if state.processor[task] < 0:
+            state.commit(task, place(task))
         for child, _ in graph.children[task]:
             waiting[child] -= 1
             if waiting[child] == 0:
@@ -129,32 +140,36 @@ def critical_path(graph: TaskGraph, priority: np.ndarray) -> list[int]:
     return path
 
 
-def cpop(graph: TaskGraph) -> GraphSchedule:
+def cpop(graph: TaskGraph, capacity: Sequence[int] | None = None,
+         demand: Sequence[int] | None = None, fixed: Fixed | None = None) -> GraphSchedule:
     """CPOP: priority ``rank_u + rank_d``; the critical path's tasks all on the processor that
-    runs the path fastest, every other task on its earliest-finish processor; ready tasks in
-    decreasing priority."""
+    runs the path fastest (unless that one can never hold the task: then its earliest-finish
+    processor), every other task on its earliest-finish processor; ready tasks in decreasing
+    priority."""
     began = time.perf_counter()
-    state = GraphProcessors(graph, np.arange(graph.tasks))
+    state = _machines(graph, np.arange(graph.tasks), capacity, demand, fixed)
     priority = upward_rank(graph) + downward_rank(graph)
     path = critical_path(graph, priority)
     on_path = set(path)
     cp_processor = int(np.argmin(graph.cost[path].sum(axis=0)))
 
     def place(task: int) -> int:
-        if task in on_path:
+        ends = state.completion(np.array([task]))[0]
+        if task in on_path and np.isfinite(ends[cp_processor]):
             return cp_processor
-        return int(np.argmin(state.completion(np.array([task]))[0]))
+        return int(np.argmin(ends))
 
     by_priority(graph, priority, place, state)
     return _schedule("cpop", state, began, critical_path=[graph.names[i] for i in path],
                      critical_path_processor=cp_processor)
 
 
-def peft(graph: TaskGraph) -> GraphSchedule:
+def peft(graph: TaskGraph, capacity: Sequence[int] | None = None,
+         demand: Sequence[int] | None = None, fixed: Fixed | None = None) -> GraphSchedule:
     """PEFT: ready tasks by decreasing ``rank_oct`` (the mean of their row of the optimistic
     cost table), each on the processor of least ``EFT + OCT``."""
     began = time.perf_counter()
-    state = GraphProcessors(graph, np.arange(graph.tasks))
+    state = _machines(graph, np.arange(graph.tasks), capacity, demand, fixed)
     table = optimistic_cost_table(graph)
 
     def place(task: int) -> int:

@@ -36,8 +36,10 @@ def builtin_entries() -> Iterator[Entry]:
     for name, cls in (("slf", "SmallestLoadFirst"), ("let", "LeastExecutionTime"),
                       ("mom", "MinOfMax")):
         yield entry(name, f"hetsched.schedulers.whatif:{cls}", "whatif")
-    yield entry("heft", "hetsched.schedulers.plan:HeftPlan", "plan")
-    yield entry("heft_replan", "hetsched.schedulers.plan:HeftPlan", "plan", replan=True)
+    for plan in ("heft", "cpop", "peft"):
+        yield entry(plan, "hetsched.schedulers.plan:WorkflowPlan", "plan", heuristic=plan)
+    yield entry("heft_replan", "hetsched.schedulers.plan:WorkflowPlan", "plan",
+                heuristic="heft", replan=True)
     yield entry("easy", "hetsched.schedulers.backfill:EasyBackfill", "backfill")
     yield entry("conservative", "hetsched.schedulers.conservative:ConservativeBackfill",
                 "backfill")

@@ -1,10 +1,10 @@
-"""HEFT as a static plan in the simulator: the submitted workflow is planned once, each job on
-the node of its earliest finish with the nodes' cores over time (jobs run side by side while
-their threads fit its cores; :func:`hetsched.mapping.dag.heft` on
-:class:`~hetsched.mapping.machines.GraphProcessors`), from the run-time estimates the
-scheduler sees, without contention; the run then starts each job on its planned node once it
-is released and its threads fit there, and contention decides the speed. On nodes of one core
-this is classic HEFT.
+"""HEFT, CPOP and PEFT as static plans in the simulator (``heft``, ``cpop``, ``peft``): the
+submitted workflow is planned once by the heuristic on the nodes' cores over time (jobs run side
+by side while their threads fit its cores: :mod:`hetsched.mapping.dag` on
+:class:`~hetsched.mapping.machines.GraphProcessors`), from the run-time estimates the scheduler
+sees, without contention; the run then starts each job on its planned node once it is released
+and its threads fit there, and contention decides the speed. On nodes of one core this is
+classic HEFT (CPOP, PEFT).
 
 ``heft_replan`` plans again whenever jobs are released: the jobs not started yet, around the
 running ones (each fixed on its node from now to its estimated end, its children's inputs
@@ -27,9 +27,10 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from hetsched.mapping.dag import heft
+from hetsched.mapping.dag import cpop, heft, peft
 from hetsched.mapping.graph import TaskGraph
 from hetsched.schedulers.placement import place
+from hetsched.schedulers.policies import known
 from hetsched.sim.protocol import Decision, Events, Scheduler, Start
 from hetsched.sim.resources import capacity
 from hetsched.sim.view import ClusterView
@@ -41,25 +42,29 @@ from hetsched.workload.model import Job
 NEVER = 1e30
 
 
-class HeftPlan(Scheduler):
-    """HEFT's static plan of the submitted workflow, each job then started on its node; with
-    ``replan``, the jobs not yet started are planned again whenever jobs are released, around
-    the running ones (each where it runs, until its estimated end)."""
+#: The plans a workflow can be given, by heuristic.
+PLANS = {"heft": heft, "cpop": cpop, "peft": peft}
+
+
+class WorkflowPlan(Scheduler):
+    """A static plan of the submitted workflow by ``heuristic`` (HEFT, CPOP or PEFT), each job
+    then started on its node; with ``replan``, the jobs not yet started are planned again
+    whenever jobs are released, around the running ones (each where it runs, until its
+    estimated end)."""
 
     name = "heft"
-    description = ("HEFT's static plan of the submitted workflow on the nodes' cores "
-                   "(estimates, no contention); each job started on its planned node once "
-                   "released and its threads fit")
 
     @classmethod
-    def describe(cls, name: str, replan: bool = False) -> str:
-        if not replan:
-            return cls.description
-        return ("HEFT planned again at every release, around the running jobs (estimates, "
-                "no contention); each job started on its planned node")
+    def describe(cls, name: str, heuristic: str = "heft", replan: bool = False) -> str:
+        when = ("planned again at every release, around the running jobs" if replan else
+                "a static plan of the submitted workflow")
+        return (f"{heuristic.upper()}: {when} on the nodes' cores (estimates, no contention); "
+                "each job started on its planned node once released and its threads fit")
 
-    def __init__(self, replan: bool = False) -> None:
+    def __init__(self, heuristic: str = "heft", replan: bool = False) -> None:
+        self.heuristic = known("plan", heuristic, PLANS)
         self.replan = replan
+        self.name = f"{heuristic}_replan" if replan else heuristic  # type: ignore[misc]
 
     def reset(self, view: ClusterView, rng: np.random.Generator) -> None:
         super().reset(view, rng)
@@ -111,6 +116,7 @@ class HeftPlan(Scheduler):
                       for parent in job.parents if parent in position)
         fixed = {i: (run.allocation[0][0], view.now, view.estimated_end(run))
                  for i, run in enumerate(running)}
-        schedule = heft(TaskGraph(cost, edges), cores, [job.ntasks for job in tasks], fixed)
+        schedule = PLANS[self.heuristic](TaskGraph(cost, edges), cores,
+                                         [job.ntasks for job in tasks], fixed)
         for job, node in zip(jobs, schedule.processor[len(running):].tolist()):
             self.node_of[job.index] = node
