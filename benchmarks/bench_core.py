@@ -25,15 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data"
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-
-def best_cpu(fn, repeat: int) -> tuple[float, object]:
-    """The least CPU time of ``repeat`` calls, and the last call's value."""
-    best, value = float("inf"), None
-    for _ in range(repeat):
-        began = time.process_time()
-        value = fn()
-        best = min(best, time.process_time() - began)
-    return best, value
+from benchtools import best_cpu, print_table  # noqa: E402
 
 
 def lublin_rows(repeat: int, quick: bool) -> list[tuple[str, ...]]:
@@ -228,13 +220,6 @@ def main() -> None:
         rows.append(fork_mid_kit())
         rows += [("", "jobs", "CPU s (best)", "per instant"), fork_every_instant()]
     print_table(rows)
-
-
-def print_table(rows: list[tuple[str, ...]]) -> None:
-    widths = [max(len(r[i]) for r in rows) for i in range(4)]
-    for row in rows:
-        print("  ".join(cell.ljust(w) if i == 0 else cell.rjust(w)
-                        for i, (cell, w) in enumerate(zip(row, widths))))
 
 
 if __name__ == "__main__":

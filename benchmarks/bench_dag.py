@@ -20,6 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data" / "stg"
 sys.path.insert(0, str(ROOT / "src"))
 
+from benchtools import print_table  # noqa: E402
 from hetsched.mapping.dag_io import read_dag, read_stg_optima  # noqa: E402
 from hetsched.mapping.graph_registry import run_graph_heuristic  # noqa: E402
 
@@ -70,10 +71,7 @@ def main() -> None:
         for row in rows[:1] + [tuple("---" for _ in header)] + rows[1:]:
             print("| " + " | ".join(row) + " |")
         return
-    widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
-    for row in rows:
-        print("  ".join(c.ljust(w) if i < 2 else c.rjust(w)
-                        for i, (c, w) in enumerate(zip(row, widths))))
+    print_table(rows, left=2)
 
 
 if __name__ == "__main__":

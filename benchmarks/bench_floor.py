@@ -23,9 +23,9 @@ from __future__ import annotations
 
 import argparse
 import signal
-import time
 from pathlib import Path
 
+from benchtools import best_cpu, print_table
 from reference_loop import easy, fcfs, fcfs_closed_form
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -40,20 +40,11 @@ def limited(fn, seconds: int) -> float | None:
     signal.signal(signal.SIGALRM, stop)
     signal.alarm(seconds)
     try:
-        return best_cpu(fn, 1)
+        return best_cpu(fn, 1)[0]
     except TimeoutError:
         return None
     finally:
         signal.alarm(0)
-
-
-def best_cpu(fn, repeat: int) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        began = time.process_time()
-        fn()
-        best = min(best, time.process_time() - began)
-    return best
 
 
 def lublin(platform, copies: int = 1):
@@ -102,13 +93,13 @@ def main() -> None:
         work = lublin(platform)
         ref = reference_jobs(work, platform.slowest_speed)
         procs = platform.total_cores
-        floor = {name: best_cpu(lambda f=f: f(ref, procs), args.repeat)
+        floor = {name: best_cpu(lambda f=f: f(ref, procs), args.repeat)[0]
                  for name, f in (("fcfs", fcfs), ("easy", easy),
                                  ("closed", fcfs_closed_form))}
         took = {}
         for name in ("fcfs", "easy", "high_gflops"):
             took[name] = best_cpu(lambda n=name: simulate(platform, work, create(n)),
-                                  args.repeat)
+                                  args.repeat)[0]
         for name in ("fcfs", "easy"):
             rows.append((label, name, f"{len(work.jobs):,}", f"{took[name]:.3f}",
                          f"{floor[name]:.3f}", f"{took[name] / floor[name]:.1f}x"))
@@ -121,17 +112,14 @@ def main() -> None:
         for size in (int(s) for s in args.sizes.split(",")):
             work_n = lublin(platform, size // 10000)
             floor_n = best_cpu(lambda w=work_n: easy(reference_jobs(w, platform.slowest_speed),
-                                                     procs), 1)
+                                                     procs), 1)[0]
             seconds = limited(lambda w=work_n: simulate(platform, w, create("conservative")),
                               args.limit)
             rows.append((label, "conservative / floor easy", f"{size:,}",
                          f"> {args.limit}" if seconds is None else f"{seconds:.3f}",
                          f"{floor_n:.3f}", "—" if seconds is None else
                          f"{seconds / floor_n:.1f}x"))
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    for row in rows:
-        print("  ".join(c.ljust(w) if i < 2 else c.rjust(w)
-                        for i, (c, w) in enumerate(zip(row, widths))))
+    print_table(rows, left=2)
 
 
 if __name__ == "__main__":

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -21,6 +20,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
+from benchtools import best_cpu, print_table  # noqa: E402
 from hetsched.platform.model import NodeType, Platform, Processor  # noqa: E402
 from hetsched.schedulers import create  # noqa: E402
 from hetsched.sim.engine import simulate  # noqa: E402
@@ -52,15 +52,6 @@ def dag(jobs: int, seed: int, dense: bool) -> Workload:
                         seconds, mem_bw_gbs=float(rng.uniform(3.6, 10.5)),
                         cpu_util=float(rng.uniform(0.7, 1.0)), parents=parents))
     return Workload("dense" if dense else "dag", made)
-
-
-def best_cpu(fn, repeat: int) -> tuple[float, object]:
-    best, out = float("inf"), None
-    for _ in range(repeat):
-        began = time.process_time()
-        out = fn()
-        best = min(best, time.process_time() - began)
-    return best, out
 
 
 def counted(fn):
@@ -96,10 +87,7 @@ def main() -> None:
                 seconds, _ = best_cpu(run, args.repeat)
                 rows.append((work.name, str(count), name, f"{result.end.max():,.0f}",
                              f"{whatifs:,}", f"{seconds:.3f}"))
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    for row in rows:
-        print("  ".join(c.ljust(w) if i < 3 else c.rjust(w)
-                        for i, (c, w) in enumerate(zip(row, widths))))
+    print_table(rows, left=3)
 
 
 if __name__ == "__main__":

@@ -256,8 +256,8 @@ def main() -> None:
                  "turnaround, waiting and execution time, whole seconds), util and ef_usage "
                  "(percent), cost (dollars), end (actual simulation end time, s), jobs, failed, "
                  "servers (servers used), types (per server type: used, util, cost); and "
-                 "jobs_sha256, hetsched.experiments.dssim_table.placement_digest of every job's server, "
-                 "start and end as ds-server lists them. Regenerate with "
+                 "jobs_sha256, hetsched.experiments.dssim_table.placement_digest of every job's "
+                 "server, start and end as ds-server lists them. Regenerate with "
                  "benchmarks/dssim_real_server.py (docs/dssim.md)."),
         "cells": "CELLS"}, indent=1).replace('"CELLS"', _cells_json(cells)) + "\n")
     print(f"wrote {args.out}")
