@@ -18,6 +18,23 @@ from hetsched.sim.state import ClusterState, RunningJob
 from hetsched.workload.model import Job
 
 
+class _Submitted(Sequence[Job]):
+    """The first ``known`` jobs of ``jobs``, read in place."""
+
+    def __init__(self, jobs: Sequence[Job], known: int) -> None:
+        self._jobs, self._known = jobs, known
+
+    def __len__(self) -> int:
+        return self._known
+
+    def __getitem__(self, item):  # type: ignore[no-untyped-def]
+        if isinstance(item, slice):
+            return tuple(self._jobs[i] for i in range(*item.indices(self._known)))
+        if not -self._known <= item < self._known:
+            raise IndexError("job index out of range")
+        return self._jobs[item % self._known]
+
+
 def _readonly(array: np.ndarray) -> np.ndarray:
     view = array.view()
     view.flags.writeable = False
@@ -72,8 +89,9 @@ class ClusterView:
     @property
     def submitted(self) -> Sequence[Job]:
         """Every job submitted so far, in submission order: those waiting for their parents
-        (held) too, so a policy can plan a workflow ahead (a static plan, HEFT's)."""
-        return self._workload[:self._jobs.known]
+        (held) too, so a policy can plan a workflow ahead (a static plan, HEFT's). A view of
+        the workload, not a copy: ``len`` costs nothing, a slice copies only itself."""
+        return _Submitted(self._workload, self._jobs.known)
 
     @property
     def total_free_slots(self) -> int:
