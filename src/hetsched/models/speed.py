@@ -43,6 +43,12 @@ def work(duration: Number, ipc: Number, speed: Number) -> Number:
     return duration * ipc * speed
 
 
+def on_slowest(duration: Number, speed: float, slowest: float) -> Number:
+    """``duration`` seconds on a core of ``speed`` ops/s, as seconds on the platform's
+    ``slowest`` core (where a job's estimate is given: ``req_time``)."""
+    return seconds(work(duration, 1.0, speed), 1.0, slowest)
+
+
 def rate(job: Job, speed: float) -> float:
     """Operations per second of one of ``job``'s tasks on a core of ``speed`` (uncontended)."""
     return job.ipc * node_speed(job.fixed_duration, speed)

@@ -20,7 +20,7 @@ from hetsched.errors import InputError
 from hetsched.documents import file_stem
 from hetsched.files import check_exists, check_size, decode_text, read_text
 from hetsched.parsing import parse_float, parse_number, quote
-from hetsched.models.speed import work
+from hetsched.models.speed import on_slowest, work
 from hetsched.limits import MAX_FILE_BYTES, MAX_JOB_NUMBER, MAX_MEMORY_MB, MAX_TASKS, MAX_TIME
 from hetsched.platform.model import Platform
 from hetsched.options import check_estimate_factor, check_placement, check_reference_speed
@@ -222,7 +222,7 @@ def _to_workload(name: str, path: Path, platform: Platform, options: SwfOptions,
     reference = options.reference_speed or slowest
     requested = t[:, COL["requested_time"]]
     estimate = np.where(requested > 0, requested, run * options.estimate_factor)
-    req_time = estimate * reference / slowest
+    req_time = on_slowest(estimate, reference, slowest)
     walltime = np.where(requested > 0, req_time, np.nan)  # the user's limit, if given
     req_ops = work(run, 1.0, reference)  # SWF has no ipc
     mem_kb = np.where(t[:, COL["requested_memory"]] > 0, t[:, COL["requested_memory"]],

@@ -29,7 +29,7 @@ from hetsched.documents import file_stem, require_mapping
 from hetsched.errors import InputError
 from hetsched.fileio import ForeignModel, check_unique, record_namer, validate
 from hetsched.limits import MAX_DATA_BYTES, MAX_GRAPH_EDGES, MAX_GRAPH_TASKS, MAX_TASKS
-from hetsched.models.speed import work
+from hetsched.models.speed import on_slowest, work
 from hetsched.platform.model import Platform
 from hetsched.quantities import Seconds
 from hetsched.workload.dag import check_dag
@@ -218,7 +218,7 @@ def _workload(name: str, tasks: list[Task], path: Path, platform: Platform,
     reference = reference_speed or slowest
     jobs = [Job(id=t.id, submit=0.0, ntasks=math.ceil(t.cores),
                 req_ops=work(t.runtime, 1.0, reference),
-                req_time=t.runtime * reference / slowest, profile=t.profile,
+                req_time=on_slowest(t.runtime, reference, slowest), profile=t.profile,
                 parents=tuple(parents[t.id]))
             for t in tasks]
     check_dag(jobs, path, "task")
