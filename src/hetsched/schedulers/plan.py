@@ -108,8 +108,7 @@ class WorkflowPlan(Scheduler):
         running = [run for run in view.running.values() if len(run.allocation) == 1]
         tasks = [run.job for run in running] + jobs
         position = {job.id: i for i, job in enumerate(tasks)}
-        cost = np.array([[view.speed.estimate(job, node) for node in range(len(cores))]
-                         for job in tasks])
+        cost = np.array([view.speed.estimates(job) for job in tasks])
         for i, job in enumerate(jobs, start=len(running)):  # never where it cannot fit
             cost[i, ~room[job.index]] = NEVER
         edges = tuple((position[parent], i, 0.0) for i, job in enumerate(tasks)
