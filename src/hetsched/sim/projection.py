@@ -27,9 +27,9 @@ from typing import TYPE_CHECKING
 
 from hetsched.models.contention import ContentionModel, Group
 from hetsched.models.speed import rate as task_rate
-from hetsched.sim.rates import DONE, node_rates, node_wide
+from hetsched.sim.rates import DONE, at_rate, node_rates, node_wide
 from hetsched.sim.resources import split_over_processors
-from hetsched.sim.state import ClusterState
+from hetsched.sim.state import ClusterState, Share
 from hetsched.workload.model import Job
 
 if TYPE_CHECKING:
@@ -38,21 +38,15 @@ if TYPE_CHECKING:
 
 @dataclass(slots=True)
 class _Part:
-    """One share in the projection: ``threads`` threads of job ``index`` on ``processor``."""
+    """A share of job ``index`` in the projection (replaced, as the engine's are, when its
+    rate changes)."""
 
     index: int
     job: Job
-    processor: int
-    remaining: float
-    rate: float
-    since: float
-    group: Group
-
-    def end(self) -> float:
-        return self.since + self.remaining / self.rate
+    share: Share
 
     def working(self, now: float) -> bool:
-        return self.remaining - self.rate * (now - self.since) > DONE * self.job.req_ops
+        return self.share.remaining_at(now) > DONE * self.job.req_ops
 
 
 def project(state: ClusterState, model: ContentionModel | None, speed: Sequence[float],
@@ -81,8 +75,8 @@ def project(state: ClusterState, model: ContentionModel | None, speed: Sequence[
         dirty = set()
         for index in finished:
             ends[index] = t
-            dirty.update(p.processor for p in parts if p.index == index)
-        dirty.update(p.processor for p in early)
+            dirty.update(p.share.processor for p in parts if p.index == index)
+        dirty.update(p.share.processor for p in early)
         parts = [p for p in parts if p.index not in finished]
     return ends
 
@@ -97,8 +91,7 @@ def _running(state: ClusterState, node: int,
             if share.node != node:
                 elsewhere[index] = max(elsewhere.get(index, now), share.end())
             else:
-                parts.append(_Part(index, run.job, share.processor, share.remaining,
-                                   share.rate, share.since, share.group))
+                parts.append(_Part(index, run.job, share))
     return parts, elsewhere
 
 
@@ -119,8 +112,9 @@ def _start(state: ClusterState, speed: Sequence[float], node: int, now: float,
         for offset, n in enumerate(taken):
             if n:
                 threads[offset] += n
-                parts.append(_Part(job.index, job, first + offset, job.req_ops, rate, now,
-                                   Group(job, offset, n, job.req_ops / rate)))
+                parts.append(_Part(job.index, job, Share(
+                    node=node, processor=first + offset, threads=n, remaining=job.req_ops,
+                    rate=rate, since=now, group=Group(job, offset, n, job.req_ops / rate))))
                 dirty.add(first + offset)
     return dirty
 
@@ -131,11 +125,9 @@ def _rerate(parts: list[_Part], model: ContentionModel, node_type: NodeType, spe
     whose rate does not change keeps its record, as the engine's do."""
     working = [p for p in parts if p.working(now)]
     for part, rate in zip(working, node_rates(model, node_type, speed,
-                                              [p.group for p in working])):
-        if (only is None or part.processor in only) and rate != part.rate:
-            part.remaining -= part.rate * (now - part.since)
-            part.remaining = max(0.0, part.remaining)
-            part.rate, part.since = rate, now
+                                              [p.share.group for p in working])):
+        if (only is None or part.share.processor in only) and rate != part.share.rate:
+            part.share = at_rate(part.share, rate, now)
 
 
 def _next_events(parts: list[_Part], elsewhere: dict[int, float], limits: dict[int, float],
@@ -146,11 +138,11 @@ def _next_events(parts: list[_Part], elsewhere: dict[int, float], limits: dict[i
     job_end: dict[int, float] = {}
     for part in parts:
         job_end[part.index] = max(job_end.get(part.index, elsewhere.get(part.index, now)),
-                                  part.end())
+                                  part.share.end())
     for index, limit in limits.items():
         if index in job_end:
             job_end[index] = max(now, min(job_end[index], limit))
-    early = [p for p in parts if wide and now < p.end() < job_end[p.index]]
-    t = min([*job_end.values(), *(p.end() for p in early)])
+    early = [p for p in parts if wide and now < p.share.end() < job_end[p.index]]
+    t = min([*job_end.values(), *(p.share.end() for p in early)])
     finished = {index for index, end in job_end.items() if end == t}
-    return t, finished, [p for p in early if p.end() == t]
+    return t, finished, [p for p in early if p.share.end() == t]

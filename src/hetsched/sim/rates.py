@@ -86,15 +86,18 @@ def changed_rates(state: ClusterState, model: ContentionModel, speed: list[float
     return rates
 
 
+def at_rate(share: Share, rate: float, now: float) -> Share:
+    """``share`` from ``now`` on at ``rate``: its remaining work brought up to ``now``."""
+    return Share(node=share.node, processor=share.processor, threads=share.threads,
+                 remaining=max(0.0, share.remaining_at(now)), rate=rate, since=now,
+                 group=share.group)
+
+
 def rerated(run: RunningJob, rates: dict[int, float], now: float) -> RunningJob:
     """A new record of ``run`` with ``rates`` (by processor) from ``now`` on: the changed
     shares' remaining work brought up to ``now``, its end and version renewed."""
-    shares = tuple(
-        share if share.processor not in rates else
-        Share(node=share.node, processor=share.processor, threads=share.threads,
-              remaining=max(0.0, share.remaining_at(now)), rate=rates[share.processor],
-              since=now, group=share.group)
-        for share in run.shares)
+    shares = tuple(share if share.processor not in rates else
+                   at_rate(share, rates[share.processor], now) for share in run.shares)
     end = max(now, max(share.end() for share in shares))
     return RunningJob(job=run.job, allocation=run.allocation, start=run.start,
                       est_end=run.est_end, shares=shares, end=end, version=run.version + 1)
