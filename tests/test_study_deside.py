@@ -41,3 +41,12 @@ def test_the_dags_are_the_stream_catalogue_s_and_the_seed_changes_nothing() -> N
     for r in done:
         by_seed[(r.dag, r.scheduler)].append(r.makespan)
     assert all(len(set(values)) == 1 for values in by_seed.values())
+
+
+def test_bad_server_counts_and_seeds_are_one_line(tmp_path: Path) -> None:
+    for args, message in ((["--servers", "2,a"], "--servers takes whole numbers"),
+                          (["--servers", "0"], "--servers takes whole numbers"),
+                          (["--seeds", "0"], "--seeds must be at least 1")):
+        result = runner.invoke(app, ["study", "deside", "--out", str(tmp_path), *args])
+        assert result.exit_code == 2
+        assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1

@@ -120,13 +120,17 @@ def deside(
     servers of 56 logical cores and 80 GB/s under DESiDE's contention; SLF, LET, MOM, HEFT's
     plan and fcfs; makespans and MOM's and LET's gains over SLF beside the paper's."""
     from hetsched.experiments import deside as study
+    from hetsched.parsing import parse_int
     from hetsched.output import write_rows_csv
     from hetsched.report.bars import makespans_by_servers
 
     with user_errors():
-        counts = tuple(int(s) for s in servers.split(",") if s.strip())
-        if not counts or min(counts) < 1 or seeds < 1:
-            raise ConfigError("--servers takes positive counts and --seeds at least 1")
+        counts = tuple(parse_int(s.strip()) for s in servers.split(",") if s.strip())
+        if not counts or None in counts or min(counts) < 1:
+            raise ConfigError(f"--servers takes whole numbers of servers, at least 1, "
+                              f"comma-separated: got {servers!r}")
+        if seeds < 1:
+            raise ConfigError(f"--seeds must be at least 1, got {seeds}")
         done = list(study.runs(counts, tuple(range(seeds))))
         summary = study.improvements(done)
         out.mkdir(parents=True, exist_ok=True)
