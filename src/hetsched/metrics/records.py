@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from hetsched.models.speed import run_time
+from hetsched.models.speed import SpeedModel
 from hetsched.sim.result import JobState, SimResult
 
 #: Bounded-slowdown threshold (seconds).
@@ -40,8 +40,8 @@ def job_records(result: SimResult) -> JobRecords:
     heterogeneous slowdown = response / (run time alone on the slowest node type)."""
     jobs = result.workload.jobs
     submit = np.array([j.submit for j in jobs], dtype=float)
-    slowest = result.platform.slowest_speed
-    base = np.array([run_time(j, slowest) for j in jobs], dtype=float)
+    base_time = SpeedModel(result.platform).base_time
+    base = np.array([base_time(j) for j in jobs], dtype=float)
     wait = result.start - submit
     run = result.end - result.start
     response = result.end - submit

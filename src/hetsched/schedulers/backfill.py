@@ -1,7 +1,8 @@
 """EASY backfilling, heterogeneity-aware, and what conservative backfilling shares with it.
 
-Estimates: a job's run time on node n is ``req_time * slowest_speed / speed_n`` (a job spread
-over several nodes runs at its slowest node's pace). A running job past its estimate is
+Estimates: a job's run time on node n is ``req_time * slowest_speed / speed_n`` (the row's time
+with an ETC row: :mod:`hetsched.models.speed`; a job spread over several nodes runs at its
+slowest node's pace). A running job past its estimate is
 expected to end now: it pushes reservations back, it is never killed.
 
 EASY: the queue head (FCFS) starts if it fits. Otherwise it gets a reservation at the
@@ -31,10 +32,7 @@ from hetsched.workload.model import Job
 
 def estimated_duration(view: ClusterView, job: Job, allocation: Allocation) -> float:
     """Estimated run time of ``job`` on ``allocation``: it runs at its slowest node's pace."""
-    speed = view.platform.arrays.speed
-    slowest = float(speed[allocation[0][0]]) if len(allocation) == 1 else \
-        float(speed[[node for node, _ in allocation]].min())
-    return view.speed.estimate_at_speed(job, slowest)
+    return view.speed.estimate_on(job, [node for node, _ in allocation])
 
 
 def _end(view: ClusterView, job: Job, start: float, allocation: Allocation) -> float:
@@ -157,7 +155,9 @@ class EasyBackfill(Backfilling):
                     continue
             if shadow is None:
                 shadow = self._shadow(head, now)
-            if now + job.req_time * shortest > shadow.time and \
+            # a lower bound of its estimates (an ETC row's are its own)
+            least = job.req_time * shortest if not job.etc else view.speed.least_estimate(job)
+            if now + least > shadow.time and \
                     (one_node or self.nodes.key_of is not None):
                 # it ends after the shadow time on every node: only the extra can hold it (a
                 # multi-node job's placement under random selection draws: not skipped)

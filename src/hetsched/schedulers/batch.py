@@ -1,7 +1,8 @@
 """Batch-mode mapping: at each submission batch, map the jobs that just arrived with a mapping
 heuristic (:mod:`hetsched.mapping`) and queue each one on its node.
 
-- **ETC**: a job's estimate on node n, ``req_time · slowest_speed / speed_n``; ``inf`` on a node
+- **ETC**: a job's estimate on node n, ``req_time · slowest_speed / speed_n`` (its ETC row's
+  time there, if it has one); ``inf`` on a node
   that can never hold it (too few cores or too little memory).
 - **Machines** (:class:`~hetsched.mapping.machines.CoreSlots`): every core of every node is
   free from now (idle) or from the estimated end of the job running on it; the jobs already

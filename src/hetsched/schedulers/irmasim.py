@@ -326,14 +326,19 @@ class IrmasimHeuristic(_IrmasimManager):
 def first_processor_bandwidth(view: ClusterView) -> np.ndarray:
     """Per node, the memory bandwidth its first processor's running tasks request: each task
     ``mem_vol`` over its uncontended run time there (IRMaSim's ``requested_memory_bandwidth``
-    of ``node.children[0]``)."""
+    of ``node.children[0]``; a job with an ETC row: the row's time there)."""
     speed = view.platform.arrays.speed
     demand = np.zeros(len(view.platform.nodes))
     for run in view.running.values():
         job = run.job
         for part in run.shares:
-            if part.processor == view.first_processor(part.node):
-                ops = math.ceil(job.req_ops / job.ipc)  # IRMaSim's Job.ops
-                demand[part.node] += part.threads * job.mem_vol * speed[part.node] / ops \
-                    if ops else 0.0
+            if part.processor != view.first_processor(part.node):
+                continue
+            if job.etc:
+                demand[part.node] += part.threads * job.mem_vol / view.speed.run_time(job,
+                                                                                      part.node)
+                continue
+            ops = math.ceil(job.req_ops / job.ipc)  # IRMaSim's Job.ops
+            demand[part.node] += part.threads * job.mem_vol * speed[part.node] / ops \
+                if ops else 0.0
     return demand

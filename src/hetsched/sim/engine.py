@@ -18,7 +18,7 @@ from typing import NamedTuple
 import numpy as np
 
 from hetsched.errors import ConfigError, InputError, SchedulerError
-from hetsched.models.speed import run_time
+from hetsched.models.speed import rate as task_rate
 from hetsched.platform.model import Platform
 from hetsched.sim.protocol import (Decision, Dequeue, Enqueue, Events, Reject, Scheduler,
                                    Start, WakeUp, run_name)
@@ -98,10 +98,10 @@ class Simulation:
         self._share_ends = self.contention is not None and node_wide(self.contention)
         self.deps = Dependencies.of(workload)
         self._speed = platform.arrays.speed.tolist()
-        self._fixed_speed = [1.0] * len(self._speed)  # what a fixed-duration job sees
+        self._types = [node.type.name for node in platform.nodes]  # what an ETC row names
         self._on_demand = platform.has_on_demand  # a start may have to boot nodes
         self._one_processor_each = all(c == 1 for c in platform.layout.count)
-        self._never: dict[tuple[int, int, float, float], str | None] = {}  # by job shape
+        self._never: dict[tuple[int, int, float, float, tuple[str, ...]], str | None] = {}
         n = len(workload.jobs)
         self.t0 = workload.jobs[0].submit if n else 0.0
         # what a step changes, each part copied by a fork with its own copy()
@@ -113,7 +113,7 @@ class Simulation:
         self.dirty: set[int] = set()  # processors whose threads changed this instant
         self.view = ClusterView(platform, self.state, self.jobs, self.clock, self.contention,
                                 self.dirty, workload.jobs, self.kills)
-        self._estimate = self.view.speed.estimate_at_speed
+        self._times_on = self.view.speed.times_on
         self.fresh: set[int] = set()  # jobs started this instant (their finish not pushed)
         self.last_end = self.t0
         self.stopped = False
@@ -381,7 +381,9 @@ class Simulation:
         jobs = self.jobs
         if job.parents and jobs.state(job.index) == REJECTED:
             return False  # a parent was rejected before it arrived
-        shape = (job.ntasks, job.nodes, job.job_memory_mb, job.job_disk_mb)
+        # what infeasibility() reads of a job (an ETC row: the types it names)
+        shape = (job.ntasks, job.nodes, job.job_memory_mb, job.job_disk_mb,
+                 job.etc and tuple(name for name, _ in job.etc))
         if shape not in self._never:
             self._never[shape] = infeasibility(job, self.platform)
         reason = self._never[shape]
@@ -475,15 +477,14 @@ class Simulation:
             job, nodes, cores, state.free_slots, state.free_mem, state.free_disk, any_nodes)
         if problem:
             raise SchedulerError(f"{self._name}: start of job '{job.id}' {problem}")
-        speed = self._speed[nodes[0]] if len(nodes) == 1 else min(map(self._speed.__getitem__,
-                                                                       nodes))
         wait = self._boot_wait(nodes, now) if self._on_demand else -1
         at = now if wait < 0 else state.up_since[wait]
         # RunningJob(...) without the dataclass's Python __init__ (once per job)
         run = _new_object(RunningJob)
         run.job, run.allocation, run.start, run.version = job, pairs, at, 0
-        run.est_end = at + self._estimate(job, speed)
-        run.end = at + run_time(job, speed)
+        duration, guess = self._times_on(job, nodes)
+        run.est_end = at + guess
+        run.end = at + duration
         self.jobs.start(job.index, at, pairs)
         if wait < 0:
             run.shares = self._shares(job, pairs, at)
@@ -524,20 +525,20 @@ class Simulation:
     def _shares(self, job: Job, pairs: tuple[tuple[int, int], ...],
                 now: float) -> tuple[Share, ...]:
         """The job's threads per processor of each node, at uncontended rates."""
-        layout, ops, ipc = self.state.layout, job.req_ops, job.ipc
-        speed = self._fixed_speed if job.fixed_duration else self._speed
+        layout, ops, speed, types = self.state.layout, job.req_ops, self._speed, self._types
         shares = []
         if self.contention is None and self._one_processor_each:  # the common case, hot
             first = layout.first
             for node, count in pairs:  # Share(...) without the dataclass's Python __init__
                 share = _new_object(Share)
                 share.node, share.processor, share.threads = node, first[node], count
-                share.remaining, share.rate, share.since = ops, ipc * speed[node], now
+                share.remaining, share.since = ops, now
+                share.rate = task_rate(job, speed[node], types[node])
                 share.group = None
                 shares.append(share)
             return tuple(shares)
         for node, count in pairs:
-            rate = ipc * speed[node]
+            rate = task_rate(job, speed[node], types[node])
             shares.extend([Share(node=node, processor=proc, threads=threads, remaining=ops,
                                  rate=rate, since=now,
                                  group=Group(job, proc - layout.first[node], threads, ops / rate)

@@ -104,8 +104,9 @@ def _start(state: ClusterState, speed: Sequence[float], node: int, now: float,
     threads = [state.threads[p] for p in procs]
     available = [state.available[p] for p in procs]
     dirty: set[int] = set()
+    node_type = state.platform.nodes[node].type.name
     for job in starts:
-        rate = task_rate(job, speed[node])
+        rate = task_rate(job, speed[node], node_type)
         taken = split_over_processors(job.ntasks, [a - t for a, t in zip(available, threads)],
                                       threads, [a or 1 for a in available]) \
             if count > 1 else [job.ntasks]

@@ -43,7 +43,7 @@ def node_rates(model: ContentionModel, node_type: NodeType, speed: float,
         if not factor > 0:
             raise SchedulerError(f"contention model {model.name}: factor {factor} for job "
                                  f"'{group.job.id}' is not positive")
-        rates.append(task_rate(group.job, speed) * factor)
+        rates.append(task_rate(group.job, speed, node_type.name) * factor)
     return rates
 
 

@@ -19,6 +19,8 @@ from itertools import repeat
 from math import floor
 import numpy as np
 
+from hetsched.models.speed import missing_types
+from hetsched.parsing import quote
 from hetsched.platform.model import KB_PER_MB, NodeType, Platform, whole_kb
 from hetsched.workload.model import SPREAD, Job
 
@@ -166,7 +168,15 @@ def allocation_problem(job: Job, nodes: list[int], cores: list[int], free_slots:
 
 
 def infeasibility(job: Job, platform: Platform) -> str | None:
-    """A reason ``job`` can never start on any set of nodes of ``platform``, or ``None``."""
+    """A reason ``job`` can never start on any set of nodes of ``platform``, or ``None``. A
+    job with an ETC row runs only where its row names every node type of the platform (the
+    fit rules do not place by type)."""
+    if job.etc:
+        missing = missing_types(job, [t.name for t in platform.node_types])
+        if missing:
+            named = ", ".join(quote(name) for name, _ in job.etc)
+            return (f"its etc row has no run time on node type(s) "
+                    f"{', '.join(map(quote, missing))} of the platform (it names {named})")
     a = platform.arrays
     if job.nodes == 1:
         if (job.job_memory_mb <= 0 and job.job_disk_mb <= 0

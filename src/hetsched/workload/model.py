@@ -35,6 +35,16 @@ class Job:
     too (:mod:`hetsched.models.speed`). ``walltime``: a limit in wall-clock seconds from the
     job's start (``None``: none); the engine's walltime rule kills a job still running then.
     ``queue`` and ``partition``: the trace's numbers (SWF fields 15 and 16; -1 unknown).
+    ``etc``: an optional ETC row, the uncontended run time in seconds of each task on a core
+    of each named node type, as ``(node type name, seconds)`` pairs (a tuple, so a job stays
+    hashable and the default costs nothing; every number finite and > 0). With a row the
+    speed model takes a task's run time on a node of type ``t``, and the scheduler's estimate
+    there, from the row (:meth:`etc_time`), not from ``req_ops``, ``ipc`` and the node's speed:
+    costs that are *unrelated* across node types (the textbook DAGs'), which no speed can
+    express. ``req_ops`` then only measures progress (a task on type ``t`` does ``req_ops /
+    etc_time(t)`` operations a second) and ``req_time`` should be the row's largest value (no
+    estimate exceeds it). A job runs only on a platform whose every node type its row names
+    (the engine rejects it otherwise: :func:`hetsched.sim.resources.infeasibility`).
     """
 
     id: str
@@ -56,6 +66,16 @@ class Job:
     queue: int = -1
     partition: int = -1
     index: int = -1
+    etc: tuple[tuple[str, float], ...] = ()
+
+    def etc_time(self, node_type: str) -> float:
+        """The run time of one task on a core of the node type named ``node_type`` by the ETC
+        row; ``inf`` when the row does not name it (or there is no row): the job cannot run
+        there."""
+        for name, seconds in self.etc:
+            if name == node_type:
+                return seconds
+        return math.inf
 
     @property
     def single_node(self) -> bool:
@@ -166,6 +186,23 @@ def _check_finite(job: Job) -> None:
     if job.walltime is not None and not 0 < job.walltime < math.inf:
         raise ValueError(f"job '{job.id}': walltime must be positive and finite "
                          f"({job.walltime})")
+    if job.etc:
+        _check_etc(job)
+
+
+def _check_etc(job: Job) -> None:
+    """An ETC row: each node type named once, each time finite and > 0, and work to measure
+    progress by (``req_ops`` > 0)."""
+    names = [name for name, _ in job.etc]
+    if len(set(names)) != len(names):
+        raise ValueError(f"job '{job.id}': etc names a node type twice ({names})")
+    for name, seconds in job.etc:
+        if not 0 < seconds < math.inf:
+            raise ValueError(f"job '{job.id}': etc time on '{name}' must be positive and "
+                             f"finite ({seconds})")
+    if not job.req_ops > 0:
+        raise ValueError(f"job '{job.id}': a job with an etc row needs req_ops > 0 "
+                         f"({job.req_ops})")
 
 
 def scale_delays(workload: Workload, speed: float) -> Workload:
