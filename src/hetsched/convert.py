@@ -19,8 +19,10 @@ from hetsched.errors import ConfigError, option_name
 from hetsched.platform.model import NodeType, Platform
 from hetsched.workload.model import Workload
 
-#: Workload formats whose times are seconds on the slowest core (the rest hold work).
-SECONDS_FORMATS = ("swf", "batsim", "batsim5")
+#: Workload formats whose times are seconds on the slowest core (the rest hold work): the
+#: task graphs' too (Kasahara's STG, the textbook JSON: its costs are kept as ETC rows only by
+#: the native format).
+SECONDS_FORMATS = ("swf", "batsim", "batsim5", "stg", "textbook")
 #: What ``--to`` picks when a suffix is ambiguous; ``.json`` defaults to the native format.
 SUFFIXES = {".swf": "swf", ".json": "json", ".yaml": "yaml", ".yml": "yaml", ".xml": None}
 
@@ -47,8 +49,12 @@ def input_kind(path: Path, data: Any) -> str:
     (:func:`~hetsched.documents.read_document`) holds (workload when in doubt)."""
     from hetsched.platform.load import FORMATS
 
+    from hetsched.mapping.dag_io import is_textbook
+
     if path.suffix.lower() == ".xml":
         return "platform" if data.tag == "platform" else "workload"
+    if is_textbook(data):  # both, as a ds-sim configuration: its tasks by default
+        return "workload"
     if data is not None and any(f.accepts(path, data) for f in FORMATS.values()):
         return "platform"
     return "workload"
@@ -112,10 +118,15 @@ def _convert_platform(source: Path, data: Any, out: Path, fmt: str,
 
 
 def _workload_format(source: Path, data: Any) -> str:
+    from hetsched.mapping.dag_io import is_textbook
     from hetsched.workload.load import is_batsim_workload, is_swf
 
     if is_swf(source):
         return "swf"
+    if source.suffix.lower() == ".stg":
+        return "stg"
+    if is_textbook(data):
+        return "textbook"
     return "batsim" if is_batsim_workload(data) else "work"
 
 

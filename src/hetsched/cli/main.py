@@ -51,12 +51,13 @@ def hetsched(version: Annotated[bool, typer.Option(
 
 # ---- inputs shared by run and compare (their run options: cli/run_options.py) ----------------
 PlatformOpt = Annotated[Optional[Path], typer.Option(
-    "--platform", "-p", help="Platform file (native JSON/YAML, IRMaSim JSON or ds-sim "
-    "configuration XML). Default: the bundled example platform.")]
+    "--platform", "-p", help="Platform file (native JSON/YAML, IRMaSim JSON, ds-sim "
+    "configuration XML, or a textbook task graph JSON: its processors). Default: the bundled "
+    "example platform.")]
 WorkloadOpt = Annotated[Optional[Path], typer.Option(
     "--workload", "-w", help="Workload file (SWF, IRMaSim/Batsim/native JSON, ds-sim job list "
-    "XML). Default: the bundled example workload (for a ds-sim configuration: the job list it "
-    "names).")]
+    "XML, a task graph: textbook JSON or Kasahara .stg). Default: the bundled example workload "
+    "(for a ds-sim configuration: the job list it names).")]
 SeedOpt = Annotated[int, typer.Option(help="Seed of the scheduler's random generator "
                                            "(a whole number >= 0).")]
 SchedulerHelp = ("Scheduler: a name from `hetsched schedulers`, name:key=value,... to pass "

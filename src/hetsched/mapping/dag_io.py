@@ -110,8 +110,28 @@ def _graph(path: Path, build: Callable[[], TaskGraph]) -> TaskGraph:
 def read_textbook(path: str | Path, processors: int | None = None) -> TaskGraph:
     """Read a graph in the textbook JSON format, keeping its first ``processors`` processors."""
     path = Path(path)
+    return textbook_graph(read_structured(path), path, processors)
+
+
+def is_textbook(data: Any) -> bool:
+    """Whether a parsed document is a textbook graph: top-level ``tasks`` and ``edges``, and
+    none of the keys of hetsched's other formats (``jobs``, ``workflow``, ``node_types``,
+    ``platform``, ``clusters``); the reader then names what is wrong in them."""
+    return (isinstance(data, Mapping) and "tasks" in data and "edges" in data
+            and not {"jobs", "workflow", "node_types", "platform", "clusters"} & data.keys())
+
+
+def processor_name(p: int) -> str:
+    """The name of a textbook graph's processor ``p`` (0-based): ``P1``, ``P2``, ... as the
+    papers call them (the node types of the platform read from the file)."""
+    return f"P{p + 1}"
+
+
+def textbook_graph(data: Any, path: Path, processors: int | None = None) -> TaskGraph:
+    """The textbook graph of the parsed document ``data`` of ``path``, keeping its first
+    ``processors`` processors."""
     processors = _check_processors(processors)
-    doc = require_mapping(read_structured(path), path)
+    doc = require_mapping(data, path)
     name = _name(doc, path)
     names, cost = _costs(doc, path)
     if processors is not None and processors > cost.shape[1]:

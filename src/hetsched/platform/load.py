@@ -21,6 +21,7 @@ from hetsched.documents import STRUCTURED_SUFFIXES, read_document
 from hetsched.files import check_exists
 from hetsched.errors import InputError
 from hetsched.lazy import deferred
+from hetsched.mapping.dag_io import is_textbook
 from hetsched.platform.model import Platform
 from hetsched.registry import Registry
 
@@ -29,6 +30,7 @@ _irmasim = deferred("hetsched.platform.irmasim:irmasim_platform_from_data")
 _dssim = deferred("hetsched.platform.dssim:config_platform")
 _batsim_json = deferred("hetsched.platform.batsim_json:batsim_json_platform")
 _simgrid = deferred("hetsched.platform.simgrid:simgrid_platform")
+_textbook = deferred("hetsched.platform.textbook:textbook_platform")
 
 
 @dataclass(frozen=True)
@@ -65,6 +67,10 @@ for _format in (
     PlatformFormat("batsim-json", lambda path, data: is_batsim_json_platform(data),
                    lambda path, data: _batsim_json(data, path),
                    "Batsim's (or HDeepRM's) heterogeneous description JSON (top-level clusters)"),
+    PlatformFormat("textbook", lambda path, data: is_textbook(data),
+                   lambda path, data: _textbook(data, path),
+                   "a textbook task graph JSON (top-level tasks and edges): one one-core node "
+                   "per processor, each its own node type P1, P2, ..."),
     PlatformFormat("simgrid", lambda path, data: getattr(data, "tag", None) == "platform",
                    lambda path, data: _simgrid(data, path),
                    "SimGrid or Batsim platform XML (root <platform>)"),
@@ -78,8 +84,9 @@ PLATFORM_FORMATS: tuple[PlatformFormat, ...] = tuple(FORMATS.values())
 
 
 def load_platform(path: str | Path) -> Platform:
-    """Read a platform file in any supported format (native JSON/YAML, IRMaSim JSON, SimGrid
-    or Batsim platform XML, ds-sim configuration XML: XML formats told apart by their root)."""
+    """Read a platform file in any supported format (native JSON/YAML, IRMaSim JSON, Batsim's
+    heterogeneous description, a textbook task graph JSON, SimGrid or Batsim platform XML,
+    ds-sim configuration XML: XML formats told apart by their root)."""
     return read_platform(path)[0]
 
 
@@ -105,5 +112,6 @@ def platform_from_document(path: Path, data: Any) -> Platform:
         raise InputError(path, f"unsupported platform file suffix '{path.suffix}' "
                                f"(expected one of {', '.join(STRUCTURED_SUFFIXES)}, .xml)")
     raise InputError(path, "unrecognised platform format: expected a native platform (top-level "
-                           "'node_types'), an IRMaSim platform (top-level 'platform') or "
-                           "Batsim's heterogeneous description (top-level 'clusters')")
+                           "'node_types'), an IRMaSim platform (top-level 'platform'), "
+                           "Batsim's heterogeneous description (top-level 'clusters') or a "
+                           "textbook task graph (top-level 'tasks' and 'edges')")

@@ -7,6 +7,7 @@ The CLI prints each warning as ``warning: <text>`` on stderr (unless ``--quiet``
 
 from __future__ import annotations
 
+from hetsched.models.speed import missing_types
 from hetsched.parsing import quote
 from hetsched.platform.model import Platform
 from hetsched.workload.model import Workload
@@ -21,6 +22,7 @@ def input_warnings(platform: Platform, workload: Workload, size_hint: str = "") 
     platform's loader (empty if none). ``size_hint`` is added in brackets to the warning that
     the platform is not the size the trace was made for (the CLI's advice)."""
     found = [_empty(workload), _size(platform, workload, size_hint), _power(platform),
+             _etc(platform, workload),
              *(f"{_label(platform.source, platform.name, 'platform')}: {note}"
                for note in platform.notes),
              *(f"{_label(workload.source, workload.name, 'workload')}: {note}"
@@ -71,3 +73,18 @@ def _power(platform: Platform) -> str | None:
     names = ", ".join(f"'{name}'" for name in missing)
     return (f"{_label(platform.source, platform.name, 'platform')}: node type(s) {names} have "
             "no power figures, so the platform's energy is not reported")
+
+
+def _etc(platform: Platform, workload: Workload) -> str | None:
+    """Jobs whose ETC row misses node types of the platform: the engine rejects them."""
+    types = [t.name for t in platform.node_types]
+    lacking = [job for job in workload.jobs if missing_types(job, types)]
+    if not lacking:
+        return None
+    first = lacking[0]
+    missing = ", ".join(map(quote, missing_types(first, types)))
+    named = ", ".join(quote(name) for name, _ in first.etc)
+    return (f"{_label(workload.source, workload.name, 'workload')}: {len(lacking)} of "
+            f"{len(workload.jobs)} jobs have an ETC row without run times on node types of the "
+            f"platform {platform.name} (job {quote(first.id)}: {missing}; it names {named}): "
+            "they are rejected")

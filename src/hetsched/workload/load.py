@@ -19,6 +19,7 @@ from hetsched.documents import STRUCTURED_SUFFIXES, read_document
 from hetsched.files import check_exists
 from hetsched.errors import InputError
 from hetsched.lazy import deferred
+from hetsched.mapping.dag_io import is_textbook
 from hetsched.platform.model import Platform
 from hetsched.registry import Registry
 from hetsched.workload.model import Workload
@@ -30,6 +31,8 @@ _irmasim = deferred("hetsched.workload.irmasim:irmasim_workload_from_data")
 _native = deferred("hetsched.workload.native:native_workload_from_data")
 _wfformat = deferred("hetsched.workload.wfformat:wfformat_workload_from_data")
 _workflows = deferred("hetsched.workload.workflows:workflows_workload")
+_textbook = deferred("hetsched.workload.taskgraph:textbook_workload")
+_stg = deferred("hetsched.workload.taskgraph:stg_workload")
 
 
 @dataclass(frozen=True)
@@ -100,6 +103,13 @@ for _format in (
                                                                 workload_from_document),
                    "several workflows in one workload, each submitted at its own time (a "
                    "top-level workflows list of files)"),
+    WorkloadFormat("textbook", lambda path, data: is_textbook(data),
+                   lambda path, data, platform, swf: _textbook(data, path, platform),
+                   "a textbook task graph JSON (top-level tasks and edges): one job per task, "
+                   "its costs per processor as an ETC row"),
+    WorkloadFormat("stg", lambda path, data: path.suffix.lower() == ".stg",
+                   lambda path, data, platform, swf: _stg(path, platform),
+                   "Kasahara's Standard Task Graph, .stg: one job per task"),
     WorkloadFormat("native", lambda path, data: is_native_workload(data),
                    lambda path, data, platform, swf: _native(data, path, platform),
                    "hetsched's native workload, JSON or YAML (a top-level jobs list)"),
@@ -110,8 +120,9 @@ WORKLOAD_FORMATS: tuple[WorkloadFormat, ...] = tuple(FORMATS.values())
 
 
 def load_workload(path: str | Path, platform: Platform, swf: SwfOptions = SwfOptions()) -> Workload:
-    """Read a workload (SWF, IRMaSim JSON, Batsim JSON, WfCommons WfFormat JSON, native
-    JSON/YAML or a ds-sim job list XML) for ``platform``."""
+    """Read a workload (SWF, IRMaSim JSON, Batsim JSON, WfCommons WfFormat JSON, a textbook
+    task graph JSON, Kasahara STG, native JSON/YAML or a ds-sim job list XML) for
+    ``platform``."""
     path = Path(path)
     check_exists(path)
     return workload_from_document(path, read_document(path), platform, swf)
@@ -126,6 +137,6 @@ def workload_from_document(path: Path, data: Any, platform: Platform,
             return fmt.load(path, data, platform, swf)
     if path.suffix.lower() not in STRUCTURED_SUFFIXES:
         raise InputError(path, f"unsupported workload file suffix '{path.suffix}' (expected "
-                               f".swf, .swf.gz, {', '.join(STRUCTURED_SUFFIXES)}, .xml)")
+                               f".swf, .swf.gz, {', '.join(STRUCTURED_SUFFIXES)}, .xml, .stg)")
     raise InputError(path, "unrecognised workload format: expected a top-level 'jobs' list",
                      field="jobs")
