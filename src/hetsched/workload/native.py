@@ -5,6 +5,7 @@ name: demo
 jobs:
   - {id: a, submit: 0, ntasks: 4, run_time: 120}          # seconds on the slowest node
   - {id: b, submit: 5, ntasks: 2, req_ops: 3.0e11, req_time: 600, parents: [a]}
+  - {id: c, submit: 5, ntasks: 1, etc: {fast: 14, slow: 16}}   # seconds per node type
 ```
 """
 
@@ -54,6 +55,7 @@ class JobSpec(StrictModel):
     walltime: PositiveSeconds | None = None
     queue: Annotated[int, Field(ge=-1, le=MAX_JOB_NUMBER)] = -1
     partition: Annotated[int, Field(ge=-1, le=MAX_JOB_NUMBER)] = -1
+    etc: dict[Annotated[str, Field(min_length=1)], PositiveSeconds] = {}
 
 
 class WorkloadSpec(StrictModel):
@@ -79,7 +81,14 @@ def native_workload_from_data(data: Any, path: Path, platform: Platform) -> Work
 
 def _job(spec: JobSpec, path: Path, slowest: float) -> Job:
     record = f"job '{spec.id}'"
-    if (spec.req_ops is None) == (spec.run_time is None):
+    run_time = spec.run_time
+    if spec.etc:
+        if spec.fixed_duration:
+            raise InputError(path, "an ETC row gives the run time on each node type: it "
+                                   "takes no fixed_duration", record=record, field="etc")
+        if spec.req_ops is None and run_time is None:  # the row's longest time
+            run_time = max(spec.etc.values())
+    if (spec.req_ops is None) == (run_time is None):
         raise InputError(path, "give exactly one of 'req_ops' and 'run_time'", record=record,
                          field="req_ops")
     if spec.nodes > spec.ntasks:
@@ -87,7 +96,10 @@ def _job(spec: JobSpec, path: Path, slowest: float) -> Job:
                          record=record, field="nodes")
     # run_time is the job's duration on the slowest node (on any node for a fixed duration)
     speed = node_speed(spec.fixed_duration, slowest)
-    req_ops = spec.req_ops if spec.req_ops is not None else work(spec.run_time, spec.ipc, speed)
+    req_ops = spec.req_ops if spec.req_ops is not None else work(run_time, spec.ipc, speed)
+    if spec.etc and not req_ops > 0:
+        raise InputError(path, "a job with an ETC row needs work (req_ops > 0) to measure its "
+                               "progress", record=record, field="req_ops")
     req_time = spec.req_time if spec.req_time is not None else seconds(req_ops, spec.ipc, speed)
     return Job(id=spec.id, submit=spec.submit, ntasks=spec.ntasks, req_ops=req_ops,
                req_time=req_time, ipc=spec.ipc, nodes=spec.nodes,
@@ -95,4 +107,4 @@ def _job(spec: JobSpec, path: Path, slowest: float) -> Job:
                mem_bw_gbs=spec.mem_bw_gbs, mem_vol=spec.mem_vol, cpu_util=spec.cpu_util,
                profile=spec.profile, parents=tuple(spec.parents),
                fixed_duration=spec.fixed_duration, walltime=spec.walltime, queue=spec.queue,
-               partition=spec.partition)
+               partition=spec.partition, etc=tuple(spec.etc.items()))

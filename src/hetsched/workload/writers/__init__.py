@@ -11,7 +11,7 @@ workload would lose. The SWF writer's primitive,
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 from pathlib import Path
 
@@ -32,8 +32,9 @@ WriteFunction = Callable[[Workload, Path, Platform, Mapping[str, object]], Path]
 @dataclass(frozen=True)
 class Writer:
     """A format hetsched writes: its name, the file name ending it suggests, its function,
-    what it cannot hold (``cannot_hold``) and whether it holds fixed-duration jobs (Batsim's
-    delays; :func:`write` turns them into work for the formats that do not)."""
+    what it cannot hold (``cannot_hold``), whether it holds fixed-duration jobs (Batsim's
+    delays; :func:`write` turns them into work for the formats that do not) and whether it
+    holds ETC rows (``Job.etc``; :func:`write` drops them for the formats that do not)."""
 
     name: str
     suffix: str
@@ -41,6 +42,7 @@ class Writer:
     description: str
     cannot_hold: tuple["Loss", ...] = ()
     fixed_durations: bool = False
+    etc_rows: bool = False
 
 
 def unwritable(workload: Workload, job: Job, fmt: str, what: str, limit: str) -> InputError:
@@ -69,11 +71,22 @@ def writer(name: str) -> Writer:
 
 def prepared(chosen: Writer, workload: Workload, platform: Platform) -> Workload:
     """What ``chosen`` writes of ``workload``: in a format without fixed durations, each is the
-    work that takes that long on the platform's slowest core (:func:`scale_delays`), a loss
-    :func:`losses` lists; the writers themselves only ever see work."""
+    work that takes that long on the platform's slowest core (:func:`scale_delays`); in a
+    format without ETC rows, each job is its work alone (:func:`drop_etc`): losses
+    :func:`losses` lists; the writers themselves only ever see what they hold."""
+    if not chosen.etc_rows:
+        workload = drop_etc(workload)
     if chosen.fixed_durations:
         return workload
     return scale_delays(workload, platform.slowest_speed)
+
+
+def drop_etc(workload: Workload) -> Workload:
+    """``workload`` without its jobs' ETC rows: each job its ``req_ops`` and ``req_time``."""
+    if not any(job.etc for job in workload.jobs):
+        return workload
+    return replace(workload, jobs=tuple(replace(job, etc=()) if job.etc else job
+                                        for job in workload.jobs))
 
 
 def write(chosen: Writer, workload: Workload, path: Path, platform: Platform,
@@ -85,10 +98,12 @@ def write(chosen: Writer, workload: Workload, path: Path, platform: Platform,
 def losses(chosen: Writer, workload: Workload, platform: Platform) -> list[str]:
     """What writing ``workload`` with ``chosen`` would lose, one line per kind of loss
     (``"3 of 10 jobs have parents: Batsim JSON has no dependencies"``); empty if nothing."""
-    from hetsched.workload.writers.losses import fixed_durations
+    from hetsched.workload.writers.losses import etc_rows, fixed_durations
 
+    fmt = f"the {chosen.name} format"
     found = [(loss, loss.count(workload, platform)) for loss in
-             ([] if chosen.fixed_durations else [fixed_durations(f"the {chosen.name} format")])]
+             ([] if chosen.fixed_durations else [fixed_durations(fmt)])
+             + ([] if chosen.etc_rows else [etc_rows(fmt)])]
     written = prepared(chosen, workload, platform)
     found += [(loss, loss.count(written, platform)) for loss in chosen.cannot_hold]
     return [f"{count} of {len(workload.jobs)} jobs {loss.what}: {loss.effect}"

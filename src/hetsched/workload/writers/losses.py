@@ -43,6 +43,12 @@ def fixed_durations(fmt: str) -> Loss:
                      "core, faster on faster ones")
 
 
+def etc_rows(fmt: str) -> Loss:
+    return Loss.each("have an ETC row (run times per node type)", lambda j, p: bool(j.etc),
+                     f"{fmt} has none: dropped, each job keeps its work (req_ops) and "
+                     "estimate (req_time)")
+
+
 def parents(fmt: str) -> Loss:
     return Loss.each("have parents", lambda j, p: bool(j.parents), f"{fmt} has no dependencies")
 

@@ -18,7 +18,7 @@ from hetsched.workload.writers import Writer, loss_rules as losses
 
 _DEFAULTS = {"ipc": 1.0, "nodes": 1, "mem_mb": 0.0, "disk_mb": 0.0, "mem_bw_gbs": 0.0,
              "mem_vol": 0.0, "cpu_util": 1.0, "profile": "", "parents": [], "fixed_duration": False,
-             "walltime": None, "queue": -1, "partition": -1}
+             "walltime": None, "queue": -1, "partition": -1, "etc": {}}
 
 
 def job_record(job: Job) -> dict[str, Any]:
@@ -30,7 +30,7 @@ def job_record(job: Job) -> dict[str, Any]:
                 "mem_bw_gbs": job.mem_bw_gbs, "mem_vol": job.mem_vol,
                 "cpu_util": job.cpu_util, "profile": job.profile, "parents": list(job.parents),
                 "fixed_duration": job.fixed_duration, "walltime": job.walltime,
-                "queue": job.queue, "partition": job.partition}
+                "queue": job.queue, "partition": job.partition, "etc": dict(job.etc)}
     record.update({k: v for k, v in optional.items() if v != _DEFAULTS[k]})
     return record
 
@@ -63,6 +63,6 @@ _CANNOT_HOLD = (
 )
 
 WRITER = Writer("json", ".json", write_native, "hetsched's native workload JSON", _CANNOT_HOLD,
-                fixed_durations=True)
+                fixed_durations=True, etc_rows=True)
 YAML_WRITER = Writer("yaml", ".yaml", write_native_yaml, "hetsched's native workload YAML",
-                     _CANNOT_HOLD, fixed_durations=True)
+                     _CANNOT_HOLD, fixed_durations=True, etc_rows=True)
