@@ -21,7 +21,7 @@ through; :class:`SpeedModel` applies them to the nodes of a platform.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, TypeVar
@@ -65,15 +65,17 @@ def rate(job: Job, speed: float, node_type: str = "") -> float:
     row."""
     if job.etc:
         return job.req_ops / job.etc_time(node_type)
-    return job.ipc * node_speed(job.fixed_duration, speed)
+    # node_speed's rule, inline: on every start of every job
+    return job.ipc * (1.0 if job.fixed_duration else speed)
 
 
 def run_time(job: Job, speed: float, node_type: str = "") -> float:
     """Uncontended run time of one of ``job``'s tasks on a core of ``speed`` ops/s of the node
-    type named ``node_type`` (the row's time with an ETC row)."""
+    type named ``node_type`` (the row's time with an ETC row): ``req_ops`` at its
+    :func:`rate` (:func:`seconds`, to the bit)."""
     if job.etc:
         return job.etc_time(node_type)
-    return seconds(job.req_ops, job.ipc, node_speed(job.fixed_duration, speed))
+    return job.req_ops / rate(job, speed)
 
 
 def estimate(job: Job, speed: float, node_type: str, slowest: float) -> float:
@@ -107,6 +109,11 @@ class SpeedModel:
         return self.platform.arrays.speed.tolist()
 
     @cached_property
+    def slowest(self) -> float:
+        """The platform's slowest core speed (ops/s)."""
+        return self.platform.slowest_speed
+
+    @cached_property
     def types(self) -> list[str]:
         """Each node's node-type name."""
         return [node.type.name for node in self.platform.nodes]
@@ -123,26 +130,35 @@ class SpeedModel:
 
     def times_on(self, job: Job, nodes: Sequence[int]) -> tuple[float, float]:
         """``job``'s uncontended run time and its estimate on ``nodes``: its slowest node's
-        (the lowest speed's without a row; the row's largest time there with one)."""
-        speeds, types = self.speeds, self.types
-        slowest = self.platform.slowest_speed
+        (the lowest speed's without a row; the row's largest time there with one). On every
+        start: one node is the quick case."""
         if len(nodes) == 1:
             node = nodes[0]
-            return (run_time(job, speeds[node], types[node]),
-                    estimate(job, speeds[node], types[node], slowest))
-        if job.etc:
-            return (max(run_time(job, speeds[n], types[n]) for n in nodes),
-                    max(estimate(job, speeds[n], types[n], slowest) for n in nodes))
-        speed = min(speeds[n] for n in nodes)
-        return run_time(job, speed), estimate(job, speed, "", slowest)
+            speed, kind = self.speeds[node], self.types[node]
+            return run_time(job, speed, kind), estimate(job, speed, kind, self.slowest)
+        return self._spread_time(job, nodes, run_time), self.estimate_on(job, nodes)
 
     def estimate(self, job: Job, node: int) -> float:
         """The scheduler-visible run-time estimate of ``job`` on ``node``."""
-        return estimate(job, self.speeds[node], self.types[node], self.platform.slowest_speed)
+        return estimate(job, self.speeds[node], self.types[node], self.slowest)
 
     def estimate_on(self, job: Job, nodes: Sequence[int]) -> float:
-        """The estimate of ``job`` on ``nodes``: its slowest node's."""
-        return self.times_on(job, nodes)[1]
+        """The estimate of ``job`` on ``nodes``: its slowest node's (as :meth:`times_on`)."""
+        if len(nodes) == 1:
+            return self.estimate(job, nodes[0])
+        return self._spread_time(job, nodes, self._estimate)
+
+    def _estimate(self, job: Job, speed: float, node_type: str) -> float:
+        return estimate(job, speed, node_type, self.slowest)
+
+    def _spread_time(self, job: Job, nodes: Sequence[int],
+                     time: Callable[[Job, float, str], float]) -> float:
+        """``time`` of ``job`` on its slowest node of ``nodes``: the longest of a row's times
+        there, else the time at the lowest speed."""
+        speeds, types = self.speeds, self.types
+        if job.etc:
+            return max(time(job, speeds[n], types[n]) for n in nodes)
+        return time(job, min(speeds[n] for n in nodes), "")
 
     def estimates(self, job: Job) -> np.ndarray:
         """The estimate of ``job`` on every node (one value per node)."""
