@@ -8,7 +8,8 @@ the scheduler never sees ``req_ops``.
 
 A job with ``fixed_duration`` (Batsim's ``delay``) takes the same time on every node: its rate
 is ``ipc`` whatever the node's speed (``req_ops`` is then ``ipc`` times its duration in
-seconds), and its estimate is ``req_time`` on every node. :func:`node_speed` is that one rule.
+seconds), and its estimate is ``req_time`` on every node. :func:`node_speed` is that one rule
+(:func:`rate`, on every start, applies it inline).
 
 A job with an ETC row (``Job.etc``: seconds per node type, the textbook DAGs' unrelated costs)
 takes, on a node of type ``t``, the row's time there (``Job.etc_time(t)``) whatever the node's
