@@ -124,7 +124,7 @@ def test_a_job_whose_row_misses_a_node_type_is_rejected_at_submission() -> None:
     run and is rejected with the reason (its child with it); strict runs raise it."""
     jobs = [Job("x", 0.0, 1, 1e10, 3.0, etc=(("a", 3.0),)),
             Job("y", 0.0, 1, 1e10, 3.0, parents=("x",)),
-            Job("z", 0.0, 1, 1e10, 3.0, etc=(("a", 3.0), ("b", 1.0), ("c", 9.0)))]
+            Job("z", 0.0, 1, 1e10, 9.0, etc=(("a", 3.0), ("b", 1.0), ("c", 9.0)))]
     result = simulate(TWO, Workload("w", jobs), create("fcfs"))
     assert result.state.tolist() == [JobState.REJECTED, JobState.REJECTED, JobState.FINISHED]
     assert result.reason[0] == ("its etc row has no run time on node type(s) 'b' of the "
@@ -137,7 +137,9 @@ def test_a_job_whose_row_misses_a_node_type_is_rejected_at_submission() -> None:
 
 @pytest.mark.parametrize("row, problem", [((("a", 0.0),), "etc time on 'a' must be positive"),
                                           ((("a", math.nan),), "must be positive and finite"),
-                                          ((("a", 1.0), ("a", 2.0)), "names a node type twice")])
+                                          ((("a", 1.0), ("a", 2.0)), "names a node type twice"),
+                                          ((("a", 1.0), ("b", 4.0)),
+                                           "req_time 3.0 is below its etc row's longest time 4.0")])
 def test_a_workload_refuses_a_bad_row(row: tuple, problem: str) -> None:
     with pytest.raises(ValueError, match=problem):
         Workload("w", [Job("x", 0.0, 1, 1e10, 3.0, etc=row)])
@@ -166,12 +168,22 @@ def test_the_native_format_reads_a_row_without_work_as_its_longest_time(tmp_path
     assert (job.etc, job.req_time, job.req_ops) == ((("a", 2.0), ("b", 5.0)), 5.0, 5e9)
 
 
+def test_the_native_format_estimates_a_row_job_by_its_longest_time(tmp_path: Path) -> None:
+    """With work given and no req_time, the estimate is still no shorter than any of the
+    row's times (1e9 operations would say 1 s on the slowest core)."""
+    path = write(tmp_path / "w.json", {"jobs": [{"id": "x", "submit": 0, "ntasks": 1,
+                                                 "req_ops": 1e9, "etc": {"a": 2, "b": 5}}]})
+    assert load_native_workload(path, TWO).jobs[0].req_time == 5.0
+
+
 @pytest.mark.parametrize("record, fragments", [
     ({"etc": {"a": 2}, "fixed_duration": True}, ("field 'etc'", "takes no fixed_duration")),
     ({"etc": {"a": 0}}, ("job 'x'", "field 'etc.a'", "greater than 0")),
     ({"etc": {"a": 2}, "req_ops": 0}, ("field 'req_ops'", "needs work")),
     ({"etc": {"": 2}}, ("job 'x'", "field 'etc", "at least 1 character")),
     ({"etc": [1, 2]}, ("job 'x'", "field 'etc'", "expected an object")),
+    ({"etc": {"a": 2, "b": 5}, "req_time": 4}, ("field 'req_time'",
+                                                "4 is below the ETC row's longest time 5")),
 ])
 def test_a_bad_native_row_is_one_line(tmp_path: Path, record: dict,
                                       fragments: tuple[str, ...]) -> None:

@@ -42,9 +42,10 @@ class Job:
     there, from the row (:meth:`etc_time`), not from ``req_ops``, ``ipc`` and the node's speed:
     costs that are *unrelated* across node types (the textbook DAGs'), which no speed can
     express. ``req_ops`` then only measures progress (a task on type ``t`` does ``req_ops /
-    etc_time(t)`` operations a second) and ``req_time`` should be the row's largest value (no
-    estimate exceeds it). A job runs only on a platform whose every node type its row names
-    (the engine rejects it otherwise: :func:`hetsched.sim.resources.infeasibility`).
+    etc_time(t)`` operations a second) and ``req_time`` is at least the row's largest value
+    (no estimate exceeds ``req_time``, as without a row: conservative backfilling counts on
+    it). A job runs only on a platform whose every node type its row names (the engine rejects
+    it otherwise: :func:`hetsched.sim.resources.infeasibility`).
     """
 
     id: str
@@ -191,8 +192,8 @@ def _check_finite(job: Job) -> None:
 
 
 def _check_etc(job: Job) -> None:
-    """An ETC row: each node type named once, each time finite and > 0, and work to measure
-    progress by (``req_ops`` > 0)."""
+    """An ETC row: each node type named once, each time finite and > 0, no time beyond
+    ``req_time``, and work to measure progress by (``req_ops`` > 0)."""
     names = [name for name, _ in job.etc]
     if len(set(names)) != len(names):
         raise ValueError(f"job '{job.id}': etc names a node type twice ({names})")
@@ -203,6 +204,10 @@ def _check_etc(job: Job) -> None:
     if not job.req_ops > 0:
         raise ValueError(f"job '{job.id}': a job with an etc row needs req_ops > 0 "
                          f"({job.req_ops})")
+    longest = max(seconds for _, seconds in job.etc)
+    if job.req_time < longest:
+        raise ValueError(f"job '{job.id}': req_time {job.req_time} is below its etc row's "
+                         f"longest time {longest} (no estimate may exceed req_time)")
 
 
 def scale_delays(workload: Workload, speed: float) -> Workload:

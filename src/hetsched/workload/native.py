@@ -81,13 +81,20 @@ def native_workload_from_data(data: Any, path: Path, platform: Platform) -> Work
 
 def _job(spec: JobSpec, path: Path, slowest: float) -> Job:
     record = f"job '{spec.id}'"
-    run_time = spec.run_time
+    run_time, req_time = spec.run_time, spec.req_time
     if spec.etc:
+        longest = max(spec.etc.values())
         if spec.fixed_duration:
             raise InputError(path, "an ETC row gives the run time on each node type: it "
                                    "takes no fixed_duration", record=record, field="etc")
+        if req_time is not None and req_time < longest:
+            raise InputError(path, f"{req_time:g} is below the ETC row's longest time "
+                                   f"{longest:g}: no estimate may exceed req_time",
+                             record=record, field="req_time")
         if spec.req_ops is None and run_time is None:  # the row's longest time
-            run_time = max(spec.etc.values())
+            run_time = longest
+        if req_time is None:  # the estimate on the type the row makes slowest
+            req_time = longest
     if (spec.req_ops is None) == (run_time is None):
         raise InputError(path, "give exactly one of 'req_ops' and 'run_time'", record=record,
                          field="req_ops")
@@ -100,7 +107,8 @@ def _job(spec: JobSpec, path: Path, slowest: float) -> Job:
     if spec.etc and not req_ops > 0:
         raise InputError(path, "a job with an ETC row needs work (req_ops > 0) to measure its "
                                "progress", record=record, field="req_ops")
-    req_time = spec.req_time if spec.req_time is not None else seconds(req_ops, spec.ipc, speed)
+    if req_time is None:
+        req_time = seconds(req_ops, spec.ipc, speed)
     return Job(id=spec.id, submit=spec.submit, ntasks=spec.ntasks, req_ops=req_ops,
                req_time=req_time, ipc=spec.ipc, nodes=spec.nodes,
                job_memory_mb=spec.task_memory_mb * spec.ntasks, job_disk_mb=spec.job_disk_mb,
