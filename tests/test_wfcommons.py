@@ -196,8 +196,8 @@ def test_a_refusal_by_wfcommons_itself_is_one_line(tmp_path: Path,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("hetsched.workload.generators.recipes.minimum_jobs", lambda name: 1)
     result = generate_dag(tmp_path / "x.json", "--param", "recipe=montage", "--jobs", "10")
-    assert_one_line_error(result, "--param recipe=montage, jobs=10: WfCommons says: Cannot "
-                                  "create synthetic graph with 12 nodes")
+    assert_one_line_error(result, "recipe montage with jobs 10: WfCommons says: Cannot create "
+                                  "synthetic graph with 12 nodes")
     assert not (tmp_path / "x.json").exists()
 
 

@@ -119,7 +119,7 @@ def draw_recipe(params: RecipeParams, rng: np.random.Generator) -> DrawnWorkflow
         try:
             workflow = made.build_workflow()      # named as WfCommons names it
         except ValueError as err:     # WfCommons' own refusal, should its checks change
-            raise ConfigError(f"--param recipe={params.recipe}, jobs={params.jobs}: WfCommons "
+            raise ConfigError(f"recipe {params.recipe} with jobs {params.jobs}: WfCommons "
                               f"says: {err}") from None
         workflow.description = (f"WfCommons {version('wfcommons')} recipe {params.recipe}, at "
                                 f"most {params.jobs} tasks, drawn by hetsched")
