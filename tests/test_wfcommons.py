@@ -211,6 +211,19 @@ def test_only_a_workflow_generator_writes_wfformat(tmp_path: Path) -> None:
 
 
 @needs_wfcommons
+def test_generate_workload_writes_the_same_instance_given_a_platform(tmp_path: Path) -> None:
+    args = ["-g", "wfcommons", "--param", "recipe=blast", "--jobs", "50", "-f", "wfformat"]
+    alone = runner.invoke(app, ["generate", "workload", *args, "-o", str(tmp_path / "w.json")])
+    assert_one_line_error(alone, "--format wfformat needs --platform: the workflow is read as "
+                                 "jobs on it")
+    given = runner.invoke(app, ["generate", "workload", *args, "-p", str(PLATFORM_PATH), "-o",
+                                str(tmp_path / "w.json")])
+    assert given.exit_code == 0, given.output
+    assert generate_dag(tmp_path / "d.json", *args[2:]).exit_code == 0
+    assert (tmp_path / "w.json").read_bytes() == (tmp_path / "d.json").read_bytes()
+
+
+@needs_wfcommons
 def test_swf_cannot_hold_a_workflow(tmp_path: Path) -> None:
     result = runner.invoke(app, ["generate", "workload", "-g", "wfcommons", "--param",
                                  "recipe=blast", "--jobs", "50", "-o", str(tmp_path / "x.swf")])

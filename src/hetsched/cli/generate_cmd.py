@@ -94,7 +94,8 @@ def workload(
         fmt: Annotated[str, typer.Option("--format", "-f", help="swf (run times in seconds, "
                                          "as the model draws them), or any workload format of "
                                          "`hetsched convert` (json, yaml, batsim, irmasim, …: "
-                                         "what it cannot hold is a warning).")] = "swf",
+                                         "what it cannot hold is a warning), or wfformat "
+                                         "(the WfFormat instance wfcommons draws).")] = "swf",
         quiet: QuietOpt = False,
 ) -> None:
     """Draw a seeded synthetic workload and write it (SWF, native or another format)."""
@@ -109,7 +110,7 @@ def dag(
         generator: Annotated[str, typer.Option(
             "--generator", "-g", help="DAG generator: dag_layered, stream or wfcommons "
             "(a WfCommons recipe: --param recipe=montage; pip install "
-            "'hetsched[workflows]'; docs/generators.md).")],
+            "'hetsched\\[workflows]'; docs/generators.md).")],
         out: Annotated[Path, typer.Option("--out", "-o", help="File to write.")],
         platform: Annotated[Path, typer.Option(
             "--platform", "-p", help="Platform the jobs' work refers to (run times become "
@@ -130,7 +131,8 @@ def dag(
                                          "WfFormat instance wfcommons draws).")] = "json",
         quiet: QuietOpt = False,
 ) -> None:
-    """Draw a seeded DAG workload (jobs with parents) and write it as a native workload."""
+    """Draw a seeded DAG workload (jobs with parents) and write it as a native workload (or
+    the WfFormat instance a workflow generator draws)."""
     with user_errors():
         text = write_generated_dag(generator, out, platform, fmt, seed, jobs, param or [],
                                    {"depth": depth, "density": density})
