@@ -32,6 +32,8 @@ def job_record(job: Job) -> dict[str, Any]:
                 "fixed_duration": job.fixed_duration, "walltime": job.walltime,
                 "queue": job.queue, "partition": job.partition}
     record.update({k: v for k, v in optional.items() if v != _DEFAULTS[k]})
+    if job.req_time == 0 == job.req_ops:
+        del record["req_time"]   # refused as given (estimates are > 0), derived so from req_ops
     return record
 
 
