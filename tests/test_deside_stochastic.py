@@ -22,10 +22,12 @@ from hetsched.errors import ConfigError
 from hetsched.experiments import deside as study
 from hetsched.models.contention import Group, create
 from hetsched.models.contention.intervals import N_EXACT, intervals, slowest_threads
+from hetsched.platform.load import load_platform
 from hetsched.platform.model import NodeType, Platform
 from hetsched.schedulers import create as scheduler
 from hetsched.sim.engine import Simulation, model_generator, simulate
 from hetsched.workload.model import Job, Workload
+from support import assert_mentions, error_of
 
 T0 = 60.0  # seconds alone: 600 intervals of 0.1 s
 
@@ -187,3 +189,15 @@ def test_the_model_draws_only_once_bound_to_a_run() -> None:
     assert (bound.interval, bound.remote_fraction) == (0.5, 0.25) and model._work is None
     [factor] = bound.factors(NODE.node_types[0], group)
     assert factor == pytest.approx(1 / bound._work[0]) and factor != 1.0
+
+
+def test_a_native_platform_names_it_with_its_parameters(tmp_path) -> None:
+    text = ("name: p\ncontention: deside_stochastic\ncontention_params: {{interval: {}}}\n"
+            "node_types:\n  - {{name: n, cores: 8, clock_ghz: 2.0, count: 1}}\n")
+    (tmp_path / "p.yaml").write_text(text.format(0.5), encoding="utf-8")
+    platform = load_platform(tmp_path / "p.yaml")
+    sim = Simulation(platform, alone(T0), scheduler("fcfs"))
+    assert (sim.contention_name, sim.contention.interval) == ("deside_stochastic", 0.5)
+    (tmp_path / "p.yaml").write_text(text.format(0), encoding="utf-8")
+    assert_mentions(error_of(load_platform, tmp_path / "p.yaml"), "p.yaml", "contention_params",
+                    "interval must be a finite number of seconds > 0")

@@ -5,26 +5,26 @@ A thread of a job with CPU utilisation ``U`` and deviation ``sigma`` (``Job.cpu_
 ``T0`` alone, in ``n = ceil(T0 / tau)`` intervals of ``T0 / n`` (``tau``: the interval, DESiDE's
 0.1 s). In each interval it is busy for a time drawn uniformly in ``[(1 - sigma) U, (1 + sigma)
 U]`` times the interval, and idle for one drawn uniformly in ``[(1 - sigma) (1 - U), (1 +
-sigma) (1 - U)]`` times it. With ``A`` the sum of ``n`` draws uniform on ``[-1, 1]`` for the
-busy times and ``B`` for the idle ones, the thread's busy and idle totals, as shares of
+sigma) (1 - U)]`` times it. With ``S_b`` the sum of ``n`` draws uniform on ``[-1, 1]`` for
+the busy times and ``S_i`` for the idle ones, the thread's busy and idle totals, as shares of
 ``T0``, are::
 
-    busy = U (1 + sigma A / n),    idle = (1 - U) (1 + sigma B / n)
+    busy = U (1 + sigma S_b / n),    idle = (1 - U) (1 + sigma S_i / n)
 
 The job ends with its slowest thread: of its ``m`` threads (one per task), the one whose
-``busy + idle`` is largest, that is whose ``L = U A + (1 - U) B`` is largest. That thread
+``busy + idle`` is largest, that is whose ``L = U S_b + (1 - U) S_i`` is largest. That thread
 gives the job's *work factor* ``w = busy + idle`` (its time alone over ``T0``) and its *busy
 share* ``busy / w`` (its effective U).
 
-For ``n <= N_EXACT`` (and at most ``EXACT_THREADS`` threads) ``A`` and ``B`` are exact sums of
-``n`` uniforms (Irwin–Hall), drawn for every thread. Otherwise they are normal with the sums'
-mean 0 and variance ``n / 3`` (the central limit theorem; Irwin–Hall is close to normal from
-about 12 terms on), and the slowest thread is drawn at once: with ``a = U``, ``b = 1 - U`` and
-``s^2 = (a^2 + b^2) n / 3``, its ``L`` is ``s`` times the largest of ``m`` standard normals,
-``Phi^-1(V^(1/m))`` with ``V`` uniform; ``K = b A - a B`` is independent of ``L`` and normal
-with variance ``s^2``; so ``A = (a L + b K) / (a^2 + b^2)`` and ``B = (b L - a K) / (a^2 +
-b^2)``, each clipped to ``[-n, n]`` (the sums' range). Its cost does not grow with ``n`` or
-``m``.
+For ``n <= N_EXACT`` (and at most ``EXACT_THREADS`` threads) ``S_b`` and ``S_i`` are exact sums
+of ``n`` uniforms (Irwin–Hall), drawn for every thread. Otherwise they are normal with the
+sums' mean 0 and variance ``n / 3`` (the central limit theorem; Irwin–Hall is close to normal
+from about 12 terms on), and the slowest thread is drawn at once: with ``a = U``, ``b = 1 - U``
+and ``s^2 = (a^2 + b^2) n / 3``, its ``L`` is ``s`` times the largest of ``m`` standard
+normals, ``Phi^-1(V^(1/m))`` with ``V`` uniform; ``K = b S_b - a S_i`` is independent of ``L``
+and normal with variance ``s^2``; so ``S_b = (a L + b K) / (a^2 + b^2)`` and ``S_i = (b L - a
+K) / (a^2 + b^2)``, each clipped to ``[-n, n]`` (the sums' range). Its cost does not grow with
+``n`` or ``m``.
 """
 
 from __future__ import annotations
@@ -54,21 +54,22 @@ def slowest_threads(t0: np.ndarray, cpu_util: np.ndarray, sd: np.ndarray, thread
     order, then the others."""
     n = intervals(t0, interval)
     exact = (n <= N_EXACT) & (threads <= EXACT_THREADS)
-    a, b = np.empty(len(n)), np.empty(len(n))
-    a[exact], b[exact] = _exact_sums(n[exact].astype(np.int64), cpu_util[exact],
-                                     threads[exact].astype(np.int64), rng)
+    busy_sum, idle_sum = np.empty(len(n)), np.empty(len(n))
+    busy_sum[exact], idle_sum[exact] = _exact_sums(
+        n[exact].astype(np.int64), cpu_util[exact], threads[exact].astype(np.int64), rng)
     normal = ~exact
-    a[normal], b[normal] = _normal_sums(n[normal], cpu_util[normal], threads[normal], rng)
-    busy = cpu_util * (1.0 + sd * a / n)
-    work = busy + (1.0 - cpu_util) * (1.0 + sd * b / n)
+    busy_sum[normal], idle_sum[normal] = _normal_sums(n[normal], cpu_util[normal],
+                                                      threads[normal], rng)
+    busy = cpu_util * (1.0 + sd * busy_sum / n)
+    work = busy + (1.0 - cpu_util) * (1.0 + sd * idle_sum / n)
     return work, busy / work
 
 
 def _exact_sums(n: np.ndarray, cpu_util: np.ndarray, threads: np.ndarray,
                 rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    """The busy and idle sums ``A``, ``B`` of each job's slowest thread, every thread's drawn
+    """The busy and idle sums ``S_b``, ``S_i`` of each job's slowest thread, every thread's drawn
     as ``n`` uniforms each (``N_EXACT`` drawn per thread and sum, the first ``n`` kept)."""
-    a, b = np.empty(len(n)), np.empty(len(n))
+    busy_sums, idle_sums = np.empty(len(n)), np.empty(len(n))
     for jobs in _batches(threads):
         counts = threads[jobs]
         kept = np.arange(N_EXACT) < np.repeat(n[jobs], counts)[:, None]
@@ -77,8 +78,8 @@ def _exact_sums(n: np.ndarray, cpu_util: np.ndarray, threads: np.ndarray,
         owner = np.repeat(np.arange(counts.size), counts)
         order = np.lexsort((-(util * busy + (1.0 - util) * idle), owner))
         slowest = order[np.cumsum(counts) - counts]  # each job's first thread, by L descending
-        a[jobs], b[jobs] = busy[slowest], idle[slowest]
-    return a, b
+        busy_sums[jobs], idle_sums[jobs] = busy[slowest], idle[slowest]
+    return busy_sums, idle_sums
 
 
 def _batches(threads: np.ndarray) -> list[slice]:
@@ -92,7 +93,7 @@ def _batches(threads: np.ndarray) -> list[slice]:
 
 def _normal_sums(n: np.ndarray, cpu_util: np.ndarray, threads: np.ndarray,
                  rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    """``A``, ``B`` of each job's slowest thread under the normal approximation (above)."""
+    """``S_b``, ``S_i`` of each job's slowest thread under the normal approximation (above)."""
     a, b = cpu_util, 1.0 - cpu_util
     norm = a * a + b * b
     scale = np.sqrt(norm * n / 3.0)
