@@ -24,11 +24,13 @@ def platform(sockets: int, oversubscription: int) -> Platform:
     return Platform.from_counts("p", [(kind, 3)])
 
 
-def workload(rng: np.random.Generator, jobs: int) -> Workload:
+def workload(rng: np.random.Generator, jobs: int, deviations: bool = False) -> Workload:
+    """Random jobs; with ``deviations``, each with a ``cpu_util_sd`` too (drawn last)."""
     return Workload("w", [Job(f"j{i}", float(rng.integers(0, 60)), int(rng.integers(1, 9)),
                               float(rng.uniform(1e10, 2e11)), 100.0,
                               mem_bw_gbs=float(rng.uniform(0, 12)),
-                              cpu_util=float(rng.uniform(0.5, 1.0)))
+                              cpu_util=float(rng.uniform(0.5, 1.0)),
+                              cpu_util_sd=float(rng.uniform(0, 0.9)) if deviations else 0.0)
                           for i in range(jobs)])
 
 
@@ -61,11 +63,16 @@ def forked_ends(sim: Simulation, job: Job, node: int) -> dict[int, float]:
 
 
 @pytest.mark.parametrize("contention, sockets", [("deside", 1), ("deside", 2), ("irmasim", 2),
-                                                 ("none", 2), ("irmasim", 1)])
+                                                 ("none", 2), ("irmasim", 1),
+                                                 ("deside_stochastic", 1),
+                                                 ("deside_stochastic", 2)])
 @pytest.mark.parametrize("seed", range(12))
 def test_the_projection_is_the_forks(contention: str, sockets: int, seed: int) -> None:
+    """(Under ``deside_stochastic`` the jobs' times vary, and the run's seed draws them.)"""
     rng = np.random.default_rng(seed)
-    sim = Simulation(platform(sockets, 2), workload(rng, 40), None, contention=contention)
+    sim = Simulation(platform(sockets, 2),
+                     workload(rng, 40, deviations=contention == "deside_stochastic"), None,
+                     contention=contention, seed=seed)
     job = started_until_a_new_job_waits(sim, rng)
     if job is None:
         pytest.skip("every job started")  # never with these sizes, kept honest
@@ -90,7 +97,7 @@ def test_without_a_new_job_it_predicts_the_running_ones() -> None:
             assert end >= sim.view.now  # predicted, and never in the past
 
 
-@pytest.mark.parametrize("contention", [None, "none", "deside", "irmasim"])
+@pytest.mark.parametrize("contention", [None, "none", "deside", "irmasim", "deside_stochastic"])
 def test_a_walltime_kill_ends_a_job_in_the_projection_as_in_the_run(contention) -> None:
     node = NodeType("n", 4, 2.0)
     work = Workload("w", [Job("a", 0.0, 2, 1e11, 100.0, walltime=10.0)])

@@ -59,7 +59,8 @@ class Simulation:
     """One run of ``workload`` on ``platform``, driven by ``scheduler`` (:meth:`run`) or step
     by step by the caller (:meth:`advance` / :meth:`apply` / :meth:`finish`).
 
-    Options: ``seed`` feeds the scheduler's generator; ``horizon`` stops the clock (jobs not
+    Options: ``seed`` feeds the scheduler's generator and, independently, the contention
+    model's (:func:`model_generator`); ``horizon`` stops the clock (jobs not
     done then are reported unfinished); ``strict`` turns a never-fitting job into an error
     instead of a rejection; ``contention`` names a contention model (``none``, ``irmasim``,
     ``deside``; default: the platform's) or gives one; ``per_event`` makes :meth:`advance`
@@ -95,7 +96,7 @@ class Simulation:
         self.asked_per_event = per_event
         self.per_event = per_event or (scheduler is not None and scheduler.per_event)
         self.contention, self.contention_name = _contention_model(platform, workload,
-                                                                  contention)
+                                                                  contention, self.seed)
         # a node-wide model re-rates a node when one of a job's shares there ends early
         self._share_ends = self.contention is not None and node_wide(self.contention)
         self.deps = Dependencies.of(workload)
@@ -725,17 +726,27 @@ class Simulation:
             contention=self.contention_name)
 
 
+def model_generator(seed: int) -> np.random.Generator:
+    """The contention model's generator in a run of ``seed``: from the first child of the
+    seed's ``SeedSequence``, a stream independent of the scheduler's (``default_rng(seed)``)."""
+    return np.random.default_rng(np.random.SeedSequence(seed).spawn(1)[0])
+
+
 def _contention_model(platform: Platform, workload: Workload, chosen: str | ContentionModel |
-                      None) -> tuple[ContentionModel | None, str]:
-    """The model a run uses and its name; the model is ``None`` when it can never change a
-    rate (the ``none`` model without oversubscription, IRMaSim's without memory traffic...):
-    then finish times are fixed at start."""
+                      None, seed: int) -> tuple[ContentionModel | None, str]:
+    """The model a run uses, bound to the run when it binds (``bind``: its draws), and its
+    name; the model is ``None`` when it can never change a rate (the ``none`` model without
+    oversubscription, IRMaSim's without memory traffic...): then finish times are fixed at
+    start."""
     if chosen is not None and not isinstance(chosen, str):
         model = chosen
     else:
         name = platform.contention if chosen is None else chosen
         params = dict(platform.contention_params) if name == platform.contention else {}
         model = models.create(name, params)
+    bind = getattr(model, "bind", None)
+    if bind is not None:
+        model = bind(platform, workload, model_generator(seed))
     return (None if models.inert(model, platform, workload) else model), model.name
 
 
