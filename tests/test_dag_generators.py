@@ -36,7 +36,7 @@ def generate_dag(out: Path, *args: str):
 
 
 def test_the_dag_generators_are_registered_as_such() -> None:
-    assert dag_generators() == ("dag_layered", "stream")
+    assert dag_generators() == ("dag_layered", "stream", "wfcommons")
 
 
 def test_layers_split_evenly_the_first_ones_taking_the_rest() -> None:
@@ -131,8 +131,8 @@ def test_a_generated_dag_reads_back_acyclic_and_runs_respecting_every_dependency
 
 
 @pytest.mark.parametrize("args, message", [
-    (("-g", "poisson"), "--generator poisson draws no DAG: give one of dag_layered, stream "
-                        "(or use `hetsched generate workload`)"),
+    (("-g", "poisson"), "--generator poisson draws no DAG: give one of dag_layered, stream, "
+                        "wfcommons (or use `hetsched generate workload`)"),
     (("-g", "stream", "-f", "swf"), "--format swf: a DAG is written as json or yaml"),
     (("-g", "dag_layered", "--jobs", "3", "--depth", "4"),
      "depth (4) must be at most jobs (3): every layer holds a job"),

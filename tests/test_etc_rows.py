@@ -205,3 +205,18 @@ def test_formats_without_rows_list_them_as_a_loss_and_drop_them(tmp_path: Path) 
     done = convert(source, tmp_path / "w.swf", platform=platform, lossy=True)
     assert any("ETC row" in loss for loss in done.losses)
     assert "10 " in (tmp_path / "w.swf").read_text().splitlines()[-1]  # 1e10 ops at 1 GHz
+
+
+def test_deside_stochastic_draws_a_row_jobs_intervals_over_its_rows_time() -> None:
+    """The stochastic model draws each job's slowest thread over its isolated run time on the
+    slowest node type: a row's longest time (its speed-based time would be none: inf)."""
+    from hetsched.models.contention import MODELS
+
+    jobs = [Job(f"j{i}", 0.0, 4, 1e10, 30.0, mem_bw_gbs=8.0, cpu_util=0.8, cpu_util_sd=0.1,
+                etc=(("s", 20.0), ("t", 30.0))) for i in range(6)]
+    platform, workload = two_type_platform(), Workload("w", jobs)
+    bound = MODELS.load("deside_stochastic")().bind(platform, workload,
+                                                    np.random.default_rng(1))
+    assert all(0 < w < math.inf for w in bound._work)
+    result = simulate(platform, workload, create("fcfs"), contention="deside_stochastic")
+    assert (result.state == JobState.FINISHED).all() and np.isfinite(result.end).all()

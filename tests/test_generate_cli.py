@@ -91,6 +91,19 @@ def test_native_writer_round_trips_a_workload(tmp_path: Path) -> None:
     assert strip == list(workload.jobs) and back.name == workload.name
 
 
+def test_native_writer_round_trips_a_job_of_no_work(tmp_path: Path) -> None:
+    """A task that took 0 s (WfFormat has them): its estimate of 0 is left out, as the
+    schema refuses it, and read back from its work."""
+    from hetsched.workload.model import Job, Workload
+
+    workload = Workload("w", (Job(id="a", submit=0.0, ntasks=1, req_ops=0.0, req_time=0.0),
+                              Job(id="b", submit=0.0, ntasks=2, req_ops=1e9, req_time=1.0,
+                                  parents=("a",))))
+    for fmt in ("json", "yaml"):
+        path = WRITERS[fmt].write(workload, tmp_path / f"w.{fmt}", PLATFORM, {})
+        assert load_workload(path, PLATFORM).jobs == workload.jobs
+
+
 def test_swf_writer_gives_run_times_on_the_slowest_core(tmp_path: Path) -> None:
     workload = load_workload(default_workload_path(), PLATFORM)
     path = WRITERS["swf"].write(workload, tmp_path / "w.swf", PLATFORM, {"Origin": "test"})

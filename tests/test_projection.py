@@ -8,8 +8,10 @@ import numpy as np
 import pytest
 
 from hetsched.platform.model import NodeType, Platform, Processor
+from hetsched.sim import projection
 from hetsched.sim.engine import Simulation
-from hetsched.sim.protocol import Start
+from hetsched.sim.events import Availability
+from hetsched.sim.protocol import Enqueue, Start
 from hetsched.workload.model import Job, Workload
 
 
@@ -22,11 +24,13 @@ def platform(sockets: int, oversubscription: int) -> Platform:
     return Platform.from_counts("p", [(kind, 3)])
 
 
-def workload(rng: np.random.Generator, jobs: int) -> Workload:
+def workload(rng: np.random.Generator, jobs: int, deviations: bool = False) -> Workload:
+    """Random jobs; with ``deviations``, each with a ``cpu_util_sd`` too (drawn last)."""
     return Workload("w", [Job(f"j{i}", float(rng.integers(0, 60)), int(rng.integers(1, 9)),
                               float(rng.uniform(1e10, 2e11)), 100.0,
                               mem_bw_gbs=float(rng.uniform(0, 12)),
-                              cpu_util=float(rng.uniform(0.5, 1.0)))
+                              cpu_util=float(rng.uniform(0.5, 1.0)),
+                              cpu_util_sd=float(rng.uniform(0, 0.9)) if deviations else 0.0)
                           for i in range(jobs)])
 
 
@@ -59,11 +63,16 @@ def forked_ends(sim: Simulation, job: Job, node: int) -> dict[int, float]:
 
 
 @pytest.mark.parametrize("contention, sockets", [("deside", 1), ("deside", 2), ("irmasim", 2),
-                                                 ("none", 2), ("irmasim", 1)])
+                                                 ("none", 2), ("irmasim", 1),
+                                                 ("deside_stochastic", 1),
+                                                 ("deside_stochastic", 2)])
 @pytest.mark.parametrize("seed", range(12))
 def test_the_projection_is_the_forks(contention: str, sockets: int, seed: int) -> None:
+    """(Under ``deside_stochastic`` the jobs' times vary, and the run's seed draws them.)"""
     rng = np.random.default_rng(seed)
-    sim = Simulation(platform(sockets, 2), workload(rng, 40), None, contention=contention)
+    sim = Simulation(platform(sockets, 2),
+                     workload(rng, 40, deviations=contention == "deside_stochastic"), None,
+                     contention=contention, seed=seed)
     job = started_until_a_new_job_waits(sim, rng)
     if job is None:
         pytest.skip("every job started")  # never with these sizes, kept honest
@@ -88,7 +97,7 @@ def test_without_a_new_job_it_predicts_the_running_ones() -> None:
             assert end >= sim.view.now  # predicted, and never in the past
 
 
-@pytest.mark.parametrize("contention", [None, "none", "deside", "irmasim"])
+@pytest.mark.parametrize("contention", [None, "none", "deside", "irmasim", "deside_stochastic"])
 def test_a_walltime_kill_ends_a_job_in_the_projection_as_in_the_run(contention) -> None:
     node = NodeType("n", 4, 2.0)
     work = Workload("w", [Job("a", 0.0, 2, 1e11, 100.0, walltime=10.0)])
@@ -106,3 +115,109 @@ def test_a_fixed_duration_job_runs_its_duration_in_the_projection() -> None:
     sim.advance()
     [job] = sim.view.pending.values()
     assert sim.view.project(0, [job]) == forked_ends(sim, job, 0) == {0: 100.0}
+
+
+def mixed_platform() -> Platform:
+    """Two always-on nodes of 2 sockets and two on-demand ones booting in 30 s."""
+    sockets = tuple(Processor(4, mem_bw_gbs=40.0) for _ in range(2))
+    base = NodeType.of_processors("on", 2.0, sockets)
+    on = NodeType(base.name, base.cores, base.clock_ghz, processors=sockets,
+                  oversubscription=2)
+    demand = NodeType("demand", base.cores, 3.0, processors=sockets, oversubscription=2,
+                      on_demand=True, boot_time=30.0)
+    return Platform.from_counts("mixed", [(on, 2), (demand, 2)])
+
+
+def mixed_workload(rng: np.random.Generator, jobs: int) -> Workload:
+    """Jobs of 1 to 8 tasks, a third of them over exactly 2 nodes."""
+    made = []
+    for i in range(jobs):
+        two = rng.random() < 0.3
+        made.append(Job(f"j{i}", float(rng.integers(0, 60)), 2 * int(rng.integers(1, 5)) if two
+                        else int(rng.integers(1, 9)), float(rng.uniform(1e10, 2e11)), 100.0,
+                        nodes=2 if two else 1, mem_bw_gbs=float(rng.uniform(0, 12)),
+                        cpu_util=float(rng.uniform(0.5, 1.0))))
+    return Workload("w", made)
+
+
+def mixed_decisions(view, job: Job, rng: np.random.Generator) -> list:
+    """Start ``job`` on random nodes where it fits, or queue it on a node, or neither."""
+    if job.nodes == 2:
+        fit = np.flatnonzero(view.fit_mask(job, job.ntasks // 2))
+        if fit.size < 2:
+            return []
+        pair = rng.choice(fit, 2, replace=False)
+        return [Start(job, tuple((int(n), job.ntasks // 2) for n in pair))]
+    if rng.random() < 0.2:
+        return [Enqueue(job, int(rng.integers(0, 4)))]
+    fit = np.flatnonzero(view.fit_mask(job))
+    return [Start.on(job, int(rng.choice(fit)))] if fit.size else []
+
+
+def waiting_job(sim: Simulation, rng: np.random.Generator) -> Job | None:
+    """Run with :func:`mixed_decisions` up to an instant at which a one-node job that fits
+    somewhere is left waiting after some instants: that job."""
+    instants = 0
+    while sim.advance() is not None:
+        instants += 1
+        for job in list(sim.view.pending.values()):
+            if job.nodes == 1 and instants > 4 and sim.view.fit_mask(job).any():
+                return job
+            sim.apply(mixed_decisions(sim.view, job, rng))
+        sim.apply([])
+    return None
+
+
+@pytest.mark.parametrize("contention", ["deside", "irmasim", "none", None])
+@pytest.mark.parametrize("seed", range(10))
+def test_the_what_if_is_the_runs_on_booting_nodes_local_queues_and_multi_node_jobs(
+        contention: str | None, seed: int) -> None:
+    """Nodes that boot, local queues the engine drains, jobs whose rates change with other
+    nodes and availability changes: ``project`` still gives the run's ends."""
+    rng = np.random.default_rng(100 + seed)
+    changes = [Availability(float(rng.integers(10, 200)), int(rng.integers(0, 4)),
+                            int(rng.integers(4, 9))) for _ in range(3)]
+    sim = Simulation(mixed_platform(), mixed_workload(rng, 40), None, contention=contention,
+                     availability=changes)
+    job = waiting_job(sim, rng)
+    assert job is not None
+    compared = 0
+    for node in range(4):
+        if sim.view.fits(job, node):
+            assert sim.view.project(node, [job]) == pytest.approx(
+                forked_ends(sim, job, node), rel=1e-12, abs=1e-9)
+            compared += 1
+        assert sim.view.project(node) == pytest.approx(
+            forked_ends_without(sim, node), rel=1e-12, abs=1e-9)
+    assert compared
+
+
+def forked_ends_without(sim: Simulation, node: int) -> dict[int, float]:
+    """The ends of the jobs on ``node`` in a fork where nothing else ever starts."""
+    fork = sim.fork()
+    on_node = set(sim.view.running_on(node))
+    while fork.advance() is not None:
+        fork.apply([])
+    result = fork.finish()
+    return {index: float(result.end[index]) for index in on_node}
+
+
+def test_the_node_alone_would_miss_a_boot_and_a_rate_set_by_another_node() -> None:
+    """The cases the fork covers are ones the node-local shortcut gets wrong: a job started
+    on a node that is off begins at its boot's end; a two-node job speeds up when the other
+    node's contention ends."""
+    platform = mixed_platform()
+    work = Workload("w", [Job("wide", 0.0, 8, 1e12, 100.0, nodes=2, mem_bw_gbs=10.0),
+                          Job("hog", 0.0, 8, 2e11, 100.0, mem_bw_gbs=10.0),
+                          Job("new", 0.0, 2, 1e11, 100.0)])
+    sim = Simulation(platform, work, None, contention="deside")
+    sim.advance()
+    wide, hog, new = work.jobs
+    sim.apply([Start(wide, ((0, 4), (1, 4))), Start.on(hog, 1)])
+    node_alone = projection.project(sim.state, sim.contention, sim._speed, 0, sim.view.now,
+                                    [new], sim.dirty, sim.kills)
+    assert sim.view.project(0, [new]) == pytest.approx(forked_ends(sim, new, 0), rel=1e-12)
+    assert node_alone[wide.index] != pytest.approx(forked_ends(sim, new, 0)[wide.index])
+    booted = sim.view.project(2, [new])
+    assert booted == pytest.approx(forked_ends(sim, new, 2), rel=1e-12)
+    assert booted[new.index] == pytest.approx(30.0 + 1e11 / 3e9)

@@ -99,8 +99,10 @@ def test_every_registry_is_listed_by_kind() -> None:
     found = registries()
     assert list(found) == ["scheduler", "contention model", "platform reader",
                            "workload reader", "platform format", "workload format",
-                           "workload generator", "heuristic", "task-graph heuristic"]
-    assert [e.name for e in catalogue("contention model")] == ["none", "irmasim", "deside"]
+                           "workload generator", "heuristic", "task-graph heuristic",
+                           "co-allocation criterion"]
+    assert [e.name for e in catalogue("contention model")] == ["none", "irmasim", "deside",
+                                                            "deside_stochastic"]
     assert len(catalogue("scheduler")) >= 87
     with pytest.raises(ConfigError, match="no registry of 'schedulr'; did you mean scheduler"):
         catalogue("schedulr")
@@ -120,7 +122,8 @@ def test_the_names_the_registries_had_before_keep_working() -> None:
     assert WRITERS["swf"].name == "swf" and writer("json") is WRITERS["json"]
     assert callable(losses) and "simgrid" in PLATFORM_WRITERS
     assert generator("lublin") is GENERATORS["lublin"] and "poisson" in GENERATORS
-    assert list(MODELS) == ["none", "irmasim", "deside"] and MODELS["none"] is ProcessorSharing
+    assert list(MODELS) == ["none", "irmasim", "deside", "deside_stochastic"]
+    assert MODELS["none"] is ProcessorSharing
     assert check_contention("deside") == "deside" and callable(HEURISTICS["min_min"])
     assert [f.name for f in PLATFORM_FORMATS][0] == "native"
     assert [f.name for f in WORKLOAD_FORMATS][:2] == ["dssim", "swf"]

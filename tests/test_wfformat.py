@@ -1,4 +1,4 @@
-"""WfCommons WfFormat workflows (schema 1.4 and 1.5): the bundled example, the mapping of a
+"""WfCommons WfFormat workflows (schema 1.4, 1.5 and 1.6): the bundled example, the mapping of a
 task to a job, the edge data, a run that respects every dependency, and bad input."""
 
 from __future__ import annotations
@@ -75,6 +75,15 @@ def minimal_15() -> dict:
                                 {"id": "c", "runtimeInSeconds": 0}]}}}
 
 
+def minimal_16() -> dict:
+    """The same workflow in schema 1.6, as WfCommons 1.6 writes it: 1.5's layout, and
+    metrics."""
+    doc = minimal_15()
+    doc["schemaVersion"] = "1.6"
+    doc["workflow"]["specification"]["metrics"] = {"numberOfTasks": 3, "numberOfLevels": 2}
+    return doc
+
+
 def minimal_14() -> dict:
     """The same workflow in schema 1.4: tasks named by name, files per task."""
     return {"name": "w", "schemaVersion": "1.4", "workflow": {
@@ -88,8 +97,8 @@ def minimal_14() -> dict:
                   {"name": "c", "type": "compute", "parents": ["a"], "runtimeInSeconds": 0}]}}
 
 
-@pytest.mark.parametrize("make", [minimal_15, minimal_14])
-def test_both_schema_versions_give_the_same_jobs(make, tmp_path: Path) -> None:
+@pytest.mark.parametrize("make", [minimal_15, minimal_14, minimal_16])
+def test_every_schema_version_gives_the_same_jobs(make, tmp_path: Path) -> None:
     workload = load_workload(write(tmp_path / "w.json", make()), PLATFORM)
     assert [(j.id, j.parents, j.ntasks, j.req_ops) for j in workload.jobs] == [
         ("a", (), 2, 1e9), ("b", ("a",), 1, 2e9), ("c", ("a",), 1, 0.0)]  # 1.5 cores: 2
@@ -161,11 +170,11 @@ T14 = ("workflow", "tasks")
 BAD = {
     "version missing": (minimal_15, ("schemaVersion",), ...,
                         "w.json, field 'schemaVersion': schema version missing: hetsched reads "
-                        "WfFormat 1.4 and 1.5 (WfFormat's wfcommons-migrate-instance.py "
+                        "WfFormat 1.4, 1.5 and 1.6 (WfFormat's wfcommons-migrate-instance.py "
                         "updates older ones)"),
     "version 1.3": (minimal_15, ("schemaVersion",), "1.3",
                     "w.json, field 'schemaVersion': schema version '1.3': hetsched reads "
-                    "WfFormat 1.4 and 1.5 (WfFormat's wfcommons-migrate-instance.py updates "
+                    "WfFormat 1.4, 1.5 and 1.6 (WfFormat's wfcommons-migrate-instance.py updates "
                     "older ones)"),
     "specification a list": (minimal_15, SPEC, [],
                              "w.json: expected an object (key: value mapping) at "

@@ -62,3 +62,6 @@ Coefficient = Annotated[float, Field(ge=-limits.MAX_MODEL_PARAMETER,
 
 #: A share of time in ``(0, 1]``: a thread's CPU utilisation.
 Utilisation = Annotated[float, Field(gt=0, le=1), PLUS_ZERO]
+#: A relative deviation in ``[0, 1)``: how much a thread's busy and idle times vary (DESiDE's
+#: sigma; below 1, so that every drawn time stays positive).
+UtilisationSd = Annotated[float, Field(ge=0, lt=1), PLUS_ZERO]

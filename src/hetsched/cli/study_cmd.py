@@ -115,10 +115,15 @@ def deside(
                                           "makespan.png (needs matplotlib).")],
         servers: Annotated[str, typer.Option(help="Server counts, comma-separated.")]
         = "2,3,4,5",
-        seeds: Annotated[int, typer.Option(help="Seeds 0..N-1.")] = 3) -> None:
+        seeds: Annotated[int, typer.Option(help="Seeds 0..N-1.")] = 3,
+        contention: Annotated[str, typer.Option(
+            help="deside (rate-based: the seeds give the same runs) or deside_stochastic "
+                 "(busy and idle times drawn per 0.1 s interval, seeded: they differ).")]
+        = "deside") -> None:
     """Chahal et al.'s DESiDE experiment: two STREAM-like DAGs (50 and 100 jobs) on 2-5
     servers of 56 logical cores and 80 GB/s under DESiDE's contention; SLF, LET, MOM, HEFT's
-    plan and fcfs; makespans and MOM's and LET's gains over SLF beside the paper's."""
+    plan and fcfs; makespans (mean and spread over the seeds) and MOM's and LET's gains over
+    SLF beside the paper's."""
     from hetsched.experiments import deside as study
     from hetsched.parsing import parse_int
     from hetsched.output import write_rows_csv
@@ -131,7 +136,10 @@ def deside(
                               f"comma-separated: got {servers!r}")
         if seeds < 1:
             raise ConfigError(f"--seeds must be at least 1, got {seeds}")
-        done = list(study.runs(counts, tuple(range(seeds))))
+        if contention not in study.CONTENTION:
+            raise ConfigError(f"--contention must be {' or '.join(study.CONTENTION)}, got "
+                              f"{contention!r}")
+        done = list(study.runs(counts, tuple(range(seeds)), contention=contention))
         summary = study.improvements(done)
         out.mkdir(parents=True, exist_ok=True)
         write_rows_csv([vars(r) for r in done], out / "runs.csv")
@@ -139,7 +147,10 @@ def deside(
         makespans_by_servers(summary, out / "makespan.png")
     screen = console()
     for name in study.DAGS:
-        screen.print(_deside_table(name, [r for r in summary if r["dag"] == name]))
+        rows = [r for r in summary if r["dag"] == name]
+        screen.print(_deside_table(f"{name} under {contention}", rows))
+        if seeds > 1:
+            screen.print(_deside_spread(rows))
     slowest = max(done, key=lambda r: r.seconds)
     screen.print(f"simulation time per run: {sum(r.seconds for r in done) / len(done):.3f} s "
                  f"CPU on average, at most {slowest.seconds:.3f} s ({slowest.scheduler}, "
@@ -163,6 +174,14 @@ def _deside_table(name: str, rows: list[dict[str, Any]]) -> Any:
                          + (f" ({paper:+d} %)" if paper is not None else ""))
         table.add_row(scheduler, *cells)
     return table
+
+
+def _deside_spread(rows: list[dict[str, Any]]) -> str:
+    """The widest spread of the makespans over the seeds, relative to their mean."""
+    widest = max(rows, key=lambda r: (r["makespan_max"] - r["makespan_min"]) / r["makespan"])
+    spread = 100.0 * (widest["makespan_max"] - widest["makespan_min"]) / widest["makespan"]
+    return (f"spread over the seeds (largest - smallest makespan): at most {spread:.2f} % of "
+            f"the mean ({widest['scheduler']}, {widest['servers']} servers)")
 
 
 DaskOpt = typer.Option(help="Run on Dask: 'local' or a scheduler's address (tcp://host:8786).")
@@ -296,4 +315,69 @@ def _means_table(level: str, means: Any, parts: int) -> Any:
                       title=f"{level} heterogeneity · mean over {parts} parts")
     for scheduler, row in means.iterrows():
         table.add_row(str(scheduler), *(f"{row[m]:,.1f}" for m in metrics))
+    return table
+
+
+@study_app.command("coalloc")
+def coalloc(
+        out: Annotated[Path, typer.Option(help="Output directory: trials.csv, summary.csv, "
+                                          "paper.csv, windows.png and cost_q.png (needs "
+                                          "matplotlib).")],
+        trials: Annotated[int, typer.Option(help="Environments (the paper's: 3,000).")] = 3000,
+        seed: Annotated[int, typer.Option(help="Seed: trial i draws its environment from "
+                                          "the seeds [seed, i].")] = 0,
+        load: Annotated[str, typer.Option(help="How the pre-reserved load is drawn: "
+                                          "hypergeometric or uniform (docs/coalloc.md).")]
+        = "hypergeometric",
+        cells: Annotated[int, typer.Option(help="The knapsack's budget resolution: the "
+                                           "budget in this many cells.")] = 1000) -> None:
+    """Toporkov & Yemelyanov's co-allocation experiment (ICCS 2018): windows of 7 nodes among
+    100 partly reserved heterogeneous nodes within a budget, by FirstFit, MinStart, MinFinish,
+    MinRuntime, MinCost, MaxQ and MultipleBest; their average start, runtime, finish, cost and
+    Q beside the paper's."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    from hetsched.experiments import coalloc as study
+
+    with user_errors():
+        settings = study.settings(trials, seed, load, cells)
+        with Progress(TextColumn("trials"), BarColumn(), MofNCompleteColumn(),
+                      console=console(stderr=True), transient=True) as bar:
+            task = bar.add_task("trials", total=trials)
+            done = study.run_study(trials, seed, settings, cells,
+                                   progress=lambda: bar.advance(task))
+        summary = study.summarize(done)
+        paper = study.compare_with_paper(summary)
+        written = study.write(out, done, summary, paper)
+        figures = _figures(lambda: study.figures(out, summary, settings))
+    screen = console()
+    screen.print(_coalloc_table(summary, trials))
+    screen.print(_paper_table(paper))
+    searches = sum(o.seconds for o in done)
+    screen.print(f"searches: {searches:.1f} s CPU for {len(done):,} "
+                 f"({1000 * searches / max(1, len(done)):.2f} ms each on average)")
+    screen.print(f"wrote {out}/ ({', '.join(p.name for p in (*written, *figures))})")
+
+
+def _coalloc_table(summary: list[dict[str, Any]], trials: int) -> Any:
+    from hetsched.cli.tables import new_table
+
+    table = new_table("algorithm", ["start", "runtime", "finish", "cost", "Q",
+                                    "starts at 0", "found", "ms per search"],
+                      title=f"co-allocation · averages over {trials:,} environments "
+                            f"(time units, cost units)")
+    for row in summary:
+        table.add_row(row["algorithm"], *(f"{row[c]:,.1f}" for c in
+                                          ("start", "runtime", "finish", "cost", "q")),
+                      f"{row['starts_at_zero_percent']:.0f} %", f"{row['found']:,}",
+                      f"{row['ms_per_search']:.2f}")
+    return table
+
+
+def _paper_table(paper: list[dict[str, Any]]) -> Any:
+    from hetsched.cli.tables import new_table
+
+    table = new_table("figure", ["paper", "ours"], title="beside Toporkov & Yemelyanov's")
+    for row in paper:
+        table.add_row(row["figure"], f"{row['paper']:,.1f}", f"{row['ours']:,.1f}")
     return table

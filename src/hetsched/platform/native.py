@@ -135,7 +135,7 @@ class PlatformSpec(StrictModel):
     name: str | None = Field(None, min_length=1)
     node_types: list[NodeTypeSpec] = Field(min_length=1)
     clusters: list[ClusterSpec] | None = Field(None, min_length=1)
-    contention: Literal["none", "irmasim", "deside"] = "none"
+    contention: Literal["none", "irmasim", "deside", "deside_stochastic"] = "none"
     contention_params: dict[str, Coefficient] = {}
     downtime: list[DowntimeSpec] = []
 

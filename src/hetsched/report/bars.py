@@ -36,7 +36,7 @@ def metric_bars(rows: Sequence[dict[str, object]], groups: Sequence[str],
 
 def makespans_by_servers(rows: Sequence[dict[str, object]], path: str | Path) -> Path:
     """One panel per DAG: for each server count a bar per scheduler, its mean makespan in
-    hours, and under each MOM and LET bar their improvement over SLF (%)."""
+    hours, with the seeds' range (``makespan_min`` to ``makespan_max``) where rows give one."""
     plt = pyplot()
     dags = sorted({str(row["dag"]) for row in rows})
     schedulers = list(dict.fromkeys(str(row["scheduler"]) for row in rows))
@@ -49,7 +49,12 @@ def makespans_by_servers(rows: Sequence[dict[str, object]], path: str | Path) ->
             values = {int(r["servers"]): r for r in mine if r["scheduler"] == scheduler}
             xs = [i + (k - (len(schedulers) - 1) / 2) * width for i in range(len(servers))]
             hours = [float(values[s]["makespan"]) / 3600 for s in servers]
-            ax.bar(xs, hours, width, label=scheduler)
+            # (never negative: a mean of equal values may differ from them in the last bit)
+            low = [max(0.0, hour - float(values[s].get("makespan_min", hour * 3600)) / 3600)
+                   for s, hour in zip(servers, hours)]
+            high = [max(0.0, float(values[s].get("makespan_max", hour * 3600)) / 3600 - hour)
+                    for s, hour in zip(servers, hours)]
+            ax.bar(xs, hours, width, label=scheduler, yerr=[low, high], capsize=2)
         ax.set_xticks(range(len(servers)), [f"{s} servers" for s in servers])
         ax.set_ylabel("makespan (h)")
         ax.set_title(f"{name}: mean makespan over the seeds", fontsize=10)

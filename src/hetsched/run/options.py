@@ -62,8 +62,8 @@ class RunOptions:
         1.0, check_estimate_factor, "SWF: requested time = run time × this when a record has "
         "none.")
     contention: str | None = option(
-        None, check_contention, "Contention model: none, irmasim or deside (default: the "
-        "platform's; IRMaSim platforms use irmasim).")
+        None, check_contention, "Contention model: none, irmasim, deside or "
+        "deside_stochastic (default: the platform's; IRMaSim platforms use irmasim).")
     walltime: str = option(
         "auto", check_walltime, "Walltime rule: kill (a job still running at start + "
         "walltime is killed, as Batsim does), ignore, or auto (kill for Batsim workloads, "

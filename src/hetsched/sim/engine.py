@@ -11,7 +11,8 @@ from __future__ import annotations
 import heapq
 import math
 import time as wallclock
-from collections.abc import Callable, Iterable
+import weakref
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import NamedTuple
 
@@ -32,6 +33,7 @@ from hetsched.sim.events import (AVAILABILITY, BOOT, FINISH, KILL, RELEASE, SHAR
 from hetsched.sim.jobs import (ALIVE, FINISHED, HELD, KILLED, PENDING, QUEUED, REJECTED,
                                JobTable)
 from hetsched.sim.ondemand import charged_seconds
+from hetsched.sim.projection import project
 from hetsched.sim.rates import changed_rates, early_ends, node_wide, rerated
 from hetsched.sim.resources import allocation_problem, infeasibility
 from hetsched.sim.result import JobState, SimResult, TimeSeries
@@ -57,7 +59,8 @@ class Simulation:
     """One run of ``workload`` on ``platform``, driven by ``scheduler`` (:meth:`run`) or step
     by step by the caller (:meth:`advance` / :meth:`apply` / :meth:`finish`).
 
-    Options: ``seed`` feeds the scheduler's generator; ``horizon`` stops the clock (jobs not
+    Options: ``seed`` feeds the scheduler's generator and, independently, the contention
+    model's (:func:`model_generator`); ``horizon`` stops the clock (jobs not
     done then are reported unfinished); ``strict`` turns a never-fitting job into an error
     instead of a rejection; ``contention`` names a contention model (``none``, ``irmasim``,
     ``deside``; default: the platform's) or gives one; ``per_event`` makes :meth:`advance`
@@ -93,7 +96,7 @@ class Simulation:
         self.asked_per_event = per_event
         self.per_event = per_event or (scheduler is not None and scheduler.per_event)
         self.contention, self.contention_name = _contention_model(platform, workload,
-                                                                  contention)
+                                                                  contention, self.seed)
         # a node-wide model re-rates a node when one of a job's shares there ends early
         self._share_ends = self.contention is not None and node_wide(self.contention)
         self.deps = Dependencies.of(workload)
@@ -111,8 +114,8 @@ class Simulation:
         self.series = TimeSeries()
         self.clock = [self.t0]
         self.dirty: set[int] = set()  # processors whose threads changed this instant
-        self.view = ClusterView(platform, self.state, self.jobs, self.clock, self.contention,
-                                self.dirty, workload.jobs, self.kills)
+        self.view = ClusterView(platform, self.state, self.jobs, self.clock, workload.jobs,
+                                weakref.ref(self))
         self._times_on = self.view.speed.times_on
         self.fresh: set[int] = set()  # jobs started this instant (their finish not pushed)
         self.last_end = self.t0
@@ -124,8 +127,10 @@ class Simulation:
         self._rng: np.random.Generator | None = np.random.default_rng(self.seed)
         self._rng_state: dict | None = None  # a fork's generator, until it needs one
         self.wall = 0.0
-        for change in (*platform.availability, *availability):
+        changes = (*platform.availability, *availability)
+        for change in changes:
             self._schedule_availability(change)
+        self._unsteady = frozenset(change.node for change in changes)  # availability changes
         self.events.push_submission()
 
     # ---- stepping -------------------------------------------------------------------------
@@ -238,7 +243,7 @@ class Simulation:
         other.clock = [self.clock[0]]
         other.dirty = set(self.dirty)
         other.view = ClusterView(self.platform, other.state, other.jobs, other.clock,
-                                 other.contention, other.dirty, self.workload.jobs, self.kills)
+                                 self.workload.jobs, weakref.ref(other))
         other.fresh = set(self.fresh)
         other._rng, other._rng_state = None, self._generator_state()
         other.scheduler = scheduler
@@ -249,6 +254,48 @@ class Simulation:
         if scheduler is not None:
             scheduler.reset(other.view, other.rng)
         return other
+
+    # ---- what-if ----------------------------------------------------------------------------
+    def project(self, node: int, starts: Sequence[Job] = ()) -> dict[int, float]:
+        """The end, by job index, of every job running (or held for a boot) on ``node`` and of
+        each job of ``starts`` if it started there now with all its tasks, the scheduler
+        starting nothing else: what a run would give (``ClusterView.project`` asks here).
+
+        Where the node's jobs depend on nothing but the node, the node alone is simulated
+        forward (:mod:`hetsched.sim.projection`, a step per job ending there). Where they do
+        not, the whole run is forked and run on without a scheduler until they have ended:
+        a node that is off or booting (starts wait for its boot) or holds a job waiting for
+        another node's boot; under a contention model also a node with a local queue (the
+        engine starts its heads as jobs end), with jobs that also run on other nodes (whose
+        rates change with those nodes), or with availability changes."""
+        if self._node_alone(node):
+            return project(self.state, self.contention, self._speed, node, self.clock[0],
+                           starts, self.dirty, self.kills)
+        return self._forked_ends(node, starts)
+
+    def _node_alone(self, node: int) -> bool:
+        """Whether the jobs on ``node`` evolve with that node alone (see :meth:`project`)."""
+        state = self.state
+        runs = state.jobs_on(node).values()
+        if node in state.booting or state.is_off(node) or any(not run.shares for run in runs):
+            return False
+        return self.contention is None or not (
+            state.local_queues.get(node) or node in self._unsteady
+            or any(len(run.allocation) > 1 for run in runs))
+
+    def _forked_ends(self, node: int, starts: Sequence[Job]) -> dict[int, float]:
+        """:meth:`project` by a fork of the run, run on without a scheduler (beyond any
+        horizon) until the jobs watched have ended."""
+        fork = self.fork()
+        fork.horizon = None
+        now, table = self.clock[0], fork.jobs
+        watched = [*self.state.jobs_on(node), *(job.index for job in starts)]
+        for job in starts:
+            table.pending.pop(job.index, None)
+            fork._start(job, ((node, job.ntasks),), now, checked=True)
+        while any(table.alive_at(index) for index in watched) and fork._next() is not None:
+            pass
+        return {index: table.end_time(index) for index in watched}
 
     @property
     def known(self) -> int:
@@ -680,17 +727,27 @@ class Simulation:
             contention=self.contention_name)
 
 
+def model_generator(seed: int) -> np.random.Generator:
+    """The contention model's generator in a run of ``seed``: from the first child of the
+    seed's ``SeedSequence``, a stream independent of the scheduler's (``default_rng(seed)``)."""
+    return np.random.default_rng(np.random.SeedSequence(seed).spawn(1)[0])
+
+
 def _contention_model(platform: Platform, workload: Workload, chosen: str | ContentionModel |
-                      None) -> tuple[ContentionModel | None, str]:
-    """The model a run uses and its name; the model is ``None`` when it can never change a
-    rate (the ``none`` model without oversubscription, IRMaSim's without memory traffic...):
-    then finish times are fixed at start."""
+                      None, seed: int) -> tuple[ContentionModel | None, str]:
+    """The model a run uses, bound to the run when it binds (``bind``: its draws), and its
+    name; the model is ``None`` when it can never change a rate (the ``none`` model without
+    oversubscription, IRMaSim's without memory traffic...): then finish times are fixed at
+    start."""
     if chosen is not None and not isinstance(chosen, str):
         model = chosen
     else:
         name = platform.contention if chosen is None else chosen
         params = dict(platform.contention_params) if name == platform.contention else {}
         model = models.create(name, params)
+    bind = getattr(model, "bind", None)
+    if bind is not None:
+        model = bind(platform, workload, model_generator(seed))
     return (None if models.inert(model, platform, workload) else model), model.name
 
 

@@ -133,6 +133,14 @@ class JobTable(SharedParts[_Chunk]):
     def reason(self, index: int) -> str | None:
         return self.parts[index >> CHUNK_BITS].reason[index & _IN_CHUNK]
 
+    def end_time(self, index: int) -> float:
+        """When job ``index`` ended (NaN while it has not)."""
+        return self.parts[index >> CHUNK_BITS].end[index & _IN_CHUNK]
+
+    def alive_at(self, index: int) -> bool:
+        """Whether job ``index`` has not ended (pending, queued, running or held)."""
+        return self.state(index) in ALIVE
+
     def unmet(self, index: int) -> int:
         """How many parents job ``index`` still waits for."""
         return self.parts[index >> CHUNK_BITS].unmet[index & _IN_CHUNK]

@@ -11,11 +11,12 @@ then. Each share keeps its remaining work as of its last rate change and its end
 remaining / rate``, as in the engine, so the predicted ends are the engine's, bit for bit where
 the engine sees the same events (tests/test_projection.py holds them to a fork's).
 
-What it does not follow (the engine does): a job that also runs on other nodes ends there when
-its shares end at their current rates (those nodes are not simulated, their re-rating
-neither); a node that is off or booting is treated as up (a job started there begins at its
-boot's end in the run, and jobs held for the boot are left out); a node's local queue is not
-drained when a job ends.
+What it does not follow (the engine does, and :meth:`Simulation.project
+<hetsched.sim.engine.Simulation.project>` forks the run instead where it matters): a job that
+also runs on other nodes ends there when its shares end at their current rates (those nodes
+are not simulated, their re-rating neither); a node that is off or booting is treated as up (a
+job started there begins at its boot's end in the run, and jobs held for the boot are left
+out); a node's local queue is not drained when a job ends; availability changes are not seen.
 """
 
 from __future__ import annotations

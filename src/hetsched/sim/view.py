@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
+from typing import Protocol
 
 import numpy as np
 
-from hetsched.models.contention import ContentionModel
+from hetsched.errors import SchedulerError
 from hetsched.models.speed import SpeedModel
 from hetsched.platform.model import Platform
 from hetsched.sim.jobs import JobTable
-from hetsched.sim.projection import project
 from hetsched.sim.ondemand import ACTIVE, BOOTING, IDLE, INACTIVE
 from hetsched.sim.resources import capacity, fits
 from hetsched.sim.state import ClusterState, RunningJob
@@ -41,6 +41,14 @@ def _readonly(array: np.ndarray) -> np.ndarray:
     return view
 
 
+class Projector(Protocol):
+    """What answers :meth:`ClusterView.project`: the run
+    (:class:`~hetsched.sim.engine.Simulation`), which the view cannot import (the run imports
+    the view)."""
+
+    def project(self, node: int, starts: Sequence[Job] = ()) -> dict[int, float]: ...
+
+
 class ClusterView:
     """Live, read-only access to the engine's state (arrays reflect every change).
 
@@ -51,15 +59,11 @@ class ClusterView:
     ``total_free_slots``."""
 
     def __init__(self, platform: Platform, state: ClusterState, jobs: JobTable,
-                 clock: list[float], contention: ContentionModel | None = None,
-                 changed: set[int] | None = None, workload: Sequence[Job] = (),
-                 kills: bool = False) -> None:
+                 clock: list[float], workload: Sequence[Job],
+                 projector: Callable[[], Projector | None]) -> None:
         self.platform = platform
-        self._kills = kills  # the run kills jobs at their walltime
         self._workload = workload
-        self._contention = contention
-        self._changed = set() if changed is None else changed  # to re-rate at the instant's end
-        self._speeds = platform.arrays.speed.tolist()
+        self._projector = projector  # the run's what-if, held weakly (the run owns the view)
         self.speed = SpeedModel(platform)
         self._state = state
         self._clock = clock
@@ -155,10 +159,13 @@ class ClusterView:
     def project(self, node: int, starts: Sequence[Job] = ()) -> dict[int, float]:
         """What-if on ``node``: the predicted end (by job index) of every job running there and
         of each job of ``starts`` if it started there now with all its tasks, under the run's
-        contention model, nothing else starting there (:mod:`hetsched.sim.projection`). Costs
-        a step per job ending on the node, not a fork of the run."""
-        return project(self._state, self._contention, self._speeds, node, self.now, starts,
-                       self._changed, self._kills)
+        rules, the scheduler starting nothing else (:meth:`Simulation.project
+        <hetsched.sim.engine.Simulation.project>`). Costs a step per job ending on the node,
+        not a fork of the run, where the node's jobs depend on no other node."""
+        projector = self._projector()
+        if projector is None:
+            raise SchedulerError("project(): the run this view belongs to is gone")
+        return projector.project(node, starts)
 
     def fit_mask(self, job: Job, cores: int | None = None) -> np.ndarray:
         """Boolean mask of nodes where ``cores`` (default: all tasks) of ``job`` fit now."""

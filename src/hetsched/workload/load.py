@@ -64,7 +64,8 @@ def is_irmasim_workload(data: Any) -> bool:
 
 
 def is_wfformat(data: Any) -> bool:
-    """A top-level ``workflow`` object holding ``tasks`` (1.4) or a ``specification`` (1.5)."""
+    """A top-level ``workflow`` object holding ``tasks`` (1.4) or a ``specification`` (1.5,
+    1.6)."""
     workflow = data.get("workflow") if isinstance(data, Mapping) else None
     return isinstance(workflow, Mapping) and ("tasks" in workflow or "specification" in workflow)
 
@@ -96,7 +97,7 @@ for _format in (
     WorkloadFormat("wfformat", lambda path, data: is_wfformat(data),
                    lambda path, data, platform, swf: _wfformat(data, path, platform,
                                                                swf.reference_speed),
-                   "WfCommons WfFormat workflow JSON, schema 1.4 or 1.5 (a top-level "
+                   "WfCommons WfFormat workflow JSON, schema 1.4, 1.5 or 1.6 (a top-level "
                    "workflow object)"),
     WorkloadFormat("workflows", lambda path, data: is_workflow_set(data),
                    lambda path, data, platform, swf: _workflows(data, path, platform, swf,

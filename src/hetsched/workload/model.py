@@ -28,7 +28,9 @@ class Job:
     ``mem_mb`` (``task_memory_mb``). Memory bandwidth is GB/s per task. ``mem_vol`` is the
     memory traffic of each task in IRMaSim's units (its contention model divides it by the
     task's uncontended run time). ``cpu_util`` is the share of its time a task's thread is busy
-    on the CPU (DESiDE's U; 1 = always).
+    on the CPU (DESiDE's U; 1 = always); ``cpu_util_sd`` (DESiDE's sigma, ``0 <= sigma < 1``) how
+    much a thread's busy and idle times vary from one short interval to the next, relative to
+    their means (0 = not at all; only the ``deside_stochastic`` contention model reads it).
     ``parents`` are the ids of jobs that must finish before this one is released.
     ``fixed_duration``: the task takes ``req_ops / ipc`` seconds on **any** node (node speed
     does not count: Batsim's ``delay`` profiles); ``req_time`` is then an estimate on any node
@@ -66,6 +68,7 @@ class Job:
     walltime: float | None = None
     queue: int = -1
     partition: int = -1
+    cpu_util_sd: float = 0.0
     index: int = -1
     etc: tuple[tuple[str, float], ...] = ()
 
@@ -181,9 +184,11 @@ class Workload:
 
 def _check_finite(job: Job) -> None:
     for name in ("submit", "req_ops", "req_time", "ipc", "memory_mb", "disk_mb", "mem_bw_gbs",
-                 "mem_vol", "cpu_util"):
+                 "mem_vol", "cpu_util", "cpu_util_sd"):
         if not math.isfinite(getattr(job, name)):
             raise ValueError(f"job '{job.id}': {name} is not finite ({getattr(job, name)})")
+    if not 0 <= job.cpu_util_sd < 1:
+        raise ValueError(f"job '{job.id}': cpu_util_sd must be in [0, 1) ({job.cpu_util_sd})")
     if job.walltime is not None and not 0 < job.walltime < math.inf:
         raise ValueError(f"job '{job.id}': walltime must be positive and finite "
                          f"({job.walltime})")

@@ -23,7 +23,7 @@ from hetsched.limits import MAX_JOB_NUMBER, MAX_TASKS
 from hetsched.models.speed import node_speed, seconds, work
 from hetsched.platform.model import Platform
 from hetsched.quantities import (Bandwidth, Ipc, MemoryMb, MemVolume, Ops, PositiveSeconds, Seconds,
-                                 Tasks, Utilisation)
+                                 Tasks, Utilisation, UtilisationSd)
 from hetsched.workload.dag import check_dag
 from hetsched.workload.model import SPREAD, Job, Workload
 
@@ -49,6 +49,7 @@ class JobSpec(StrictModel):
     mem_bw_gbs: Bandwidth = 0.0
     mem_vol: MemVolume = 0.0
     cpu_util: Utilisation = 1.0
+    cpu_util_sd: UtilisationSd = 0.0
     profile: str = ""
     parents: list[Identifier] = []
     fixed_duration: bool = False
@@ -115,4 +116,5 @@ def _job(spec: JobSpec, path: Path, slowest: float) -> Job:
                mem_bw_gbs=spec.mem_bw_gbs, mem_vol=spec.mem_vol, cpu_util=spec.cpu_util,
                profile=spec.profile, parents=tuple(spec.parents),
                fixed_duration=spec.fixed_duration, walltime=spec.walltime, queue=spec.queue,
-               partition=spec.partition, etc=tuple(spec.etc.items()))
+               partition=spec.partition, cpu_util_sd=spec.cpu_util_sd,
+               etc=tuple(spec.etc.items()))

@@ -1,4 +1,6 @@
-"""WfCommons WfFormat workflow instances (JSON, schema versions 1.4 and 1.5), read offline.
+"""WfCommons WfFormat workflow instances (JSON, schema versions 1.4, 1.5 and 1.6), read offline.
+Version 1.6, which WfCommons 1.6 writes, is read as 1.5: the parts read here have 1.5's
+layout in it (WfCommons 1.6's own reader reads both alike).
 
 Each task becomes a job submitted at 0: its ``runtimeInSeconds`` is its run time on the
 reference core (the run's ``reference_speed``, else the platform's slowest core, as for SWF
@@ -35,8 +37,8 @@ from hetsched.quantities import Seconds
 from hetsched.workload.dag import check_dag
 from hetsched.workload.model import Job, Workload
 
-#: The schema versions read.
-VERSIONS = ("1.4", "1.5")
+#: The schema versions read (1.6's tasks, files and execution records are 1.5's).
+VERSIONS = ("1.4", "1.5", "1.6")
 #: A task's lists of other tasks, and what each names.
 RELATIVES = {"parents": "parent", "children": "child"}
 
@@ -124,11 +126,11 @@ def wfformat_workload_from_data(data: Any, path: Path, platform: Platform,
     if version not in VERSIONS:
         shown = "missing" if version is None else f"{version!r}"
         raise InputError(path, f"schema version {shown}: hetsched reads WfFormat "
-                               f"{' and '.join(VERSIONS)} (WfFormat's "
+                               f"{', '.join(VERSIONS[:-1])} and {VERSIONS[-1]} (WfFormat's "
                                "wfcommons-migrate-instance.py updates older ones)",
                          field="schemaVersion")
     workflow = require_mapping(doc.get("workflow"), path, "'workflow'")
-    tasks = _tasks_15(workflow, path) if version == "1.5" else _tasks_14(workflow, path)
+    tasks = _tasks_14(workflow, path) if version == "1.4" else _tasks_15(workflow, path)
     name = doc.get("name") if isinstance(doc.get("name"), str) and doc["name"] else None
     return _workload(name or file_stem(path), tasks, path, platform, reference_speed)
 

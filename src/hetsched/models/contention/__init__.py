@@ -6,8 +6,9 @@ progresses at ``ipc * core_speed * factor`` operations per second per thread. Th
 it for the nodes whose allocations changed at an instant and for no others.
 
 Models by name (:func:`create`): ``none`` (only processor sharing when a node is
-oversubscribed), ``irmasim`` (IRMaSim's modelV1 memory contention, per processor) and
-``deside`` (DESiDE, Chahal et al., ICPE'19). See docs/model.md for their formulas.
+oversubscribed), ``irmasim`` (IRMaSim's modelV1 memory contention, per processor), ``deside``
+(DESiDE, Chahal et al., ICPE'19) and ``deside_stochastic`` (DESiDE with its busy and idle times
+drawn per interval, seeded by the run). See docs/model.md for their formulas.
 """
 
 from __future__ import annotations
@@ -34,6 +35,10 @@ MODELS.register("irmasim", "hetsched.models.contention.irmasim:IrmasimModel",
                 "IRMaSim's modelV1 memory-bandwidth contention, per processor")
 MODELS.register("deside", "hetsched.models.contention.deside:DesideModel",
                 "DESiDE (Chahal et al., ICPE'19): threads slowed by remote memory accesses")
+MODELS.register("deside_stochastic",
+                "hetsched.models.contention.deside_stochastic:DesideStochasticModel",
+                "DESiDE with each thread's busy and idle times drawn per 0.1 s interval "
+                "(cpu_util_sd), seeded by the run")
 
 
 def check_contention(name: str | None) -> str | None:

@@ -37,10 +37,12 @@ if TYPE_CHECKING:
 DEFAULT_LATENCY_RATIO = 1.5
 
 
-def _parameter(name: str, value: float, valid: Callable[[float], bool], rule: str) -> float:
-    """``value`` as a float, or a one-line ConfigError saying what ``name`` must be."""
+def parameter(model: str, name: str, value: float, valid: Callable[[float], bool],
+              rule: str) -> float:
+    """``value`` as a float, or a one-line ConfigError saying what ``model``'s parameter
+    ``name`` must be."""
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not valid(value):
-        raise ConfigError(f"contention model 'deside': {name} must be {rule}, got {value!r}")
+        raise ConfigError(f"contention model '{model}': {name} must be {rule}, got {value!r}")
     return float(value)
 
 
@@ -65,10 +67,11 @@ class DesideModel:
 
     def __init__(self, *, remote_fraction: float = 0.25,
                  latency_ratio: float = DEFAULT_LATENCY_RATIO) -> None:
-        self.remote_fraction = _parameter(
-            "remote_fraction", remote_fraction, lambda v: 0 <= v <= 1, "a number from 0 to 1")
-        self.latency_ratio = _parameter(
-            "latency_ratio", latency_ratio, lambda v: math.isfinite(v) and v >= 1,
+        self.remote_fraction = parameter(
+            self.name, "remote_fraction", remote_fraction, lambda v: 0 <= v <= 1,
+            "a number from 0 to 1")
+        self.latency_ratio = parameter(
+            self.name, "latency_ratio", latency_ratio, lambda v: math.isfinite(v) and v >= 1,
             "a finite number >= 1 (remote/local memory latency)")
 
     def inert(self, platform: Platform, workload: Workload) -> bool:
@@ -76,17 +79,28 @@ class DesideModel:
         return not oversubscribed(platform) and not any(j.mem_bw_gbs for j in workload.jobs)
 
     def factors(self, node_type: NodeType, groups: Sequence[Group]) -> list[float]:
+        sharing, busy, bandwidth = self._node(node_type, groups)
+        return [self._factor(g.job.cpu_util, g.job.mem_bw_gbs, sharing[g.processor], busy,
+                             bandwidth) for g in groups]
+
+    def _node(self, node_type: NodeType,
+              groups: Sequence[Group]) -> tuple[list[float], float, float]:
+        """What every group's factor on the node depends on: each processor's sharing factor,
+        the busy threads B and the node's bandwidth BWmax."""
         processors = node_type.processors
         sharing = [sharing_factor(p.cores, threads) for p, threads
                    in zip(processors, threads_per_processor(node_type, groups))]
         bandwidth = sum(p.mem_bw_gbs for p in processors)
         if not bandwidth > 0:
-            raise ConfigError(f"node type '{node_type.name}': the deside contention model "
+            raise ConfigError(f"node type '{node_type.name}': the {self.name} contention model "
                               f"needs a positive memory bandwidth, got {bandwidth}")
         busy = sum(sharing[g.processor] * g.threads * g.job.cpu_util for g in groups)
-        return [self._factor(g, sharing[g.processor], busy, bandwidth) for g in groups]
+        return sharing, busy, bandwidth
 
-    def _factor(self, group: Group, sharing: float, busy: float, bandwidth: float) -> float:
-        sigma = max(0.0, group.job.mem_bw_gbs * busy / bandwidth - 1.0)
+    def _factor(self, cpu_util: float, mem_bw_gbs: float, sharing: float, busy: float,
+                bandwidth: float) -> float:
+        """The factor of a group of threads busy ``cpu_util`` of their time, each asking for
+        ``mem_bw_gbs`` while busy."""
+        sigma = max(0.0, mem_bw_gbs * busy / bandwidth - 1.0)
         dilation = busy_time_dilation(sigma, self.remote_fraction, self.latency_ratio)
-        return rate_factor(group.job.cpu_util, dilation, sharing)
+        return rate_factor(cpu_util, dilation, sharing)

@@ -36,7 +36,11 @@ class ContentionModel(Protocol):
     says a processor's factors depend on that processor's threads only: the engine then
     re-rates only the processors whose threads changed (IRMaSim's behaviour), otherwise every
     processor of a node where something changed, including a share of a job there ending
-    before the job does (docs/model.md).
+    before the job does (docs/model.md). ``bind(platform, workload, rng)`` (optional) returns
+    the model a run uses, fixed for the whole run: a model that draws random values (as
+    ``deside_stochastic``) draws them there, from ``rng``, the run's own generator for its
+    model (:func:`hetsched.sim.engine.model_generator`), so that forks and what-ifs see the
+    same values.
     """
 
     name: str

@@ -9,7 +9,9 @@ parameters and seed give the same workload on every machine.
 Each model is a :class:`Generator` in :data:`GENERATORS`: a schema for its parameters (checked
 before anything is drawn, so a typo such as ``jobs: 1e12`` fails at once) and a function
 ``draw(params, rng)`` that returns the table, or a :class:`Drawn` when the model also draws job
-fields SWF has no column for (``irmasim``: ``mem_vol``).
+fields SWF has no column for (``irmasim``: ``mem_vol``), or a :class:`DrawnWorkflow` when it
+draws a WfFormat workflow instance (``wfcommons``), whose tasks become jobs by the WfFormat
+reader.
 """
 
 from __future__ import annotations
@@ -39,21 +41,28 @@ class Drawn:
 
 
 @dataclass(frozen=True)
+class DrawnWorkflow:
+    """What a workflow generator drew: a WfFormat instance (the parsed JSON document)."""
+
+    document: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
 class Generator:
     """A workload model: its parameters' schema, what it draws, and one line about it;
     ``dag``: it draws jobs' ``parents`` (``hetsched generate dag`` offers it)."""
 
     name: str
     params: type[BaseModel]
-    draw: Callable[[Any, np.random.Generator], np.ndarray | Drawn]
+    draw: Callable[[Any, np.random.Generator], np.ndarray | Drawn | DrawnWorkflow]
     description: str
     dag: bool = False
 
 
 def _builtins() -> Iterator[Entry]:
-    from hetsched.workload.generators import irmasim, layered, lublin, simple, stream
+    from hetsched.workload.generators import irmasim, layered, lublin, recipes, simple, stream
 
-    for module in (simple, lublin, irmasim, layered, stream):
+    for module in (simple, lublin, irmasim, layered, stream, recipes):
         yield from (Entry(g.name, g) for g in module.GENERATORS)
 
 
@@ -76,10 +85,10 @@ def check_params(name: str, params: Mapping[str, Any], source: Path) -> BaseMode
     return validate(generator(name).params, dict(params), source)
 
 
-def draw(name: str, params: BaseModel, seed: int) -> Drawn:
+def draw(name: str, params: BaseModel, seed: int) -> Drawn | DrawnWorkflow:
     """What generator ``name`` draws with ``params`` and ``seed``."""
     drawn = generator(name).draw(params, np.random.default_rng(seed))
-    return drawn if isinstance(drawn, Drawn) else Drawn(drawn)
+    return drawn if isinstance(drawn, (Drawn, DrawnWorkflow)) else Drawn(drawn)
 
 
 def generate(name: str, params: BaseModel, seed: int, platform: Platform,
@@ -89,14 +98,21 @@ def generate(name: str, params: BaseModel, seed: int, platform: Platform,
                           {"Generator": name, "Seed": seed})
 
 
-def drawn_workload(name: str, seed: int, drawn: Drawn, platform: Platform, swf: SwfOptions,
-                   metadata: dict[str, object]) -> Workload:
-    """The jobs of a draw for ``platform``: the table by the SWF rules, then the extra fields
-    (rows are found by job number, which is the row's position from 1)."""
+def drawn_workload(name: str, seed: int, drawn: Drawn | DrawnWorkflow, platform: Platform,
+                   swf: SwfOptions, metadata: dict[str, object]) -> Workload:
+    """The jobs of a draw for ``platform``: a workflow's by the WfFormat reader; a table by
+    the SWF rules, then the extra fields (rows are found by job number, which is the row's
+    position from 1)."""
     from hetsched.workload.swf import table_workload
 
-    workload = table_workload(f"{name} seed {seed}", f"generator:{name}", platform, swf,
-                              drawn.table, metadata)
+    label, source = f"{name} seed {seed}", f"generator:{name}"
+    if isinstance(drawn, DrawnWorkflow):
+        from hetsched.workload.wfformat import wfformat_workload_from_data
+
+        read = wfformat_workload_from_data(drawn.document, Path(source), platform,
+                                           swf.reference_speed)
+        return replace(read, name=label, metadata={**read.metadata, **metadata})
+    workload = table_workload(label, source, platform, swf, drawn.table, metadata)
     if not drawn.extra:
         return workload
     columns = {key: values.tolist() for key, values in drawn.extra.items()}

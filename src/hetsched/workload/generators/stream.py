@@ -15,14 +15,20 @@ DAGs' shape; hetsched's choices:
   job), and so does its CPU utilisation (``cpu_util``), from 1.0 at 4 threads to 0.9 at 28
   (more threads, more time waiting for memory). Run times do not depend on the threads (each
   thread streams its own arrays).
+- **The deviation** of each job's busy and idle times (``cpu_util_sd``, DESiDE's sigma, which
+  the paper measures per job but does not report): drawn per job, uniform within ±50 % of its
+  type's centre, which rises linearly with the threads from 0.05 at 4 to 0.15 at 28 (as its
+  CPU utilisation falls: the more a thread waits for memory, the more its busy phases vary).
 - **The DAG**: the layered shape of ``dag_layered`` (``jobs``, ``depth``, ``density``; the
   defaults 50 jobs in 6 layers, density 0.3, are ours), each job a type drawn uniformly from
   the catalogue, all submitted at 0.
 
-Draws, in this order, from one ``numpy.random.default_rng(seed)``: each job's type, then the
-edges as ``dag_layered`` draws them. Run times are on the reference core (the platform's
-slowest, unless a reference speed is given); no requested time, as in ``dag_layered``. A
-job's ``profile`` names its type: ``stream07`` is row 7 of the catalogue (from 0).
+Draws, in this order, from one ``numpy.random.default_rng(seed)``: each job's type, the
+edges as ``dag_layered`` draws them, then each job's deviation (last, so that a seed gives the
+types and edges it gave before there were deviations). Run times are on the reference core
+(the platform's slowest, unless a reference speed is given); no requested time, as in
+``dag_layered``. A job's ``profile`` names its type: ``stream07`` is row 7 of the catalogue
+(from 0).
 """
 
 from __future__ import annotations
@@ -40,6 +46,7 @@ THREADS = np.arange(4, 29, 3)                       # 4, 7, …, 28: 9 counts
 RUN_TIMES = 60.0 * 10 ** (np.arange(4) / 3)         # 60 … 600 s: 4 iteration levels
 BANDWIDTH = (10.5, 3.6)                             # GB/s per thread at 4 and at 28 threads
 CPU_UTIL = (1.0, 0.9)                               # at 4 and at 28 threads
+CPU_UTIL_SD = (0.05, 0.15)                          # a job's deviation: its range's centre, ±50 %
 
 
 def _by_threads(ends: tuple[float, float], threads: np.ndarray) -> np.ndarray:
@@ -61,12 +68,15 @@ class StreamParams(Shape):
 
 def draw_stream(params: StreamParams, rng: np.random.Generator) -> Drawn:
     """A layered DAG of jobs drawn from :data:`CATALOGUE`, with their types' bandwidth and
-    CPU utilisation."""
+    CPU utilisation, and a deviation drawn for each job."""
     types = rng.integers(len(CATALOGUE), size=params.jobs)
     threads, run, bandwidth, util = CATALOGUE[types].T
     names = np.array([f"stream{t:02d}" for t in types.tolist()])
-    return dag_drawn(params, rng, run, threads, mem_bw_gbs=bandwidth, cpu_util=util,
-                     profile=names)
+    drawn = dag_drawn(params, rng, run, threads, mem_bw_gbs=bandwidth, cpu_util=util,
+                      profile=names)
+    centre = _by_threads(CPU_UTIL_SD, threads)
+    deviation = np.round(rng.uniform(0.5 * centre, 1.5 * centre), 4)
+    return Drawn(drawn.table, {**drawn.extra, "cpu_util_sd": deviation})
 
 
 GENERATORS = (

@@ -133,7 +133,7 @@ def _cannot_hold(kind: ProfileKind) -> tuple[lost.Loss, ...]:
         lost.ipc(fmt),
         lost.nodes_other_than(lost.spread, "'res' as tasks over any hosts (spread)", fmt),
         lost.memory(fmt), lost.disk(fmt), lost.mem_bw(fmt), lost.mem_vol(fmt),
-        lost.cpu_util(fmt), lost.parents(fmt),
+        lost.cpu_util(fmt), lost.cpu_util_sd(fmt), lost.parents(fmt),
         lost.Loss("have a profile label Batsim cannot keep", labels_lost,
                   f"jobs of one label differ in {kind.key} (or have no label): profiles "
                   "named <label>_<k>"),

@@ -68,5 +68,5 @@ WRITER = Writer("dssim", ".xml", write_dssim, "ds-sim job list XML", (
     lost.ipc(FMT),
     lost.nodes_other_than(lambda j, p: 1, "every job on one server", FMT),
     lost.mem_bw(FMT), lost.mem_vol(FMT), lost.cpu_util(FMT), lost.profile(FMT, "dssim"),
-    lost.parents(FMT),
+    lost.cpu_util_sd(FMT), lost.parents(FMT),
 ))

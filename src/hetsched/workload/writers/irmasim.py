@@ -37,5 +37,5 @@ WRITER = Writer("irmasim", ".json", write_irmasim, "IRMaSim workload JSON", (
     lost.Loss.each("may spread over any nodes", lambda j, p: j.nodes == SPREAD,
                    "IRMaSim counts nodes: written as one task per node"),
     lost.disk("IRMaSim JSON"), lost.mem_bw("IRMaSim JSON"), lost.cpu_util("IRMaSim JSON"),
-    lost.parents("IRMaSim JSON"),
+    lost.cpu_util_sd("IRMaSim JSON"), lost.parents("IRMaSim JSON"),
 ))

@@ -81,6 +81,10 @@ def cpu_util(fmt: str) -> Loss:
     return _dropped("have cpu_util below 1", "cpu_util", 1, fmt)
 
 
+def cpu_util_sd(fmt: str) -> Loss:
+    return _dropped("have a CPU utilisation deviation (cpu_util_sd)", "cpu_util_sd", 0, fmt)
+
+
 def ipc(fmt: str) -> Loss:
     return Loss.each("have ipc other than 1", lambda j, p: j.ipc != 1,
                 f"{fmt} has no ipc: folded into the work (ipc 1)")

@@ -17,8 +17,9 @@ from hetsched.workload.model import Job, Workload
 from hetsched.workload.writers import Writer, loss_rules as losses
 
 _DEFAULTS = {"ipc": 1.0, "nodes": 1, "mem_mb": 0.0, "disk_mb": 0.0, "mem_bw_gbs": 0.0,
-             "mem_vol": 0.0, "cpu_util": 1.0, "profile": "", "parents": [], "fixed_duration": False,
-             "walltime": None, "queue": -1, "partition": -1, "etc": {}}
+             "mem_vol": 0.0, "cpu_util": 1.0, "cpu_util_sd": 0.0, "profile": "", "parents": [],
+             "fixed_duration": False, "walltime": None, "queue": -1, "partition": -1,
+             "etc": {}}
 
 
 def job_record(job: Job) -> dict[str, Any]:
@@ -28,10 +29,13 @@ def job_record(job: Job) -> dict[str, Any]:
     optional = {"ipc": job.ipc, "nodes": "spread" if job.spread else job.nodes,
                 "mem_mb": job.task_memory_mb, "disk_mb": job.job_disk_mb,
                 "mem_bw_gbs": job.mem_bw_gbs, "mem_vol": job.mem_vol,
-                "cpu_util": job.cpu_util, "profile": job.profile, "parents": list(job.parents),
+                "cpu_util": job.cpu_util, "cpu_util_sd": job.cpu_util_sd, "profile": job.profile,
+                "parents": list(job.parents),
                 "fixed_duration": job.fixed_duration, "walltime": job.walltime,
                 "queue": job.queue, "partition": job.partition, "etc": dict(job.etc)}
     record.update({k: v for k, v in optional.items() if v != _DEFAULTS[k]})
+    if job.req_time == 0 == job.req_ops:
+        del record["req_time"]   # refused as given (estimates are > 0), derived so from req_ops
     return record
 
 

@@ -122,7 +122,7 @@ _CANNOT_HOLD = (
     lost.nodes_other_than(_auto_nodes, "one node when a job fits the largest node, else spread",
                           "SWF"),
     lost.disk("SWF"), lost.mem_bw("SWF"), lost.mem_vol("SWF"), lost.cpu_util("SWF"),
-    lost.profile("SWF", "swf"), lost.parents("SWF"),
+    lost.cpu_util_sd("SWF"), lost.profile("SWF", "swf"), lost.parents("SWF"),
 )
 
 WRITER = Writer("swf", ".swf", write_swf, "Standard Workload Format (Parallel Workloads Archive)",
