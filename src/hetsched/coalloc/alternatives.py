@@ -22,7 +22,8 @@ import numpy as np
 
 from hetsched.coalloc.criteria import Criterion, criterion
 from hetsched.coalloc.model import Request, Slot, Slots, Window, as_slots
-from hetsched.coalloc.search import SearchStats, sorted_search, window
+from hetsched.coalloc.scan import SearchStats, window
+from hetsched.coalloc.sorted_scan import sorted_search
 
 
 class Pieces:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from hetsched.errors import ConfigError
 from hetsched.registry import Registry
@@ -41,10 +42,9 @@ class Criterion:
     maximize: bool = False
     description: str = ""
 
-    def value(self, start: float, runtime: float, cost: float,
-              totals: Mapping[str, float]) -> float:
+    def value(self, start: Any, runtime: Any, cost: Any, totals: Mapping[str, Any]) -> Any:
         """The measure of a window of ``start``, ``runtime``, ``cost`` and attribute
-        ``totals``."""
+        ``totals`` (numbers, or numpy arrays of many windows' values)."""
         if self.kind == "additive":
             return totals[self.measure]
         return {"start": start, "finish": start + runtime, "runtime": runtime,

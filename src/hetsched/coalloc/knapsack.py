@@ -91,7 +91,7 @@ def useful_items(values: np.ndarray, weights: np.ndarray, n: int, capacity: int)
 
 
 def upper_bound(values: np.ndarray, weights: np.ndarray, n: int, capacity: int,
-                rounds: int = 4, points: int = 32) -> tuple[float, float]:
+                rounds: int = 3, points: int = 16) -> tuple[float, float]:
     """An upper bound of :func:`knapsack`'s optimum and the multiplier ``λ`` that gives it:
     ``min over λ >= 0`` of ``λ · capacity + Σ of the n largest (z_i - λ w_i)`` (every ``λ``
     gives a bound; their least is the LP relaxation's optimum), searched on a grid refined
