@@ -14,16 +14,28 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
+from pathlib import Path
 
 import numpy as np
 
 from hetsched.coalloc.alternatives import alternatives, best_of
 from hetsched.coalloc.criteria import criterion
-from hetsched.coalloc.environment import PaperEnvironment
+from hetsched.coalloc.environment import LOADS, PaperEnvironment
 from hetsched.coalloc.knapsack import CELLS
 from hetsched.coalloc.model import Slots, Window
 from hetsched.coalloc.search import search
+from hetsched.errors import ConfigError, did_you_mean
+from hetsched.options import check_seed
+
+#: Most trials a study runs.
+MAX_TRIALS = 1_000_000
+#: The files a study writes.
+FILES = ("trials.csv", "summary.csv", "paper.csv")
+#: The figures' panels: column -> axis label.
+WINDOW_PANELS = {"start": "average start (time units)", "runtime": "average runtime (time units)",
+                 "finish": "average finish (time units)"}
+COST_PANELS = {"cost": "average cost (cost units)", "q": "average Q = Σ q_i"}
 
 #: The algorithms, in the paper's order (MinStart, which the paper does not show, after
 #: FirstFit).
@@ -97,9 +109,25 @@ def run_study(trials: int, seed: int = 0, environment: PaperEnvironment | None =
     return done
 
 
+def settings(trials: int, seed: int, load: str, cells: int) -> PaperEnvironment:
+    """The study's environment with the ``load`` model named, once the options are checked
+    (one-line errors)."""
+    if isinstance(trials, bool) or not isinstance(trials, int) or not 1 <= trials <= MAX_TRIALS:
+        raise ConfigError(f"trials must be a whole number from 1 to {MAX_TRIALS:,}, "
+                          f"got {trials!r}")
+    check_seed(seed)
+    if load not in LOADS:
+        raise ConfigError(f"unknown load {load!r}{did_you_mean(load, list(LOADS))} "
+                          f"(known: {', '.join(LOADS)})")
+    if isinstance(cells, bool) or not isinstance(cells, int) or not 1 <= cells <= 10**6:
+        raise ConfigError(f"cells must be a whole number from 1 to 1,000,000, got {cells!r}")
+    return PaperEnvironment(load=LOADS[load]())
+
+
 def summarize(done: list[Outcome]) -> list[dict[str, object]]:
     """Per algorithm: the means of the columns over the trials where it found a window, how
-    many it found, and its CPU milliseconds per search."""
+    many it found, the share of its windows that start at 0 (%), and its CPU milliseconds
+    per search."""
     rows = []
     for algorithm in ALGORITHMS:
         mine = [o for o in done if o.algorithm == algorithm]
@@ -110,6 +138,7 @@ def summarize(done: list[Outcome]) -> list[dict[str, object]]:
                 else np.nan
         row["found"] = len(hits)
         row["trials"] = len(mine)
+        row["starts_at_zero_percent"] = 100.0 * sum(o.start == 0 for o in hits) / max(1, len(hits))
         row["ms_per_search"] = 1000.0 * sum(o.seconds for o in mine) / max(1, len(mine))
         rows.append(row)
     return rows
@@ -145,3 +174,36 @@ def compare_with_paper(summary: list[dict[str, object]]) -> list[dict[str, objec
         *((f"{name}: average start", 0.0, mean(name, "start"))
           for name in ("first_fit", "min_finish", "multiple_best"))]
     return [{"figure": figure, "paper": paper, "ours": ours} for figure, paper, ours in rows]
+
+
+def write(out: Path, done: list[Outcome], summary: list[dict[str, object]],
+          paper: list[dict[str, object]], environment: PaperEnvironment) -> list[Path]:
+    """``trials.csv`` (one row per trial and algorithm), ``summary.csv`` and ``paper.csv``."""
+    from hetsched.output import write_rows_csv
+
+    out.mkdir(parents=True, exist_ok=True)
+    return [write_rows_csv([asdict(o) for o in done], out / FILES[0]),
+            write_rows_csv(summary, out / FILES[1]), write_rows_csv(paper, out / FILES[2])]
+
+
+def figures(out: Path, summary: list[dict[str, object]],
+            environment: PaperEnvironment) -> list[Path]:
+    """``windows.png`` (start, runtime, finish: the paper's Fig. 1) and ``cost_q.png`` (cost
+    and Q: its Fig. 2 and the costs it quotes), with the budget, Q's ceiling and the paper's
+    figures drawn as lines."""
+    from hetsched.report.averages import averages_figure
+
+    trials = int(summary[0]["trials"])  # type: ignore[call-overload]
+    ceiling = environment.n * environment.q_range[1]
+    return [averages_figure(summary, "algorithm", WINDOW_PANELS, out / "windows.png",
+                            f"Windows of {environment.n} nodes among {environment.nodes}: "
+                            f"averages over {trials:,} environments"),
+            averages_figure(summary, "algorithm", COST_PANELS, out / "cost_q.png",
+                            f"Cost (budget {environment.budget:g}) and Q: averages over "
+                            f"{trials:,} environments",
+                            {"cost": [(environment.budget, f"budget C = {environment.budget:g}"),
+                                      (PAPER["min_cost_cost"],
+                                       f"paper's MinCost: {PAPER['min_cost_cost']:g}")],
+                             "q": [(ceiling, f"ceiling {environment.n} · "
+                                              f"{environment.q_range[1]:g} = {ceiling:g}"),
+                                   (PAPER["max_q_q"], f"paper's MaxQ: {PAPER['max_q_q']:g}")]})]
