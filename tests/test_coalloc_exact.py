@@ -175,3 +175,13 @@ def test_multiple_best_s_windows_never_meet_and_each_is_first_fit_s_on_what_is_l
                 one, other = found[a], found[b]
                 if set(one.nodes) & set(other.nodes):
                     assert one.finish <= other.start or other.finish <= one.start
+
+
+@pytest.mark.parametrize("trial", range(2))
+def test_multiple_best_resumed_equals_searching_from_the_top(trial: int) -> None:
+    environment = PaperEnvironment()
+    table = environment.draw(np.random.default_rng([77, trial]))
+    request = environment.request("first_fit")
+    resumed = alternatives(table, request)
+    assert len(resumed) > 20
+    assert resumed == alternatives(table, request, prune=False)

@@ -9,3 +9,12 @@ candidate lists (:mod:`~hetsched.coalloc.candidates`), the knapsack of additive 
 (:mod:`~hetsched.coalloc.exact`) and the paper's environments
 (:mod:`~hetsched.coalloc.environment`). See docs/coalloc.md.
 """
+
+from hetsched.coalloc.alternatives import alternatives, best_of, multiple_best
+from hetsched.coalloc.criteria import CRITERIA, Criterion, criterion
+from hetsched.coalloc.environment import PaperEnvironment
+from hetsched.coalloc.model import Request, Slot, Slots, Window
+from hetsched.coalloc.search import SearchStats, search
+
+__all__ = ["CRITERIA", "Criterion", "PaperEnvironment", "Request", "SearchStats", "Slot", "Slots",
+           "Window", "alternatives", "best_of", "criterion", "multiple_best", "search"]

@@ -48,19 +48,22 @@ class Pieces:
         self.end[parts] = np.maximum(self.start[parts], start)  # empty when nothing is before
 
 
-def alternatives(slots: Slots | Iterable[Slot], request: Request, *,
+def alternatives(slots: Slots | Iterable[Slot], request: Request, *, prune: bool = True,
                  stats: SearchStats | None = None) -> list[Window]:
     """Every alternative window FirstFit finds, in the order found; each window's ``slots``
-    are positions in ``slots`` (the slots it was cut from)."""
+    are positions in ``slots`` (the slots it was cut from). ``prune=False`` starts each
+    search from the top, with the same windows."""
     table = as_slots(slots)
     rule = criterion("first_fit")
     stats = stats if stats is not None else SearchStats()
     left = Pieces(table)
     found: list[Window] = []
     place = (0, -np.inf)
-    while (hit := sorted_search(left, request, rule, True, stats, resume=place)) is not None:
+    while (hit := sorted_search(left, request, rule, prune, stats, resume=place)) is not None:
         parts, place = hit
-        cut = window(table, left.origin[parts], request, rule, start=place[1])
+        place = place if prune else (0, -np.inf)
+        cut = window(table, left.origin[parts], request, rule,
+                     start=float(left.start[parts].max()))
         left.cut(parts, cut.start, cut.finish)
         found.append(cut)
     return found
