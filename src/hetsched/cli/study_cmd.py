@@ -329,7 +329,7 @@ def coalloc(
                                    progress=lambda: bar.advance(task))
         summary = study.summarize(done)
         paper = study.compare_with_paper(summary)
-        written = study.write(out, done, summary, paper, settings)
+        written = study.write(out, done, summary, paper)
         figures = _figures(lambda: study.figures(out, summary, settings))
     screen = console()
     screen.print(_coalloc_table(summary, trials))

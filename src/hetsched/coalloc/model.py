@@ -140,17 +140,17 @@ class Slots:
                     {k: float(v[i]) for k, v in self.attributes.items()})
 
     def _check(self) -> None:
-        named = {"start": self.start, "end": self.end, "performance": self.performance,
-                 "price": self.price, **self.attributes}
-        for name, values in named.items():
+        named = [("start", self.start), ("end", self.end), ("performance", self.performance),
+                 ("price", self.price), *self.attributes.items()]
+        for name, values in named:
             bad = np.flatnonzero(~np.isfinite(values))
             if bad.size:
                 self._refuse(bad[0], f"{name} {float(values[bad[0]])!r} is not a finite number")
-        for name, values, low in (("performance", self.performance <= 0, "> 0"),
-                                  ("price", self.price < 0, ">= 0")):
-            bad = np.flatnonzero(values)
+        for name, values, low in (("performance", self.performance, "> 0"),
+                                  ("price", self.price, ">= 0")):
+            bad = np.flatnonzero(values <= 0 if low == "> 0" else values < 0)
             if bad.size:
-                self._refuse(bad[0], f"{name} must be {low}, got {named[name][bad[0]]:g}")
+                self._refuse(bad[0], f"{name} must be {low}, got {values[bad[0]]:g}")
         bad = np.flatnonzero(self.end <= self.start)
         if bad.size:
             self._refuse(bad[0], f"it ends at {self.end[bad[0]]:g}, not after its start")

@@ -12,7 +12,7 @@ Ties: a window replaces the best one only when it is better by more than :data:`
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -36,10 +36,6 @@ class SearchStats:
     starts: int = 0
     solves: int = 0
     cells: int = 0
-
-    def add(self, other: SearchStats) -> None:
-        for field in fields(self):
-            setattr(self, field.name, getattr(self, field.name) + getattr(other, field.name))
 
 
 def beats(value: float, place: tuple[int, int], best: Best | None) -> bool:

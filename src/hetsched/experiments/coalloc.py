@@ -30,8 +30,6 @@ from hetsched.options import check_seed
 
 #: Most trials a study runs.
 MAX_TRIALS = 1_000_000
-#: The files a study writes.
-FILES = ("trials.csv", "summary.csv", "paper.csv")
 #: The figures' panels: column -> axis label.
 WINDOW_PANELS = {"start": "average start (time units)", "runtime": "average runtime (time units)",
                  "finish": "average finish (time units)"}
@@ -177,13 +175,13 @@ def compare_with_paper(summary: list[dict[str, object]]) -> list[dict[str, objec
 
 
 def write(out: Path, done: list[Outcome], summary: list[dict[str, object]],
-          paper: list[dict[str, object]], environment: PaperEnvironment) -> list[Path]:
+          paper: list[dict[str, object]]) -> list[Path]:
     """``trials.csv`` (one row per trial and algorithm), ``summary.csv`` and ``paper.csv``."""
     from hetsched.output import write_rows_csv
 
     out.mkdir(parents=True, exist_ok=True)
-    return [write_rows_csv([asdict(o) for o in done], out / FILES[0]),
-            write_rows_csv(summary, out / FILES[1]), write_rows_csv(paper, out / FILES[2])]
+    return [write_rows_csv([asdict(o) for o in done], out / "trials.csv"),
+            write_rows_csv(summary, out / "summary.csv"), write_rows_csv(paper, out / "paper.csv")]
 
 
 def figures(out: Path, summary: list[dict[str, object]],
