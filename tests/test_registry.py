@@ -99,7 +99,8 @@ def test_every_registry_is_listed_by_kind() -> None:
     found = registries()
     assert list(found) == ["scheduler", "contention model", "platform reader",
                            "workload reader", "platform format", "workload format",
-                           "workload generator", "heuristic", "task-graph heuristic"]
+                           "workload generator", "heuristic", "task-graph heuristic",
+                           "co-allocation criterion"]
     assert [e.name for e in catalogue("contention model")] == ["none", "irmasim", "deside",
                                                             "deside_stochastic"]
     assert len(catalogue("scheduler")) >= 87

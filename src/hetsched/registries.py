@@ -1,5 +1,5 @@
 """Every registry hetsched has, by kind: schedulers, contention models, input formats, writers,
-workload generators, mapping heuristics and task-graph heuristics, each a
+workload generators, mapping heuristics, task-graph heuristics and co-allocation criteria, each a
 :class:`~hetsched.registry.Registry`.
 ``hetsched schedulers`` lists one of them; tests/test_layers.py resolves every entry of all of
 them against the layers. The registries are imported when first listed."""
@@ -12,6 +12,7 @@ from hetsched.registry import Entry, Registry
 
 def registries() -> dict[str, Registry]:
     """Every registry, by kind (its ``kind``: ``"scheduler"``, ``"workload format"``, ...)."""
+    from hetsched.coalloc.criteria import CRITERIA
     from hetsched.mapping.graph_registry import GRAPH_HEURISTICS
     from hetsched.mapping.registry import HEURISTICS
     from hetsched.models.contention import MODELS
@@ -24,7 +25,7 @@ def registries() -> dict[str, Registry]:
 
     return {registry.kind: registry for registry in (
         SCHEDULERS, MODELS, PLATFORM_READERS, WORKLOAD_READERS, PLATFORM_WRITERS,
-        WORKLOAD_WRITERS, GENERATORS, HEURISTICS, GRAPH_HEURISTICS)}
+        WORKLOAD_WRITERS, GENERATORS, HEURISTICS, GRAPH_HEURISTICS, CRITERIA)}
 
 
 def catalogue(kind: str) -> list[Entry]:

@@ -316,3 +316,68 @@ def _means_table(level: str, means: Any, parts: int) -> Any:
     for scheduler, row in means.iterrows():
         table.add_row(str(scheduler), *(f"{row[m]:,.1f}" for m in metrics))
     return table
+
+
+@study_app.command("coalloc")
+def coalloc(
+        out: Annotated[Path, typer.Option(help="Output directory: trials.csv, summary.csv, "
+                                          "paper.csv, windows.png and cost_q.png (needs "
+                                          "matplotlib).")],
+        trials: Annotated[int, typer.Option(help="Environments (the paper's: 3,000).")] = 3000,
+        seed: Annotated[int, typer.Option(help="Seed: trial i draws its environment from "
+                                          "the seeds [seed, i].")] = 0,
+        load: Annotated[str, typer.Option(help="How the pre-reserved load is drawn: "
+                                          "hypergeometric or uniform (docs/coalloc.md).")]
+        = "hypergeometric",
+        cells: Annotated[int, typer.Option(help="The knapsack's budget resolution: the "
+                                           "budget in this many cells.")] = 1000) -> None:
+    """Toporkov & Yemelyanov's co-allocation experiment (ICCS 2018): windows of 7 nodes among
+    100 partly reserved heterogeneous nodes within a budget, by FirstFit, MinStart, MinFinish,
+    MinRuntime, MinCost, MaxQ and MultipleBest; their average start, runtime, finish, cost and
+    Q beside the paper's."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    from hetsched.experiments import coalloc as study
+
+    with user_errors():
+        settings = study.settings(trials, seed, load, cells)
+        with Progress(TextColumn("trials"), BarColumn(), MofNCompleteColumn(),
+                      console=console(stderr=True), transient=True) as bar:
+            task = bar.add_task("trials", total=trials)
+            done = study.run_study(trials, seed, settings, cells,
+                                   progress=lambda: bar.advance(task))
+        summary = study.summarize(done)
+        paper = study.compare_with_paper(summary)
+        written = study.write(out, done, summary, paper)
+        figures = _figures(lambda: study.figures(out, summary, settings))
+    screen = console()
+    screen.print(_coalloc_table(summary, trials))
+    screen.print(_paper_table(paper))
+    searches = sum(o.seconds for o in done)
+    screen.print(f"searches: {searches:.1f} s CPU for {len(done):,} "
+                 f"({1000 * searches / max(1, len(done)):.2f} ms each on average)")
+    screen.print(f"wrote {out}/ ({', '.join(p.name for p in (*written, *figures))})")
+
+
+def _coalloc_table(summary: list[dict[str, Any]], trials: int) -> Any:
+    from hetsched.cli.tables import new_table
+
+    table = new_table("algorithm", ["start", "runtime", "finish", "cost", "Q",
+                                    "starts at 0", "found", "ms per search"],
+                      title=f"co-allocation · averages over {trials:,} environments "
+                            f"(time units, cost units)")
+    for row in summary:
+        table.add_row(row["algorithm"], *(f"{row[c]:,.1f}" for c in
+                                          ("start", "runtime", "finish", "cost", "q")),
+                      f"{row['starts_at_zero_percent']:.0f} %", f"{row['found']:,}",
+                      f"{row['ms_per_search']:.2f}")
+    return table
+
+
+def _paper_table(paper: list[dict[str, Any]]) -> Any:
+    from hetsched.cli.tables import new_table
+
+    table = new_table("figure", ["paper", "ours"], title="beside Toporkov & Yemelyanov's")
+    for row in paper:
+        table.add_row(row["figure"], f"{row['paper']:,.1f}", f"{row['ours']:,.1f}")
+    return table

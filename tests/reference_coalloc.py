@@ -1,0 +1,58 @@
+"""A brute-force oracle for the co-allocation search: every ``n``-subset of slots on distinct
+nodes, at every slot start, the window's own length ``V / min p`` and cost, kept when it lies
+inside its slots and fits the budget (on the real costs for FirstFit and the sort criteria, on
+the knapsack's scaled costs for additive ones, as the search does)."""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+import numpy as np
+
+from hetsched.coalloc.knapsack import CELLS, scaled_weights
+from hetsched.coalloc.model import Request, Slots
+
+
+def key(rule_name: str, measure: str, kind: str, maximize: bool, start: float, runtime: float,
+        cost: float, total: float) -> tuple[float, ...]:
+    """What the criterion minimises, in order: FirstFit takes the fastest group's earliest
+    window, so (runtime, start)."""
+    if kind == "first":
+        return (runtime, start)
+    if kind == "additive":
+        return (-total if maximize else total,)
+    return ({"start": start, "finish": start + runtime, "runtime": runtime,
+             "cost": cost}[measure],)
+
+
+def brute_force(table: Slots, request: Request, cells: int = CELLS,
+                real_costs: bool = False) -> tuple[float, ...] | None:
+    """The best key over every window, or None when none fits. ``real_costs``: additive
+    criteria too are held to the real costs (what the scaled knapsack may miss)."""
+    rule = request.rule
+    eligible = [i for i in range(len(table))
+                if table.performance[i] >= request.min_performance]
+    starts = sorted(set(float(s) for s in table.start))
+    best = None
+    for subset in combinations(eligible, request.n):
+        picked = list(subset)
+        if len(set(table.node[picked].tolist())) < request.n:
+            continue
+        runtime = request.volume / float(table.performance[picked].min())
+        prices = table.price[picked]
+        cost = runtime * float(prices.sum())
+        if rule.kind == "additive" and not real_costs:
+            fits = int(scaled_weights(runtime * prices, request.budget, cells).sum()) <= cells
+        else:
+            fits = cost <= request.budget
+        if not fits:
+            continue
+        total = float(table.attributes[rule.measure][picked].sum()) \
+            if rule.kind == "additive" else 0.0
+        for t in starts:
+            if np.all(table.start[picked] <= t) and np.all(table.end[picked] >= t + runtime):
+                found = key(rule.name, rule.measure, rule.kind, rule.maximize, t, runtime, cost,
+                            total)
+                best = found if best is None or found < best else best
+                break  # later starts are no better for any criterion
+    return best
