@@ -1,7 +1,8 @@
 """The co-allocation search is exact: its knapsack equals a MILP (HiGHS through scipy) on the
-same scaled costs, its scan equals brute force for every criterion, pruning changes no value,
-and MultipleBest's resumed searches equal fresh ones. What the rounding of costs can lose
-against the real costs is bounded and measured."""
+same scaled costs, its scan equals brute force for every criterion, FirstFit is the walk by
+start (MinStart's window), pruning changes no value, and MultipleBest's resumed searches equal
+fresh ones. What the rounding of costs can lose against the real costs is bounded and
+measured."""
 
 from __future__ import annotations
 
