@@ -40,13 +40,15 @@ def found(criterion_name: str, budget: float = 30.0) -> tuple[tuple[int, ...], o
 
 
 @pytest.mark.parametrize("name, expected", [
-    # the fastest group first: P = 4 has a window at t = 20, and FirstFit stops there
-    ("first_fit", ((0, 2), 20.0, 10.0, 30.0, 6.0)),
+    # the starts in order, at each the groups from the fastest: at t = 0 group P = 4 holds
+    # node 0 only, group P = 2 nodes 0 and 1 (exactly the budget); group P = 4's own first
+    # window, at t = 20, comes later (MinRuntime's)
+    ("first_fit", ((0, 1), 0.0, 20.0, 30.0, 14.0)),
     # group P = 2 starts at t = 0 (nodes 0 and 1, exactly the budget)
     ("min_start", ((0, 1), 0.0, 20.0, 30.0, 14.0)),
     # finish 0 + 20 = 20 beats P = 4's 20 + 10 = 30
     ("min_finish", ((0, 1), 0.0, 20.0, 30.0, 14.0)),
-    # 10 beats 20; the window is FirstFit's
+    # 10 beats 20: group P = 4's window, from t = 20
     ("min_runtime", ((0, 2), 20.0, 10.0, 30.0, 6.0)),
     # nodes 1 and 3 at 18, from t = 10 (node 3's start)
     ("min_cost", ((1, 3), 10.0, 20.0, 18.0, 17.0)),
@@ -78,18 +80,37 @@ def test_a_window_lasts_for_its_slowest_slot_and_the_budget_binds() -> None:
     assert window is not None and window.nodes == (0, 2)
 
 
+def test_starts_equal_within_the_tolerance_go_to_the_faster_group() -> None:
+    # nodes 0 and 1 (p = 4) are free from 20 + 1e-12, nodes 2 and 3 (p = 2) from 20: the
+    # starts are equal within 1e-9 (relative), so FirstFit takes the faster group, as the
+    # plain scan does, although the walk meets 20 first
+    later = 20 + 1e-12
+    slots = [Slot(0, later, 100, 4, 1.0), Slot(1, later, 100, 4, 1.0),
+             Slot(2, 20, 100, 2, 1.0), Slot(3, 20, 100, 2, 1.0)]
+    request = Request(2, 40.0, 1000.0, 0.0, "first_fit")
+    for prune in (True, False):
+        window = search(slots, request, prune=prune)
+        assert window is not None and window.nodes == (0, 1) and window.start == later
+    # MultipleBest then walks on from 20, where nodes 2 and 3 still are
+    assert [(w.nodes, w.start) for w in alternatives(slots, request)][:2] == \
+        [((0, 1), later), ((2, 3), 20.0)]
+
+
 def test_multiple_best_cuts_each_window_out_and_takes_the_best_per_criterion() -> None:
-    # group P = 4: nodes 0 and 2 hold a window every 10 from t = 20 to 100 (8 windows); then
-    # group P = 2: [0, 20) on nodes 0 and 1 (what is left of node 0), [20, 40) on nodes 1
-    # and 3, and [40, 60) on nodes 1 and 3 (cost 18 each).
+    # by start, the fastest group first at each: [0, 20) on nodes 0 and 1 (group P = 2; P = 4
+    # has node 0 only); nothing at t = 10 (node 1 is taken until 20, node 0 too); at t = 20
+    # nodes 0 and 2 (P = 4), then, what is left at 20, nodes 1 and 3 (P = 2, cost 18); from
+    # then on nodes 0 and 2 hold a window every 10 until 100 (P = 4), and at t = 40, after
+    # P = 4's, nodes 1 and 3 hold [40, 60) (P = 2).
     request = Request(2, 40.0, 30.0, 0.0, "first_fit")
     found_windows = alternatives(HAND, request)
     assert [(w.nodes, w.start, w.finish) for w in found_windows] == [
-        *(((0, 2), 20.0 + 10 * k, 30.0 + 10 * k) for k in range(8)),
-        ((0, 1), 0.0, 20.0), ((1, 3), 20.0, 40.0), ((1, 3), 40.0, 60.0)]
+        ((0, 1), 0.0, 20.0), ((0, 2), 20.0, 30.0), ((1, 3), 20.0, 40.0), ((0, 2), 30.0, 40.0),
+        ((0, 2), 40.0, 50.0), ((1, 3), 40.0, 60.0),
+        *(((0, 2), 50.0 + 10 * k, 60.0 + 10 * k) for k in range(5))]
     # the positions of the slots they were cut from, in the table sorted by start: node 0,
     # node 1, node 3, node 2
-    assert found_windows[-1].slots == (1, 2)
+    assert found_windows[2].slots == (1, 2) and found_windows[-1].slots == (0, 3)
     best = {name: best_of(found_windows, criterion(name)) for name in
             ("min_start", "min_finish", "min_runtime", "min_cost", "max_q")}
     assert {name: (w.start, w.value) for name, w in best.items() if w} == {

@@ -1,7 +1,8 @@
 """The co-allocation search is exact: its knapsack equals a MILP (HiGHS through scipy) on the
-same scaled costs, its scan equals brute force for every criterion, pruning changes no value,
-and MultipleBest's resumed searches equal fresh ones. What the rounding of costs can lose
-against the real costs is bounded and measured."""
+same scaled costs, its scan equals brute force for every criterion, FirstFit is the walk by
+start (MinStart's window), pruning changes no value, and MultipleBest's resumed searches equal
+fresh ones. What the rounding of costs can lose against the real costs is bounded and
+measured."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from hetsched.coalloc.knapsack import CELLS, knapsack, scaled_weights, upper_bou
     useful_items
 from hetsched.coalloc.model import Request, Slots, Window
 from hetsched.coalloc.search import search
-from reference_coalloc import brute_force, key
+from reference_coalloc import brute_force, first_fit_walk, key
 
 CRITERION_NAMES = [*CRITERIA, "min:q", "max:r"]
 
@@ -130,6 +131,46 @@ def test_the_scan_equals_brute_force_for_every_criterion(name: str) -> None:
             assert got == pytest.approx(expected), (name, prune)
             found += 1
     assert found >= 40
+
+
+def first_fit_is_the_walk_and_min_start(table: Slots, request: Request) -> bool:
+    """Whether FirstFit's window is the walk's (None alike) and MinStart's; whether it found
+    one."""
+    window = search(table, request)
+    expected = first_fit_walk(table, request)
+    assert (window is None) == (expected is None)
+    if window is None:
+        return False
+    assert (window.start, window.runtime, window.cost) == pytest.approx(expected)
+    same = search(table, Request(request.n, request.volume, request.budget,
+                                 request.min_performance, "min_start"))
+    assert same is not None and (same.slots, same.start, same.cost) == \
+        (window.slots, window.start, window.cost)
+    return True
+
+
+def test_first_fit_walks_the_starts_and_finds_min_start_s_window() -> None:
+    """FirstFit is the earliest affordable start, on the fastest group there, the n cheapest
+    (the walk by start: the paper's FirstFit starts at t = 0 in every trial), not the fastest
+    group's first window; it is MinStart's window."""
+    rng = np.random.default_rng(3)
+    found = 0
+    for _ in range(100):
+        table = small_environment(rng)
+        found += first_fit_is_the_walk_and_min_start(table, Request(
+            int(rng.integers(1, 4)), float(rng.integers(10, 60)), float(rng.uniform(10, 120)),
+            float(rng.integers(0, 3))))
+    assert found >= 40
+    environment = PaperEnvironment()
+    later = 0
+    for trial in range(8):
+        table = environment.draw(np.random.default_rng([99, trial]))
+        assert first_fit_is_the_walk_and_min_start(table, environment.request("first_fit"))
+        fastest = search(table, environment.request("min_runtime"))
+        later += fastest is not None and fastest.start > 0
+    # in one of them (trial 1) the fastest group's first window starts at 520: a FirstFit
+    # that scans group by group would start there
+    assert later >= 1
 
 
 @pytest.mark.parametrize("trial", range(4))

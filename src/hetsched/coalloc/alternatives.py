@@ -3,9 +3,9 @@ non-intersecting alternative window FirstFit finds, then the best of them by a c
 
 FirstFit finds a window; its span is cut out of its slots (each keeps what lies before the
 window's start and after its finish); FirstFit searches again, until it finds none. The
-alternatives never share a node at the same time. Each search resumes where the last one
-stopped: cutting only takes free time away, so no window appears before the last one's place
-in the scan (its group, its start), and the result is the same as searching from the top.
+alternatives never share a node at the same time. Each search walks on from the last one's
+earliest affordable start: cutting only takes free time away, so no window starts before
+it, and the result is the same as searching from the top (docs/coalloc.md#multiplebest).
 
 The best alternative depends on the criterion: :func:`best_of` takes, per criterion, the
 alternative with the best measure (the first found on ties). The study reports for MultipleBest
@@ -23,7 +23,7 @@ import numpy as np
 from hetsched.coalloc.criteria import Criterion, criterion
 from hetsched.coalloc.model import Request, Slot, Slots, Window, as_slots
 from hetsched.coalloc.scan import SearchStats, window
-from hetsched.coalloc.sorted_scan import sorted_search
+from hetsched.coalloc.sorted_scan import earliest, sorted_search
 
 
 class Pieces:
@@ -58,15 +58,25 @@ def alternatives(slots: Slots | Iterable[Slot], request: Request, *, prune: bool
     stats = stats if stats is not None else SearchStats()
     left = Pieces(table)
     found: list[Window] = []
-    place = (0, -np.inf)
-    while (hit := sorted_search(left, request, rule, prune, stats, resume=place)) is not None:
-        parts, place = hit
-        place = place if prune else (0, -np.inf)
+    since = -np.inf
+    while (hit := _first_fit(left, request, rule, prune, stats, since)) is not None:
+        parts, since = hit
         cut = window(table, left.origin[parts], request, rule,
                      start=float(left.start[parts].max()))
         left.cut(parts, cut.start, cut.finish)
         found.append(cut)
     return found
+
+
+def _first_fit(left: Pieces, request: Request, rule: Criterion, prune: bool,
+               stats: SearchStats, since: float) -> tuple[np.ndarray, float] | None:
+    """FirstFit's window on what is ``left`` (its slots, positions in ``left``), and the
+    start the next search may walk from: with ``prune``, the walk from ``since`` (the last
+    window's start); without, the plain scan from the top."""
+    if prune:
+        return earliest(left, request, rule, stats, since)
+    parts = sorted_search(left, request, rule, False, stats)
+    return None if parts is None else (parts, -np.inf)
 
 
 def best_of(windows: Sequence[Window], rule: Criterion) -> Window | None:

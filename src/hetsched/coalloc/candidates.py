@@ -68,15 +68,13 @@ def levels(table: Spans, request: Request) -> np.ndarray:
     return found[found >= request.min_performance][::-1]
 
 
-def group(table: Spans, level: float, runtime: float, since: float = -np.inf,
-          before: float = np.inf) -> Group:
-    """Group ``level`` with windows of ``runtime``, keeping only the starts from ``since``
-    and before ``before`` (the search's bounds on a start that can still matter)."""
+def group(table: Spans, level: float, runtime: float, before: float = np.inf) -> Group:
+    """Group ``level`` with windows of ``runtime``, keeping only the starts before ``before``
+    (the search's bound on a start that can still matter)."""
     picked = np.flatnonzero((table.performance >= level) & (table.end - table.start >= runtime)
-                            & (table.start < before) & (table.end >= since + runtime))
+                            & (table.start < before))
     start, end = table.start[picked], table.end[picked]
     starts = distinct(start)
-    starts = starts[starts >= since]
     member = (start[None, :] <= starts[:, None]) & (end[None, :] >= starts[:, None] + runtime)
     exact = (member & (table.performance[picked] == level)[None, :]).any(axis=1)
     return Group(float(level), float(runtime), picked, starts, member, exact)

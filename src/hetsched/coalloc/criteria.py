@@ -1,18 +1,20 @@
 """The criteria a window is chosen by (Toporkov & Yemelyanov, ICCS 2018, §3.3 and §4.2).
 
-Three kinds, by how the scan picks the ``n`` slots of a window among the candidates at a start:
+Two kinds, by how the scan picks the ``n`` slots of a window among the candidates at a start:
 
-- ``first``: FirstFit, the first affordable window of the scan (it optimises nothing);
-- ``sort``: MinStart, MinFinish, MinRuntime and MinCost. At one start, in one performance group,
-  every ``n``-subset of the candidates has the same start, length and finish, and the ``n``
-  cheapest have the least cost: the scan takes the ``n`` cheapest (a sort), and a window
-  exists there only if they fit the budget;
+- ``sort``: FirstFit, MinStart, MinFinish, MinRuntime and MinCost. At one start, in one
+  performance group, every ``n``-subset of the candidates has the same start, length and
+  finish, and the ``n`` cheapest have the least cost: the scan takes the ``n`` cheapest (a
+  sort), and a window exists there only if they fit the budget. FirstFit walks the slots by
+  start and, at each, the groups from the fastest: its window is the earliest affordable
+  start, on the fastest group there, which is MinStart's window (ties go to the faster
+  group), so the two share a measure and a scan;
 - ``additive``: maximise (or minimise) ``Σ z_i`` of an attribute of the slots within the
   budget: MaxQ (``q``), or any attribute named ``max:NAME`` or ``min:NAME``. The scan solves
   a cardinality-constrained 0-1 knapsack (:mod:`hetsched.coalloc.knapsack`).
 
 A criterion's *measure* is the number it minimises or maximises: the window's start, finish,
-runtime, cost or ``Σ z_i``; FirstFit's is the window's start.
+runtime, cost or ``Σ z_i``.
 """
 
 from __future__ import annotations
@@ -25,16 +27,16 @@ from typing import Any
 from hetsched.errors import ConfigError
 from hetsched.registry import Registry
 
-KINDS = ("first", "sort", "additive")
-#: The measures of the ``first`` and ``sort`` criteria.
+KINDS = ("sort", "additive")
+#: The measures of the ``sort`` criteria.
 MEASURES = ("start", "finish", "runtime", "cost")
 
 
 @dataclass(frozen=True)
 class Criterion:
-    """``kind``: ``first``, ``sort`` or ``additive``; ``measure``: for ``first`` and ``sort``
-    one of :data:`MEASURES`, for ``additive`` the attribute summed; ``maximize``: whether a
-    larger measure is better (additive criteria only)."""
+    """``kind``: ``sort`` or ``additive``; ``measure``: for ``sort`` one of :data:`MEASURES`,
+    for ``additive`` the attribute summed; ``maximize``: whether a larger measure is better
+    (additive criteria only)."""
 
     name: str
     kind: str
@@ -58,8 +60,9 @@ class Criterion:
 #: The criteria by name; ``max:NAME`` and ``min:NAME`` (any attribute) are made on demand.
 CRITERIA = Registry("co-allocation criterion", __name__)
 for _criterion in (
-        Criterion("first_fit", "first", "start",
-                  description="the first affordable window of the scan (fastest group first)"),
+        Criterion("first_fit", "sort", "start",
+                  description="the first affordable window by start, on the fastest group "
+                              "there (MinStart's window)"),
         Criterion("min_start", "sort", "start", description="the earliest start"),
         Criterion("min_finish", "sort", "finish", description="the earliest finish"),
         Criterion("min_runtime", "sort", "runtime",

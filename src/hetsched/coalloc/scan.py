@@ -30,7 +30,8 @@ Best = tuple[float, tuple[int, int], object]
 @dataclass
 class SearchStats:
     """What a search did: ``groups`` whose candidate lists it built, candidate ``starts`` it
-    evaluated, knapsack ``solves`` and their ``cells`` (``items · n · (cells + 1)`` each)."""
+    evaluated (FirstFit's walk: starts × groups), knapsack ``solves`` and their ``cells``
+    (``items · n · (cells + 1)`` each)."""
 
     groups: int = 0
     starts: int = 0
@@ -38,18 +39,23 @@ class SearchStats:
     cells: int = 0
 
 
+def slack(value: float) -> float:
+    """How far from ``value`` a measure is still equal to it (:data:`TOLERANCE`)."""
+    return TOLERANCE * max(1.0, abs(value))
+
+
 def beats(value: float, place: tuple[int, int], best: Best | None) -> bool:
     """Whether ``value`` at ``place`` in the scan beats ``best``: larger by more than the
     tolerance, or equal within it and earlier in the scan."""
     if best is None:
         return True
-    slack = TOLERANCE * max(1.0, abs(best[0]))
-    return value > best[0] + slack or (value >= best[0] - slack and place < best[1])
+    near = slack(best[0])
+    return value > best[0] + near or (value >= best[0] - near and place < best[1])
 
 
 def below(value: float, best: Best | None) -> bool:
     """Whether ``value`` is below ``best``'s by more than the tolerance (cannot even tie)."""
-    return best is not None and value < best[0] - TOLERANCE * max(1.0, abs(best[0]))
+    return best is not None and value < best[0] - slack(best[0])
 
 
 def window(table: Slots, picked: np.ndarray, request: Request, rule: Criterion,

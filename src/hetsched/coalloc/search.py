@@ -5,7 +5,9 @@ order (:mod:`~hetsched.coalloc.candidates`). At each start it picks ``n`` slots 
 within the budget: the ``n`` cheapest for FirstFit and the sort criteria
 (:mod:`~hetsched.coalloc.sorted_scan`), the knapsack's choice for additive ones
 (:mod:`~hetsched.coalloc.additive`). It keeps the best window by the criterion (ties: the
-scan's first, :mod:`~hetsched.coalloc.scan`); FirstFit stops at the first.
+scan's first, :mod:`~hetsched.coalloc.scan`). FirstFit, which walks the starts in order and
+at each the groups from the fastest, takes the earliest affordable start on the fastest group
+there: MinStart's window.
 
 ``prune=False`` runs the paper's plain scan; pruning (the default) skips what cannot beat the
 best window found, with the same result (docs/coalloc.md#pruning).
@@ -35,8 +37,5 @@ def search(slots: Slots | Iterable[Slot], request: Request, *, cells: int = CELL
     stats = stats if stats is not None else SearchStats()
     if rule.kind == "additive":
         return additive_search(table, request, rule, cells, prune, stats)
-    found = sorted_search(table, request, rule, prune, stats)
-    if found is None:
-        return None
-    chosen, _ = found
-    return window(table, chosen, request, rule)
+    chosen = sorted_search(table, request, rule, prune, stats)
+    return None if chosen is None else window(table, chosen, request, rule)
