@@ -55,6 +55,9 @@ MAX_MEMORY_MB = 1e12
 MAX_BANDWIDTH_GBS = 1e9
 #: Rental price of a node, per hour.
 MAX_PRICE = 1e9
+#: A job's budget (co-allocation's ``C``), in the prices' currency: a node-hour at the top
+#: price for :data:`MAX_TIME` seconds on :data:`MAX_NODES` nodes is about 3e21.
+MAX_BUDGET = 1e30
 #: A value of an ETC matrix (expected time to compute, in the matrix's own unit).
 MAX_ETC = 1e15
 #: Tasks of one task graph (DAG), dummy tasks included: Kasahara's largest STG sets have

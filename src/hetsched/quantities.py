@@ -48,6 +48,12 @@ Bandwidth = Annotated[float, Field(ge=0, le=limits.MAX_BANDWIDTH_GBS), PLUS_ZERO
 PositiveBandwidth = Annotated[float, Field(gt=0, le=limits.MAX_BANDWIDTH_GBS), PLUS_ZERO]
 #: Price per hour.
 Price = Annotated[float, Field(ge=0, le=limits.MAX_PRICE), PLUS_ZERO]
+#: Price per second (its hour's worth within :data:`Price`'s bound).
+PricePerSecond = Annotated[float, Field(ge=0, le=limits.MAX_PRICE / 3600), PLUS_ZERO]
+#: A job's budget, in the prices' currency.
+Budget = Annotated[float, Field(ge=0, le=limits.MAX_BUDGET), PLUS_ZERO]
+#: A job's minimum core speed (ops/s), ``[0, MAX_SPEED]``.
+MinSpeed = Annotated[float, Field(ge=0, le=limits.MAX_SPEED), PLUS_ZERO]
 
 #: Cores of a node (or of a processor), ``[1, MAX_CORES_PER_NODE]``.
 Cores = Annotated[int, Field(gt=0, le=limits.MAX_CORES_PER_NODE)]

@@ -7,6 +7,7 @@ import math
 import numpy as np
 
 from hetsched.metrics.records import job_records
+from hetsched.platform.model import SECONDS_PER_HOUR
 from hetsched.sim.result import JobState, SimResult
 
 
@@ -31,8 +32,8 @@ def rental_cost(result: SimResult) -> float:
     if not prices.any():
         return math.nan
     if result.node_charged_seconds is None:
-        return float(prices.sum() * (result.t_end - result.t0) / 3600.0)
-    return float(prices @ result.node_charged_seconds / 3600.0)
+        return float(prices.sum() * (result.t_end - result.t0) / SECONDS_PER_HOUR)
+    return float(prices @ result.node_charged_seconds / SECONDS_PER_HOUR)
 
 
 def dssim_turnaround(result: SimResult, wait: np.ndarray, run: np.ndarray) -> float:

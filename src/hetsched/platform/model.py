@@ -13,6 +13,8 @@ import numpy as np
 #: amounts are exact in floating point up to 2**43 MB (beyond ``limits.MAX_MEMORY_MB``), so
 #: what is free never depends on the order in which jobs took and gave back their shares.
 KB_PER_MB = 1024
+#: ``hourly_price = SECONDS_PER_HOUR · price``.
+SECONDS_PER_HOUR = 3600.0
 
 
 def whole_kb(mb: float) -> float:
@@ -58,7 +60,8 @@ class NodeType:
     dynamic_w_per_core * busy_cores``; the node-level ``idle_w``/``static_w`` are the sums over
     its processors. ``oversubscription`` is how many runnable threads a core may hold (1: none;
     k > 1: up to k threads per core, sharing it: R threads on C cores each progress at C/R).
-    Memory and disk are in MB, bandwidth in GB/s. ``hourly_price`` is the rental rate.
+    Memory and disk are in MB, bandwidth in GB/s. ``hourly_price`` is the rental rate per
+    hour and :attr:`price` the same per second (``hourly_price / 3600``): one figure, two units.
     ``on_demand`` nodes (ds-sim's servers) are off until a job is started on them; they then
     boot for ``boot_time`` seconds, the job holding its resources meanwhile and starting when
     the node is up, and are charged from boot completion to their last job's end. Other nodes
@@ -105,6 +108,11 @@ class NodeType:
         """Operations per second of one core."""
         return self.clock_ghz * 1e9 * self.ops_per_cycle
 
+    @property
+    def price(self) -> float:
+        """The rental price of a node of this type per second (co-allocation's ``c_i``)."""
+        return self.hourly_price / SECONDS_PER_HOUR
+
     @staticmethod
     def of_processors(name: str, clock_ghz: float, processors: tuple[Processor, ...],
                       **others: object) -> "NodeType":
@@ -136,6 +144,11 @@ class Node:
     name: str
     type: NodeType
     cluster: str = "cluster0"
+
+    @property
+    def price(self) -> float:
+        """The node's rental price per second (its type's: no format gives a node its own)."""
+        return self.type.price
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,6 +254,7 @@ class PlatformArrays:
     static_w: np.ndarray
     dynamic_w_per_core: np.ndarray
     full_power_w: np.ndarray
+    price: np.ndarray
 
     @staticmethod
     def of(nodes: tuple[Node, ...]) -> "PlatformArrays":
@@ -260,6 +274,7 @@ class PlatformArrays:
             static_w=column(lambda t: t.static_w),
             dynamic_w_per_core=column(lambda t: t.dynamic_w_per_core),
             full_power_w=column(lambda t: t.full_power_w),
+            price=column(lambda t: t.price),
         )
 
 

@@ -12,6 +12,7 @@ clusters:
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -22,10 +23,12 @@ from hetsched.errors import ConfigError, InputError, did_you_mean
 from hetsched.documents import file_stem, read_structured
 from hetsched.fileio import StrictModel, check_unique, record_namer, validate
 from hetsched.limits import MAX_CORES_PER_NODE, MAX_NODES, MAX_OVERSUBSCRIPTION
-from hetsched.platform.model import Availability, Node, NodeType, Platform, Processor
+from hetsched.platform.model import (SECONDS_PER_HOUR, Availability, Node, NodeType, Platform,
+                                     Processor)
 from hetsched.models.contention import PROCESSOR_PARAMETERS
 from hetsched.quantities import (ClockGhz, Coefficient, Cores, Count, MemoryGb, OpsPerCycle,
-                                 PositiveBandwidth, Price, Seconds, Watts)
+                                 PositiveBandwidth, Price, PricePerSecond, Seconds,
+                                 Watts)
 
 INF = float("inf")
 
@@ -59,7 +62,8 @@ class NodeTypeSpec(StrictModel):
     disk_gb: MemoryGb | None = None
     mem_bw_gbs: PositiveBandwidth | None = None
     power: PowerSpec | None = None
-    hourly_price: Price = 0.0
+    hourly_price: Price | None = None
+    price: PricePerSecond | None = None
     boot_time: Seconds = 0.0
     on_demand: bool = False
     count: Count | None = None
@@ -74,15 +78,29 @@ class NodeTypeSpec(StrictModel):
             name=self.name, cores=self.cores, clock_ghz=self.clock_ghz,
             mem_bw_gbs=INF if self.mem_bw_gbs is None else self.mem_bw_gbs,
             idle_w=power.idle, static_w=power.static, dynamic_w_per_core=power.dynamic_per_core,
-            has_power=self.power is not None, **self._common())
+            has_power=self.power is not None, **self._common(path))
 
-    def _common(self) -> dict[str, Any]:
+    def _common(self, path: Path) -> dict[str, Any]:
         """The node type's fields that do not depend on its processors."""
         return {"ops_per_cycle": self.ops_per_cycle,
                 "memory_mb": INF if self.memory_gb is None else self.memory_gb * 1024,
                 "disk_mb": INF if self.disk_gb is None else self.disk_gb * 1024,
-                "hourly_price": self.hourly_price, "boot_time": self.boot_time,
+                "hourly_price": self._hourly_price(path), "boot_time": self.boot_time,
                 "on_demand": self.on_demand, "oversubscription": self.oversubscription}
+
+    def _hourly_price(self, path: Path) -> float:
+        """``hourly_price``, or ``price`` (per second) times 3600; both must then agree (to
+        a relative 1e-9: an hourly price written from a per-second one may be off by a
+        rounding)."""
+        if self.price is None:
+            return self.hourly_price or 0.0
+        hourly = self.price * SECONDS_PER_HOUR
+        if self.hourly_price is not None and not math.isclose(hourly, self.hourly_price,
+                                                              rel_tol=1e-9):
+            raise InputError(path, f"{self.price:g} per second is {hourly:g} per hour, not "
+                                   f"the hourly_price {self.hourly_price:g}: give one of them",
+                             record=f"node type '{self.name}'", field="price")
+        return self.hourly_price if self.hourly_price is not None else hourly
 
     def _with_processors(self, path: Path) -> NodeType:
         assert self.processors is not None
@@ -108,7 +126,7 @@ class NodeTypeSpec(StrictModel):
         return NodeType.of_processors(
             self.name, self.clock_ghz, tuple(p.processor() for p in self.processors),
             **({} if self.mem_bw_gbs is None else {"mem_bw_gbs": self.mem_bw_gbs}),
-            has_power=all(p.power is not None for p in self.processors), **self._common())
+            has_power=all(p.power is not None for p in self.processors), **self._common(path))
 
 
 class NodeGroupSpec(StrictModel):
