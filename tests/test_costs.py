@@ -3,13 +3,19 @@ jobs' co-allocation requests (budget, minimum speed, criterion)."""
 
 from __future__ import annotations
 
+import csv
+import json
+import math
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+import hetsched
 from hetsched.platform.load import load_platform
 from hetsched.platform.writers.native import write_json
-from support import assert_mentions, error_of, write
+from hetsched.workload.load import load_workload
+from support import assert_mentions, error_of, shared, write
 
 
 def _platform_doc(**prices: float) -> dict:
@@ -48,3 +54,72 @@ def test_a_platform_priced_per_second_is_written_and_read_back(tmp_path: Path) -
     platform = load_platform(write(tmp_path / "p.json", _platform_doc(price=0.1)))
     again = load_platform(write_json(platform, tmp_path / "again.json"))
     assert again.node_types[0].price == pytest.approx(0.1, rel=1e-15)
+
+
+# ---- what each job paid ----------------------------------------------------------------------
+def _priced_platform(tmp_path: Path) -> Path:
+    """Two 4-core nodes of one speed: 'cheap' (0.5 per second) first, 'dear' (1 per second,
+    given per hour) second."""
+    return write(tmp_path / "priced.json", {"name": "priced", "node_types": [
+        {"name": "cheap", "cores": 4, "clock_ghz": 1.0, "price": 0.5},
+        {"name": "dear", "cores": 4, "clock_ghz": 1.0, "hourly_price": 3600}]})
+
+
+def _jobs(tmp_path: Path) -> Path:
+    """'whole' takes all of the first node; 'half' finds it full and takes half of the
+    second; 'huge' fits on no node (rejected)."""
+    return write(tmp_path / "jobs.json", {"name": "w", "jobs": [
+        {"id": "whole", "submit": 0, "ntasks": 4, "run_time": 100},
+        {"id": "half", "submit": 0, "ntasks": 2, "run_time": 40},
+        {"id": "huge", "submit": 0, "ntasks": 8, "run_time": 10}]})
+
+
+def test_each_job_pays_its_run_time_times_price_times_its_share_of_each_node(
+        tmp_path: Path) -> None:
+    run = hetsched.simulate(_priced_platform(tmp_path), _jobs(tmp_path), "fcfs")
+    out = tmp_path / "out"
+    run.write(out)
+    rows = {row["job_id"]: row for row in csv.DictReader((out / "jobs.csv").open())}
+    assert rows["whole"]["node"] == "cheap-0" and rows["half"]["node"] == "dear-0"
+    # whole: 100 s x 0.5/s x 4/4 cores = 50; half: 40 s x 1/s x 2/4 cores = 20
+    assert float(rows["whole"]["cost"]) == 50.0
+    assert float(rows["half"]["cost"]) == 20.0
+    assert rows["huge"]["final_state"] == "REJECTED" and float(rows["huge"]["cost"]) == 0.0
+    metrics = json.loads((out / "summary.json").read_text())
+    # total: 50 + 20 (+ 0); mean over the two finished jobs; the nodes' rental: 1.5/s x 100 s
+    assert metrics["metrics"]["total_cost"] == 70.0
+    assert metrics["metrics"]["mean_cost"] == 35.0
+    assert metrics["metrics"]["rental_cost"] == 150.0
+    assert metrics["units"]["total_cost"] == metrics["units"]["mean_cost"] == "currency"
+
+
+def test_a_job_running_at_the_horizon_pays_until_the_run_ends(tmp_path: Path) -> None:
+    run = hetsched.simulate(_priced_platform(tmp_path), _jobs(tmp_path), "fcfs", horizon=30)
+    jobs = run.jobs.set_index("job_id")
+    # cut at t = 30: whole held cheap-0 for 30 s (15), half half of dear-0 for 30 s (15)
+    assert jobs.loc["whole", "cost"] == 15.0 and jobs.loc["half", "cost"] == 15.0
+    assert run.summary["total_cost"] == 30.0
+    assert math.isnan(run.summary["mean_cost"])  # no job finished
+
+
+def test_without_prices_costs_are_absent(tmp_path: Path) -> None:
+    run = hetsched.simulate(write(tmp_path / "p.json", _platform_doc()), _jobs(tmp_path),
+                            "fcfs")
+    assert run.jobs["cost"].isna().all()
+    assert math.isnan(run.summary["total_cost"]) and math.isnan(run.summary["mean_cost"])
+    out = tmp_path / "out"
+    run.write(out)
+    rows = list(csv.DictReader((out / "jobs.csv").open()))
+    assert [row["cost"] for row in rows] == ["", "", ""]
+
+
+def test_jobs_pay_no_more_than_the_nodes_rent_on_a_real_run() -> None:
+    platform = load_platform(shared("platforms/irmasim_lublin_20node.json"))
+    priced = replace(platform, nodes=tuple(
+        replace(node, type=replace(node.type, hourly_price=360.0 * (1 + node.index % 3)))
+        for node in platform.nodes))
+    workload = load_workload(shared("traces/lublin_256.swf"), priced)
+    run = hetsched.simulate(priced, workload, "easy", timeseries=False)
+    costs = run.jobs["cost"]
+    assert (costs >= 0).all() and (costs[run.jobs["success"] == 1] > 0).all()
+    assert 0 < run.summary["total_cost"] <= run.summary["rental_cost"]

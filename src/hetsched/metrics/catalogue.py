@@ -148,6 +148,16 @@ SUMMARY: tuple[Metric, ...] = (
            "`SimResult.node_charged_seconds`): such a node is charged from boot completion to "
            "its last job's end, and nothing if no job used it. Absent (`null`, \"—\") when "
            "no node type has a price, like energy without a power model"),
+    Metric("total_cost", "currency", LOWER, "total job cost", fmt_ratio,
+           "Σ over jobs of what each job paid for the nodes it held (`jobs.csv` `cost`: for "
+           "each node of its allocation, the time it held it × the node's price per second × "
+           "its tasks there / the node's slots); jobs killed or still running at the end pay "
+           "for the time they held their nodes, jobs that never ran pay 0. At most "
+           "`rental_cost`: idle node time is paid by no job. Absent when no node type has a "
+           "price", optional=True),
+    Metric("mean_cost", "currency", LOWER, "mean job cost", fmt_ratio,
+           "mean of `cost` over finished jobs; absent when no node type has a price",
+           optional=True),
     Metric("busy_core_seconds", "core*s", LOWER, "busy core·s", fmt_sci,
            "Σ over nodes of the integral of the node's busy cores over the window"),
     Metric("dssim_turnaround", "s", LOWER, "ds-sim turnaround", fmt_count,
@@ -195,8 +205,9 @@ UNITS: dict[str, str] = {m.key: m.unit for m in SUMMARY}
 RUN_TABLE: tuple[str, ...] = (
     "makespan", "mean_wait", "median_wait", "max_wait", "mean_turnaround", "mean_slowdown",
     "mean_bounded_slowdown", "max_bounded_slowdown", "mean_het_slowdown", "utilisation",
-    "energy_j", "edp_js", "rental_cost", "dssim_turnaround", "dssim_utilisation", "finished",
-    "rejected", "unfinished", "killed", "skipped_records", "wall_seconds", "jobs_per_second")
+    "energy_j", "edp_js", "rental_cost", "total_cost", "mean_cost", "dssim_turnaround",
+    "dssim_utilisation", "finished", "rejected", "unfinished", "killed", "skipped_records",
+    "wall_seconds", "jobs_per_second")
 #: The metrics ``hetsched report`` shows by default (those with a value).
 REPORT_METRICS: tuple[str, ...] = ("makespan", "mean_wait", "mean_bounded_slowdown",
                                    "mean_het_slowdown", "utilisation", "energy_j", "edp_js")

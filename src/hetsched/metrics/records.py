@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from hetsched.metrics.costs import job_costs
 from hetsched.models.speed import SpeedModel
 from hetsched.sim.result import JobState, SimResult
 
@@ -25,6 +26,7 @@ class JobRecords:
     bounded_slowdown: np.ndarray
     het_slowdown: np.ndarray
     finished: np.ndarray  # boolean mask
+    cost: np.ndarray  # what the job paid for its nodes (metrics/costs.py)
 
 
 def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
@@ -37,7 +39,8 @@ def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
 def job_records(result: SimResult) -> JobRecords:
     """wait = start - submit; run = end - start; response = end - submit;
     slowdown = response / run; bounded = max(response / max(run, TAU), 1);
-    heterogeneous slowdown = response / (run time alone on the slowest node type)."""
+    heterogeneous slowdown = response / (run time alone on the slowest node type); cost:
+    :func:`~hetsched.metrics.costs.job_costs`."""
     jobs = result.workload.jobs
     submit = np.array([j.submit for j in jobs], dtype=float)
     base_time = SpeedModel(result.platform).base_time
@@ -49,4 +52,5 @@ def job_records(result: SimResult) -> JobRecords:
         submit=submit, start=result.start, end=result.end, wait=wait, run=run,
         response=response, slowdown=_ratio(response, run),
         bounded_slowdown=np.maximum(response / np.maximum(run, TAU), 1.0),
-        het_slowdown=_ratio(response, base), finished=result.state == JobState.FINISHED)
+        het_slowdown=_ratio(response, base), finished=result.state == JobState.FINISHED,
+        cost=job_costs(result))

@@ -69,7 +69,8 @@ def summarize(result: SimResult) -> dict[str, float | int]:
     core-seconds / (total cores x makespan); energy integrates every node's power over the
     same window (NaN without a power model); EDP = energy x makespan; rental cost = sum over
     nodes of charged seconds x hourly price / 3600 (charged: the window, or what the driver
-    reports for on-demand nodes). Keys, in order, and units:
+    reports for on-demand nodes); total cost = what every job paid (``job_costs``), mean cost
+    = its mean over finished jobs. Keys, in order, and units:
     :data:`hetsched.metrics.catalogue.SUMMARY`.
     """
     rec = job_records(result)
@@ -98,6 +99,8 @@ def summarize(result: SimResult) -> dict[str, float | int]:
         "energy_j": energy,
         "edp_js": energy * window,
         "rental_cost": rental_cost(result),
+        "total_cost": _stat(rec.cost, np.sum),
+        "mean_cost": _stat(rec.cost[done], np.mean),
         "busy_core_seconds": busy_core_s,
         "dssim_turnaround": dssim_turnaround(result, rec.wait[done], rec.run[done]),
         "dssim_utilisation": dssim_utilisation(result),

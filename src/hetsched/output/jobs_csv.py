@@ -5,9 +5,10 @@ that did not finish has no value (evalys reads ``execution_time == -1`` as "did 
 end"): no start or wait before a job started, no execution, finish, turnaround, stretch or
 energy before it finished. ``consumed_energy`` is ``-1`` for every job when the run has no
 energy (no power model), as Batsim writes it without its energy plugin. Other values that do
-not exist (the stretch of a zero-length job, hetsched's slowdowns of a job that did not finish)
-are empty cells, never ``NaN``. Floats are written with ``repr`` (shortest text that reads back
-to the same float), so the file is byte-identical for the same inputs and seed.
+not exist (the stretch of a zero-length job, hetsched's slowdowns of a job that did not
+finish, every job's ``cost`` when no node has a price) are empty cells, never ``NaN``. Floats
+are written with ``repr`` (shortest text that reads back to the same float), so the file is
+byte-identical for the same inputs and seed.
 
 ``allocated_resources`` lists global core ids (node ``n`` owns
 ``[offset_n, offset_n + cores_n)``), assigned by :mod:`hetsched.output.core_ids` so that no core
@@ -35,7 +36,7 @@ BATSIM_COLUMNS = (
     "finish_time", "waiting_time", "turnaround_time", "stretch", "allocated_resources",
     "consumed_energy", "metadata",
 )
-EXTRA_COLUMNS = ("node", "node_type", "bounded_slowdown", "het_slowdown")
+EXTRA_COLUMNS = ("node", "node_type", "bounded_slowdown", "het_slowdown", "cost")
 COLUMNS = BATSIM_COLUMNS + EXTRA_COLUMNS
 
 FINAL_STATE = {
@@ -114,6 +115,7 @@ def job_columns(result: SimResult) -> dict[str, list[object] | np.ndarray]:
         "metadata": [result.reason.get(job.index, "") for job in jobs],
         "node": [n for n, _ in nodes], "node_type": [t for _, t in nodes],
         "bounded_slowdown": rec.bounded_slowdown, "het_slowdown": rec.het_slowdown,
+        "cost": rec.cost,
     }
 
 

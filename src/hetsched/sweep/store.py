@@ -79,9 +79,14 @@ _JOB_TYPES = {"requested_number_of_resources": "INTEGER", "success": "INTEGER",
                                            "node_type")}}
 
 
+def _job_columns() -> dict[str, str]:
+    """The ``jobs`` table's columns (those of ``jobs.csv``) and their types."""
+    return {name: _JOB_TYPES.get(name, "REAL") for name in JOB_COLUMNS}
+
+
 def _schema() -> list[str]:
     runs = ", ".join(f"{name} {kind}" for name, kind in {**IDENTITY, **OUTCOME}.items())
-    jobs = ", ".join(f"{name} {_JOB_TYPES.get(name, 'REAL')}" for name in JOB_COLUMNS)
+    jobs = ", ".join(f"{name} {kind}" for name, kind in _job_columns().items())
     return ["CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
             f"CREATE TABLE runs ({runs})",
             f"CREATE TABLE jobs (run TEXT NOT NULL REFERENCES runs (key), {jobs}, "
@@ -174,13 +179,13 @@ def _check(conn: sqlite3.Connection, path: Path) -> None:
 
 
 def _add_new_columns(conn: sqlite3.Connection) -> None:
-    """A column for each run option or metric this hetsched has and the store does not (a
-    newer version adds one): its earlier rows hold NULL there."""
-    present = {row[1] for row in conn.execute("PRAGMA table_info(runs)")}
-    added = {**IDENTITY, **METRICS}
+    """A column for each run option, metric or ``jobs.csv`` column this hetsched has and the
+    store does not (a newer version adds one): its earlier rows hold NULL there."""
     with transaction(conn):
-        for name in sorted(added.keys() - present):
-            conn.execute(f"ALTER TABLE runs ADD COLUMN {name} {added[name]}")
+        for table, added in (("runs", {**IDENTITY, **METRICS}), ("jobs", _job_columns())):
+            present = {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
+            for name in sorted(added.keys() - present):
+                conn.execute(f"ALTER TABLE {table} ADD COLUMN {name} {added[name]}")
 
 
 @contextmanager
@@ -214,8 +219,8 @@ def write(conn: sqlite3.Connection, results: Sequence[tuple[RunSpec, Outcome]]) 
         conn.executemany("DELETE FROM jobs WHERE run = ?", [(run.key,) for run, _ in results])
         conn.executemany(f"INSERT OR REPLACE INTO runs ({', '.join(RUN_COLUMNS)}) "
                          f"VALUES ({marks})", runs)
-        conn.executemany(f"INSERT INTO jobs VALUES ({', '.join('?' * (len(JOB_COLUMNS) + 1))})",
-                         jobs)
+        conn.executemany(f"INSERT INTO jobs (run, {', '.join(JOB_COLUMNS)}) "
+                         f"VALUES ({', '.join('?' * (len(JOB_COLUMNS) + 1))})", jobs)
 
 
 def _run_row(run: RunSpec, outcome: Outcome, now: str) -> tuple[object, ...]:
