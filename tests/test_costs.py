@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import json
 import math
+import sqlite3
 from dataclasses import replace
 from pathlib import Path
 
@@ -123,3 +124,26 @@ def test_jobs_pay_no_more_than_the_nodes_rent_on_a_real_run() -> None:
     costs = run.jobs["cost"]
     assert (costs >= 0).all() and (costs[run.jobs["success"] == 1] > 0).all()
     assert 0 < run.summary["total_cost"] <= run.summary["rental_cost"]
+
+
+def test_a_results_store_made_before_costs_gets_their_columns(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from hetsched.cli.main import app
+    from hetsched.sweep import load_jobs, load_results
+    from hetsched.sweep.store import open_store
+
+    _priced_platform(tmp_path)
+    _jobs(tmp_path)
+    spec = write(tmp_path / "sweep.yaml", "platforms: [priced.json]\nworkloads: [jobs.json]\n"
+                                          "schedulers: [fcfs]\njob_records: true\n")
+    store = tmp_path / "results.sqlite"
+    open_store(store).close()
+    with sqlite3.connect(store) as conn:  # as a store made before the costs
+        for table, column in (("jobs", "cost"), ("runs", "total_cost"), ("runs", "mean_cost")):
+            conn.execute(f"ALTER TABLE {table} DROP COLUMN {column}")
+    result = CliRunner().invoke(app, ["sweep", str(spec), "--store", str(store)])
+    assert result.exit_code == 0, result.output
+    assert load_results(store)["total_cost"].tolist() == [70.0]
+    assert load_jobs(store).set_index("job_id")["cost"].to_dict() == {
+        "whole": 50.0, "half": 20.0, "huge": 0.0}
