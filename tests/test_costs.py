@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import json
 import math
+import re
 import sqlite3
 from dataclasses import replace
 from pathlib import Path
@@ -16,7 +17,10 @@ import hetsched
 from hetsched.platform.load import load_platform
 from hetsched.platform.writers.native import write_json
 from hetsched.workload.load import load_workload
-from support import assert_mentions, error_of, shared, write
+from hetsched.workload.model import Job, Workload
+from hetsched.workload.writers import losses, writer
+from hetsched.workload.writers import write as write_workload
+from support import assert_mentions, assert_one_line_error, error_of, shared, write
 
 
 def _platform_doc(**prices: float) -> dict:
@@ -147,3 +151,89 @@ def test_a_results_store_made_before_costs_gets_their_columns(tmp_path: Path) ->
     assert load_results(store)["total_cost"].tolist() == [70.0]
     assert load_jobs(store).set_index("job_id")["cost"].to_dict() == {
         "whole": 50.0, "half": 20.0, "huge": 0.0}
+
+
+# ---- the jobs' co-allocation requests ------------------------------------------------------
+def _request_workload(tmp_path: Path, name: str = "w.json", **request: object) -> Path:
+    return write(tmp_path / name, {"name": "w", "jobs": [
+        {"id": "plain", "submit": 0, "ntasks": 1, "run_time": 10},
+        {"id": "d", "submit": 0, "ntasks": 2, "run_time": 10, **request}]})
+
+
+def _one_node(tmp_path: Path):
+    return load_platform(write(tmp_path / "p.json", _platform_doc()))
+
+
+@pytest.mark.parametrize("fmt", ["json", "yaml"])
+def test_a_co_allocation_request_is_read_and_written_back(tmp_path: Path, fmt: str) -> None:
+    platform = _one_node(tmp_path)
+    workload = load_workload(_request_workload(tmp_path, budget=644, min_performance=2e9,
+                                               criterion="min_cost"), platform)
+    plain, asking = workload.by_id["plain"], workload.by_id["d"]
+    assert (plain.budget, plain.min_performance, plain.criterion) == (None, 0.0, None)
+    assert (asking.budget, asking.min_performance, asking.criterion) == (644, 2e9, "min_cost")
+    out = tmp_path / f"again.{fmt}"
+    write_workload(writer(fmt), workload, out, platform, {})
+    again = load_workload(out, platform)
+    assert again.jobs == workload.jobs
+    assert "budget" not in out.read_text().split("plain")[1].split("}")[0]  # defaults left out
+    assert losses(writer(fmt), workload, platform) == []
+
+
+def test_an_additive_criterion_is_a_request_too(tmp_path: Path) -> None:
+    workload = load_workload(_request_workload(tmp_path, criterion="max:q"), _one_node(tmp_path))
+    assert workload.by_id["d"].criterion == "max:q"
+
+
+@pytest.mark.parametrize("fmt", ["swf", "batsim", "irmasim", "dssim"])
+def test_other_formats_list_the_requests_as_a_loss(tmp_path: Path, fmt: str) -> None:
+    platform = _one_node(tmp_path)
+    workload = load_workload(_request_workload(tmp_path, budget=5), platform)
+    assert ("1 of 2 jobs have a co-allocation request (budget, min_performance, criterion): "
+            f"the {fmt} format has none: dropped") in losses(writer(fmt), workload, platform)
+
+
+@pytest.mark.parametrize("request_, field, words", [
+    ({"budget": -1}, "budget", ["greater than or equal to 0"]),
+    ({"budget": "inf"}, "budget", []),
+    ({"min_performance": -2}, "min_performance", ["greater than or equal to 0"]),
+    ({"min_performance": 1e300}, "min_performance", ["less than or equal to"]),
+    ({"criterion": "min_cots"}, "criterion", ["unknown co-allocation criterion 'min_cots'",
+                                              "did you mean min_cost?"]),
+    ({"criterion": "best:q"}, "criterion", ["max:NAME or min:NAME"]),
+])
+def test_a_bad_request_is_a_one_line_error_naming_file_job_and_field(
+        tmp_path: Path, request_: dict, field: str, words: list[str]) -> None:
+    path = _request_workload(tmp_path, "bad.json", **request_)
+    message = error_of(load_workload, path, _one_node(tmp_path))
+    assert_mentions(message, "bad.json", "job 'd'", f"field '{field}'", *words)
+
+
+def test_a_non_finite_budget_in_yaml_is_refused(tmp_path: Path) -> None:
+    path = write(tmp_path / "bad.yaml", "jobs:\n  - {id: d, submit: 0, ntasks: 1, "
+                                        "run_time: 1, budget: .nan}\n")
+    assert_mentions(error_of(load_workload, path, _one_node(tmp_path)), "bad.yaml", "job 'd'",
+                    "budget")
+
+
+def test_the_cli_refuses_a_bad_request_with_exit_2(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from hetsched.cli.main import app
+
+    write(tmp_path / "p.json", _platform_doc())
+    path = _request_workload(tmp_path, "bad.json", criterion="min_cots")
+    result = CliRunner().invoke(app, ["run", "--platform", str(tmp_path / "p.json"),
+                                      "--workload", str(path), "--out", str(tmp_path / "o")])
+    assert_one_line_error(result, "bad.json", "job 'd'", "criterion", "did you mean min_cost?")
+
+
+@pytest.mark.parametrize("request_, words", [
+    ({"budget": -1.0}, "budget must be finite and >= 0"),
+    ({"min_performance": math.inf}, "min_performance must be finite and >= 0"),
+    ({"criterion": "min_cots"}, "did you mean min_cost?"),
+])
+def test_a_workload_built_in_python_checks_the_requests(request_: dict, words: str) -> None:
+    job = Job(id="d", submit=0.0, ntasks=1, req_ops=1.0, req_time=1.0, **request_)
+    with pytest.raises(ValueError, match=f"job 'd': .*{re.escape(words)}"):
+        Workload("w", (job,))

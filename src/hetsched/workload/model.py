@@ -6,6 +6,8 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import MISSING, dataclass, field, fields, replace
 
+from hetsched.errors import ConfigError
+
 #: ``Job.nodes`` value meaning "tasks may be spread over any number of nodes".
 SPREAD = 0
 
@@ -48,6 +50,12 @@ class Job:
     (no estimate exceeds ``req_time``, as without a row: conservative backfilling counts on
     it). A job runs only on a platform whose every node type its row names (the engine rejects
     it otherwise: :func:`hetsched.sim.resources.infeasibility`).
+    ``budget``, ``min_performance`` and ``criterion``: the job's co-allocation request (docs/
+    model.md, "The cost model"): the most it may pay for its nodes (``Σ T · c_i``, in the
+    prices' currency; ``None``: no budget), the least speed of a core it accepts (ops/s, the
+    speed model's unit; 0: any) and the name of the criterion its window is chosen by (one of
+    :mod:`hetsched.coalloc.criteria`; ``None``: the scheduler's). Checked, kept by the native
+    format, and used by no scheduler yet.
     """
 
     id: str
@@ -71,6 +79,9 @@ class Job:
     cpu_util_sd: float = 0.0
     index: int = -1
     etc: tuple[tuple[str, float], ...] = ()
+    budget: float | None = None
+    min_performance: float = 0.0
+    criterion: str | None = None
 
     def etc_time(self, node_type: str) -> float:
         """The run time of one task on a core of the node type named ``node_type`` by the ETC
@@ -194,6 +205,8 @@ def _check_finite(job: Job) -> None:
                          f"({job.walltime})")
     if job.etc:
         _check_etc(job)
+    if job.budget is not None or job.min_performance or job.criterion is not None:
+        _check_request(job)
 
 
 def _check_etc(job: Job) -> None:
@@ -213,6 +226,31 @@ def _check_etc(job: Job) -> None:
     if job.req_time < longest:
         raise ValueError(f"job '{job.id}': req_time {job.req_time} is below its etc row's "
                          f"longest time {longest} (no estimate may exceed req_time)")
+
+
+def _check_request(job: Job) -> None:
+    """A co-allocation request: a budget and a minimum performance finite and >= 0, a
+    criterion that exists."""
+    for name in ("budget", "min_performance"):
+        value = getattr(job, name)
+        if value is not None and not 0 <= value < math.inf:
+            raise ValueError(f"job '{job.id}': {name} must be finite and >= 0 ({value})")
+    if job.criterion is not None:
+        problem = criterion_problem(job.criterion)
+        if problem:
+            raise ValueError(f"job '{job.id}': {problem}")
+
+
+def criterion_problem(name: str) -> str | None:
+    """Why ``name`` is not a co-allocation criterion (with a "did you mean"), or ``None``.
+    The criteria are imported only for jobs that name one."""
+    from hetsched.coalloc.criteria import criterion
+
+    try:
+        criterion(name)
+    except ConfigError as error:
+        return str(error)
+    return None
 
 
 def scale_delays(workload: Workload, speed: float) -> Workload:

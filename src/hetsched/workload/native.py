@@ -22,10 +22,10 @@ from hetsched.fileio import Identifier, StrictModel, check_unique, record_namer,
 from hetsched.limits import MAX_JOB_NUMBER, MAX_TASKS
 from hetsched.models.speed import node_speed, seconds, work
 from hetsched.platform.model import Platform
-from hetsched.quantities import (Bandwidth, Ipc, MemoryMb, MemVolume, Ops, PositiveSeconds, Seconds,
-                                 Tasks, Utilisation, UtilisationSd)
+from hetsched.quantities import (Bandwidth, Budget, Ipc, MemoryMb, MemVolume, MinSpeed, Ops,
+                                 PositiveSeconds, Seconds, Tasks, Utilisation, UtilisationSd)
 from hetsched.workload.dag import check_dag
-from hetsched.workload.model import SPREAD, Job, Workload
+from hetsched.workload.model import SPREAD, Job, Workload, criterion_problem
 
 
 def _spread(value: Any) -> Any:
@@ -57,6 +57,9 @@ class JobSpec(StrictModel):
     queue: Annotated[int, Field(ge=-1, le=MAX_JOB_NUMBER)] = -1
     partition: Annotated[int, Field(ge=-1, le=MAX_JOB_NUMBER)] = -1
     etc: dict[Annotated[str, Field(min_length=1)], PositiveSeconds] = {}
+    budget: Budget | None = None
+    min_performance: MinSpeed = 0.0
+    criterion: str | None = Field(None, min_length=1)
 
 
 class WorkloadSpec(StrictModel):
@@ -110,6 +113,10 @@ def _job(spec: JobSpec, path: Path, slowest: float) -> Job:
                                "progress", record=record, field="req_ops")
     if req_time is None:
         req_time = seconds(req_ops, spec.ipc, speed)
+    if spec.criterion is not None:
+        problem = criterion_problem(spec.criterion)
+        if problem:
+            raise InputError(path, problem, record=record, field="criterion")
     return Job(id=spec.id, submit=spec.submit, ntasks=spec.ntasks, req_ops=req_ops,
                req_time=req_time, ipc=spec.ipc, nodes=spec.nodes,
                job_memory_mb=spec.task_memory_mb * spec.ntasks, job_disk_mb=spec.job_disk_mb,
@@ -117,4 +124,5 @@ def _job(spec: JobSpec, path: Path, slowest: float) -> Job:
                profile=spec.profile, parents=tuple(spec.parents),
                fixed_duration=spec.fixed_duration, walltime=spec.walltime, queue=spec.queue,
                partition=spec.partition, cpu_util_sd=spec.cpu_util_sd,
-               etc=tuple(spec.etc.items()))
+               etc=tuple(spec.etc.items()), budget=spec.budget,
+               min_performance=spec.min_performance, criterion=spec.criterion)

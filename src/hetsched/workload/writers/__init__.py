@@ -33,8 +33,10 @@ WriteFunction = Callable[[Workload, Path, Platform, Mapping[str, object]], Path]
 class Writer:
     """A format hetsched writes: its name, the file name ending it suggests, its function,
     what it cannot hold (``cannot_hold``), whether it holds fixed-duration jobs (Batsim's
-    delays; :func:`write` turns them into work for the formats that do not) and whether it
-    holds ETC rows (``Job.etc``; :func:`write` drops them for the formats that do not)."""
+    delays; :func:`write` turns them into work for the formats that do not), whether it
+    holds ETC rows (``Job.etc``; :func:`write` drops them for the formats that do not) and
+    whether it holds co-allocation requests (``Job.budget``, ``min_performance``,
+    ``criterion``; the formats that do not simply write none)."""
 
     name: str
     suffix: str
@@ -43,6 +45,7 @@ class Writer:
     cannot_hold: tuple["Loss", ...] = ()
     fixed_durations: bool = False
     etc_rows: bool = False
+    requests: bool = False
 
 
 def unwritable(workload: Workload, job: Job, fmt: str, what: str, limit: str) -> InputError:
@@ -98,12 +101,13 @@ def write(chosen: Writer, workload: Workload, path: Path, platform: Platform,
 def losses(chosen: Writer, workload: Workload, platform: Platform) -> list[str]:
     """What writing ``workload`` with ``chosen`` would lose, one line per kind of loss
     (``"3 of 10 jobs have parents: Batsim JSON has no dependencies"``); empty if nothing."""
-    from hetsched.workload.writers.losses import etc_rows, fixed_durations
+    from hetsched.workload.writers.losses import etc_rows, fixed_durations, requests
 
     fmt = f"the {chosen.name} format"
     found = [(loss, loss.count(workload, platform)) for loss in
              ([] if chosen.fixed_durations else [fixed_durations(fmt)])
-             + ([] if chosen.etc_rows else [etc_rows(fmt)])]
+             + ([] if chosen.etc_rows else [etc_rows(fmt)])
+             + ([] if chosen.requests else [requests(fmt)])]
     written = prepared(chosen, workload, platform)
     found += [(loss, loss.count(written, platform)) for loss in chosen.cannot_hold]
     return [f"{count} of {len(workload.jobs)} jobs {loss.what}: {loss.effect}"

@@ -49,6 +49,13 @@ def etc_rows(fmt: str) -> Loss:
                      "estimate (req_time)")
 
 
+def requests(fmt: str) -> Loss:
+    return Loss.each("have a co-allocation request (budget, min_performance, criterion)",
+                     lambda j, p: (j.budget is not None or j.min_performance != 0
+                                   or j.criterion is not None),
+                     f"{fmt} has none: dropped")
+
+
 def parents(fmt: str) -> Loss:
     return Loss.each("have parents", lambda j, p: bool(j.parents), f"{fmt} has no dependencies")
 
