@@ -237,3 +237,10 @@ def test_a_workload_built_in_python_checks_the_requests(request_: dict, words: s
     job = Job(id="d", submit=0.0, ntasks=1, req_ops=1.0, req_time=1.0, **request_)
     with pytest.raises(ValueError, match=f"job 'd': .*{re.escape(words)}"):
         Workload("w", (job,))
+
+
+def test_ds_sims_hourly_rates_give_prices_per_second() -> None:
+    platform = load_platform(shared("dssim/configs/config12-med-med.xml"))
+    # small, medium, large: hourlyRate 0.2, 0.4, 0.8
+    assert {t.name: t.price for t in platform.node_types} == pytest.approx(
+        {"small": 0.2 / 3600, "medium": 0.4 / 3600, "large": 0.8 / 3600})
