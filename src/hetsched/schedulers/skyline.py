@@ -38,9 +38,9 @@ class Skyline:
 
     def add(self, start: float, end: float, cores: int, mem: float, disk: float) -> None:
         """Add ``cores``, ``mem`` and ``disk`` (negative: take them) over ``[start, end)``
-        (``end`` may be ``inf``); ``start`` is never before the first step. Steps left equal to their neighbour are
-        merged (no start can be earliest at their boundary: the step before offers the
-        same)."""
+        (``end`` may be ``inf``); ``start`` is never before the first step. Steps left equal
+        to their neighbour are merged (no start can be earliest at their boundary: the step
+        before offers the same)."""
         if end <= start:
             return
         # the two boundaries are split inline: the hot path of every booking (a helper

@@ -69,10 +69,10 @@ class Simulation:
     ``per_event`` is set); ``availability`` lists changes of node availability
     (:class:`~hetsched.sim.events.Availability`) beyond the platform's own
     (``Platform.availability``), applied when due (no start foresees them, unlike the
-    platform's ``reservations``: :mod:`hetsched.sim.reservations`); ``walltime`` is the walltime rule: ``kill`` ends a job still
-    running ``Job.walltime`` seconds after its start (state ``KILLED``), ``ignore`` lets it
-    run, ``auto`` (the default) kills for Batsim workloads (``metadata["format"]``) only;
-    ``timeseries=False`` records no time series (the result's is ``None``): up to a tenth
+    platform's ``reservations``: :mod:`hetsched.sim.reservations`); ``walltime`` is the
+    walltime rule: ``kill`` ends a job still running ``Job.walltime`` seconds after its start
+    (state ``KILLED``), ``ignore`` lets it run, ``auto`` (the default) kills for Batsim
+    workloads (``metadata["format"]``) only; ``timeseries=False`` records no time series (the result's is ``None``): up to a tenth
     quicker, for runs whose series nobody reads (a sweep's).
     """
 
@@ -117,6 +117,7 @@ class Simulation:
         self.clock = [self.t0]
         self.dirty: set[int] = set()  # processors whose threads changed this instant
         self.reservations = Reservations(platform, platform.reservations)
+        self._reserved = bool(self.reservations)  # (read on every start: a plain bool)
         self.view = ClusterView(platform, self.state, self.jobs, self.clock, workload.jobs,
                                 weakref.ref(self), self.reservations)
         self._times_on = self.view.speed.times_on
@@ -505,8 +506,7 @@ class Simulation:
             if not queue:
                 continue
             while queue and self.state.fits(node, queue[0].ntasks, queue[0]) and not (
-                    self.reservations and self._reserved(queue[0], [node], [queue[0].ntasks],
-                                                         now)):
+                    self._reserved and self._overlap(queue[0], [node], [queue[0].ntasks], now)):
                 job = queue.popleft()
                 del self.jobs.queued_on[job.index]
                 self._start(job, ((node, job.ntasks),), now, checked=True)
@@ -530,8 +530,8 @@ class Simulation:
         state = self.state
         problem = None if checked else allocation_problem(
             job, nodes, cores, state.free_slots, state.free_mem, state.free_disk, any_nodes)
-        if self.reservations and not (checked or problem):
-            problem = self._reserved(job, nodes, cores, now)
+        if self._reserved and not (checked or problem):
+            problem = self._overlap(job, nodes, cores, now)
         if problem:
             raise SchedulerError(f"{self._name}: start of job '{job.id}' {problem}")
         wait = self._boot_wait(nodes, now) if self._on_demand else -1
@@ -550,7 +550,7 @@ class Simulation:
             run.shares = ()
             state.hold(run, wait)
 
-    def _reserved(self, job: Job, nodes: list[int], cores: list[int], now: float) -> str | None:
+    def _overlap(self, job: Job, nodes: list[int], cores: list[int], now: float) -> str | None:
         """Why ``job`` cannot start on ``nodes`` now beside the reservations (its tasks must
         fit there until its reserved end: its start, after any boot, plus its estimate), or
         ``None``."""

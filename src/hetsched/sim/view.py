@@ -65,6 +65,7 @@ class ClusterView:
                  reservations: Reservations | None = None) -> None:
         self.platform = platform
         self._reservations = reservations or Reservations(platform, ())
+        self._reserved = bool(self._reservations)  # (read on every placement: a plain bool)
         self._workload = workload
         self._projector = projector  # the run's what-if, held weakly (the run owns the view)
         self.speed = SpeedModel(platform)
@@ -159,7 +160,7 @@ class ClusterView:
         state = self._state
         k = job.ntasks if cores is None else cores
         return fits(job, k, node, state.free_slots, state.free_mem, state.free_disk) and (
-            not self._reservations or k <= self._room(job, node))
+            not self._reserved or k <= self._room(job, node))
 
     def free_slots_for(self, job: Job, longest: bool = False) -> np.ndarray:
         """``free_slots``, less on each node what reservations ahead take before ``job``'s
@@ -168,7 +169,7 @@ class ClusterView:
         (its end on any allocation). What a policy places ``job`` with; ``free_slots`` itself
         on a platform without reservations. ``longest``: the longest estimate on every node,
         for a policy that may place a one-node job's tasks on several nodes."""
-        if not self._reservations:
+        if not self._reserved:
             return self.free_slots
         free = self._state.free_slots.copy()
         for node in self._reservations.steps:

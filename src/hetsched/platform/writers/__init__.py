@@ -65,8 +65,8 @@ def renamed_nodes(platform: Platform, fmt: str) -> list[str]:
 
 
 def platform_losses(platform: Platform, fmt: str, *, contention: str | None) -> list[str]:
-    """Downtime and reservations, and a contention model other than ``contention`` (the one the format's
-    reader gives; ``None``: the format keeps any)."""
+    """Downtime and reservations, and a contention model other than ``contention`` (the one
+    the format's reader gives; ``None``: the format keeps any)."""
     lines = []
     if platform.availability:
         lines.append(f"the platform has downtime: {fmt} has none")
