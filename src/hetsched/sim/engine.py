@@ -72,8 +72,9 @@ class Simulation:
     platform's ``reservations``: :mod:`hetsched.sim.reservations`); ``walltime`` is the
     walltime rule: ``kill`` ends a job still running ``Job.walltime`` seconds after its start
     (state ``KILLED``), ``ignore`` lets it run, ``auto`` (the default) kills for Batsim
-    workloads (``metadata["format"]``) only; ``timeseries=False`` records no time series (the result's is ``None``): up to a tenth
-    quicker, for runs whose series nobody reads (a sweep's).
+    workloads (``metadata["format"]``) only; ``timeseries=False`` records no time series
+    (the result's is ``None``): up to a tenth quicker, for runs whose series nobody reads (a
+    sweep's).
     """
 
     def __init__(self, platform: Platform, workload: Workload,
