@@ -92,8 +92,8 @@ class WorkflowPlan(Scheduler):
         for job in sorted(view.pending.values(), key=lambda j: self.order.get(j.index, last)):
             node = self.node_of.get(job.index)
             if node is None:
-                allocation = place(job, view.free_slots, view.free_mem, view.free_disk, None,
-                                   self.rng, order=view.node_index)
+                allocation = place(job, view.free_slots_for(job), view.free_mem,
+                                   view.free_disk, None, self.rng, order=view.node_index)
             else:
                 allocation = ((node, job.ntasks),) if view.fits(job, node) else None
             if allocation is not None:
