@@ -139,7 +139,10 @@ class Simulation:
             changes = tuple(self.reservations.changes(platform, changes))
         for change in changes:
             self.events.push(change.time, AVAILABILITY, change.node, change.cores)
-        self._unsteady = frozenset(change.node for change in changes)  # availability changes
+        self._last_change: dict[int, float] = {}  # each node's last availability change
+        for change in changes:
+            self._last_change[change.node] = max(change.time,
+                                                 self._last_change.get(change.node, -math.inf))
         self.events.push_submission()
 
     # ---- stepping -------------------------------------------------------------------------
@@ -277,6 +280,9 @@ class Simulation:
         another node's boot; under a contention model also a node with a local queue (the
         engine starts its heads as jobs end), with jobs that also run on other nodes (whose
         rates change with those nodes), or with availability changes."""
+        if not 0 <= node < len(self.platform.nodes):
+            raise SchedulerError(f"{self._name}: project(): no node {node!r} (the nodes are "
+                                 f"0 to {len(self.platform.nodes) - 1})")
         if self._node_alone(node):
             return project(self.state, self.contention, self._speed, node, self.clock[0],
                            starts, self.dirty, self.kills)
@@ -289,14 +295,14 @@ class Simulation:
         if node in state.booting or state.is_off(node) or any(not run.shares for run in runs):
             return False
         return self.contention is None or not (
-            state.local_queues.get(node) or node in self._unsteady
+            state.local_queues.get(node) or self._last_change.get(node, -math.inf) >= self.clock[0]
             or any(len(run.allocation) > 1 for run in runs))
 
     def _forked_ends(self, node: int, starts: Sequence[Job]) -> dict[int, float]:
         """:meth:`project` by a fork of the run, run on without a scheduler (beyond any
         horizon) until the jobs watched have ended."""
         fork = self.fork()
-        fork.horizon = None
+        fork.horizon, fork.record_timeseries = None, False
         now, table = self.clock[0], fork.jobs
         watched = [*self.state.jobs_on(node), *(job.index for job in starts)]
         for job in starts:

@@ -101,6 +101,11 @@ class ClusterView:
         the workload, not a copy: ``len`` costs nothing, a slice copies only itself."""
         return _Submitted(self._workload, self._jobs.known)
 
+    def ended(self, job: Job) -> bool:
+        """Whether ``job`` (submitted) has ended: finished, killed, failed or rejected (also
+        when a parent's end rejected it without its ever being released)."""
+        return not self._jobs.alive_at(job.index)
+
     @property
     def total_free_slots(self) -> int:
         """Free slots over the whole platform, kept as a count: ``free_slots`` summed, a node
