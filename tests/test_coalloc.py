@@ -178,3 +178,15 @@ def test_a_slots_table_reads_back_its_records_sorted_by_start() -> None:
     table = Slots.of(HAND)
     assert [table[i].node for i in range(len(table))] == [0, 1, 3, 2]
     assert table[2] == HAND[3]
+
+
+def test_multiple_best_takes_the_first_of_windows_equal_within_the_tolerance() -> None:
+    """A cut's float noise (680.0000000000001 beside 680) does not make a later alternative
+    'earlier' than the first found."""
+    from hetsched.coalloc import Window
+    from hetsched.coalloc.alternatives import best_of
+    from hetsched.coalloc.criteria import criterion
+
+    first = Window((0,), (0,), 680.0000000000001, 10.0, 5.0, {}, "first_fit", 0.0)
+    later = Window((1,), (1,), 680.0, 10.0, 5.0, {}, "first_fit", 0.0)
+    assert best_of([first, later], criterion("min_start")).slots == (0,)

@@ -172,11 +172,13 @@ def test_native_platform_keeps_downtime_and_contention(tmp_path):
         "name: p\ncontention: deside\ncontention_params: {remote_fraction: 0.5}\n"
         "node_types:\n  - {name: a, cores: 4, clock_ghz: 2.0, count: 2, memory_gb: 1.5}\n"
         "downtime:\n  - {node: a-1, start: 10, end: 20, cores: 1}\n"
-        "  - {node: a-0, start: 5}\n", encoding="utf-8")
+        "  - {node: a-0, start: 5}\n"
+        "reservations:\n  - {node: a-1, start: 15, end: 30, cores: 1}\n", encoding="utf-8")
     assert convert(source, tmp_path / "p.json").losses == []
     back, read = load_platform(tmp_path / "p.json"), load_platform(source)
     assert (back.availability, back.contention, back.contention_params, back.node_types) == \
            (read.availability, read.contention, read.contention_params, read.node_types)
+    assert back.reservations == read.reservations and len(read.reservations) == 3
 
 
 def test_dssim_servers_to_native_run_the_same(tmp_path):

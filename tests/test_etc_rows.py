@@ -53,6 +53,25 @@ def test_with_a_row_run_times_and_estimates_are_the_rows_whatever_the_speed() ->
     assert run_time(job, 1e9, "c") == math.inf and job.etc_time("c") == math.inf
 
 
+def test_the_run_time_is_the_shares_to_the_last_bit() -> None:
+    """A row job ends at its start plus the row's ``t`` in the run, while its share's end
+    (``req_ops`` at ``req_ops / t``) may differ in the last bit: the projection takes the
+    run's end, so the projection, the fork and the speed model agree exactly (when it took
+    the share's, 46 of these 600 cases differed)."""
+    rng = np.random.default_rng(1)
+    for _ in range(300):
+        a, b = (float(t) for t in rng.integers(1, 200, 2))
+        job = Job("j", 0.0, 1, float(rng.uniform(1e9, 1e12)), max(a, b),
+                  etc=(("a", a), ("b", b)))
+        sim = Simulation(TWO, Workload("w", [job]), None)
+        sim.advance()
+        [job] = sim.view.pending.values()
+        for node in (0, 1):
+            ends = forked_ends(sim, job, node)
+            assert sim.view.project(node, [job]) == ends
+            assert ends[0] == SpeedModel(TWO).run_time(job, node)
+
+
 def test_the_engine_runs_a_row_job_for_its_rows_time_on_each_node() -> None:
     """x runs 3 s on a, y 7 s on b (not the 10 s and 5 s its work would take there), and
     their slowdown's base is the longest of the row."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import shutil
 from pathlib import Path
 
@@ -11,6 +12,7 @@ import pytest
 from hetsched.examples import default_platform_path
 from hetsched.platform.irmasim import load_irmasim_platform
 from hetsched.platform.load import load_platform
+from hetsched.platform.model import Reservation
 from hetsched.platform.native import load_native_platform
 from support import assert_mentions, error_of, shared, write
 
@@ -429,8 +431,9 @@ def test_native_downtime(tmp_path: Path) -> None:
            "downtime": [{"node": "n-1", "start": 0, "end": 15},
                         {"node": "n-0", "start": 100, "cores": 2}]}
     platform = load_platform(write(tmp_path / "p.json", doc))
-    assert [(a.time, a.node, a.cores) for a in platform.availability] == \
-        [(0, 1, 0), (15, 1, 4), (100, 0, 2)]
+    # each downtime is the equivalent reservation: the cores it leaves unavailable
+    assert platform.reservations == (Reservation(1, 0, 15, 4), Reservation(0, 100, math.inf, 2))
+    assert platform.availability == ()
     bad = {**doc, "downtime": [{"node": "n-7", "start": 0}]}
     assert_mentions(error_of(load_platform, write(tmp_path / "b.json", bad)), "b.json",
                     "downtime[0]", "field 'node'", "unknown node 'n-7'")
@@ -467,3 +470,43 @@ def test_native_processor_keys_checked(tmp_path: Path) -> None:
 
 def test_native_node_bandwidth_from_processors(tmp_path: Path) -> None:
     assert load_platform(write(tmp_path / "p.json", NUMA)).nodes[0].type.mem_bw_gbs == 80
+
+
+def test_overlapping_downtimes_leave_the_fewer_cores(tmp_path: Path) -> None:
+    # [100, 300) leaves 8 of 16 cores, [200, 400) leaves 4: 8 held on [100, 200), 12 on
+    # [200, 400) (4 left), and the node whole again at 400, not at 300
+    doc = {"node_types": [{"name": "n", "cores": 16, "clock_ghz": 1.0}],
+           "downtime": [{"node": "n-0", "start": 100, "end": 300, "cores": 8},
+                        {"node": "n-0", "start": 200, "end": 400, "cores": 4}]}
+    platform = load_platform(write(tmp_path / "p.json", doc))
+    assert platform.reservations == (Reservation(0, 100, 200, 8), Reservation(0, 200, 400, 12))
+
+
+def test_native_reservations(tmp_path: Path) -> None:
+    doc = {"node_types": [{"name": "n", "cores": 4, "clock_ghz": 1.0, "count": 2}],
+           "downtime": [{"node": "n-0", "start": 0, "end": 10, "cores": 3}],
+           "reservations": [{"node": "n-0", "start": 5, "end": 20, "cores": 3},
+                            {"node": "n-1", "start": 7.5, "end": 9}]}
+    platform = load_platform(write(tmp_path / "p.json", doc))
+    # the downtime holds 1 core, the reservations add theirs; cores default to the whole node
+    assert platform.reservations == (Reservation(0, 0, 10, 1), Reservation(0, 5, 20, 3),
+                                     Reservation(1, 7.5, 9, 4))
+
+
+@pytest.mark.parametrize(("entry", "words"), [
+    ({"node": "n-0", "start": 5, "end": 5}, ["reservations[1]", "field 'end'", "not after"]),
+    ({"node": "n-9", "start": 5, "end": 6}, ["reservations[1]", "field 'node'",
+                                             "unknown node 'n-9'", "did you mean"]),
+    ({"node": "n-0", "start": -1, "end": 6}, ["reservations[1]", "start"]),
+    ({"node": "n-0", "start": 0, "end": 1e300}, ["reservations[1]", "end"]),
+    ({"node": "n-0", "start": 9, "end": 12, "cores": 2}, ["reservations[1]", "field 'cores'",
+                                                          "more cores of node 'n-0' than its 4"]),
+    ({"node": "n-0", "start": 0, "end": 1, "cores": 5}, ["reservations[1]", "cores"]),
+])
+def test_bad_reservations_are_one_line(tmp_path: Path, entry: dict, words: list[str]) -> None:
+    # reservations[0] holds 3 of n-0's 4 cores over [0, 10)
+    doc = {"node_types": [{"name": "n", "cores": 4, "clock_ghz": 1.0, "count": 2}],
+           "reservations": [{"node": "n-0", "start": 0, "end": 10, "cores": 3}, entry]}
+    message = error_of(load_platform, write(tmp_path / "p.json", doc))
+    assert_mentions(message, "p.json", *words)
+    assert len(message.splitlines()) == 1

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from hetsched.platform.model import NodeType, Platform, Processor
+from hetsched.errors import SchedulerError
 from hetsched.sim import projection
 from hetsched.sim.engine import Simulation
 from hetsched.sim.events import Availability
@@ -221,3 +222,10 @@ def test_the_node_alone_would_miss_a_boot_and_a_rate_set_by_another_node() -> No
     booted = sim.view.project(2, [new])
     assert booted == pytest.approx(forked_ends(sim, new, 2), rel=1e-12)
     assert booted[new.index] == pytest.approx(30.0 + 1e11 / 3e9)
+
+
+def test_a_what_if_on_a_node_that_does_not_exist_is_a_one_line_error() -> None:
+    sim = Simulation(platform(1, 1), workload(np.random.default_rng(0), 3), None)
+    sim.advance()
+    with pytest.raises(SchedulerError, match=r"no node 7 \(the nodes are 0 to 2\)"):
+        sim.view.project(7)

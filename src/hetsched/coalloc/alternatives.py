@@ -22,7 +22,7 @@ import numpy as np
 
 from hetsched.coalloc.criteria import Criterion, criterion
 from hetsched.coalloc.model import Request, Slot, Slots, Window, as_slots
-from hetsched.coalloc.scan import SearchStats, window
+from hetsched.coalloc.scan import SearchStats, slack, window
 from hetsched.coalloc.sorted_scan import earliest, sorted_search
 
 
@@ -80,12 +80,13 @@ def _first_fit(left: Pieces, request: Request, rule: Criterion, prune: bool,
 
 
 def best_of(windows: Sequence[Window], rule: Criterion) -> Window | None:
-    """The window of ``windows`` with the best measure by ``rule`` (the first on ties),
-    labelled with ``rule``; ``None`` for no window."""
+    """The window of ``windows`` with the best measure by ``rule`` (the first on ties, equal
+    within the scans' tolerance: MultipleBest's cuts leave float noise in starts), labelled
+    with ``rule``; ``None`` for no window."""
     best, value = None, 0.0
     for found in windows:
         own = rule.value(found.start, found.runtime, found.cost, found.totals)
-        if best is None or rule.better(own, value):
+        if best is None or (rule.better(own, value) and abs(own - value) > slack(value)):
             best, value = found, own
     return None if best is None else replace(best, criterion=rule.name, value=value)
 

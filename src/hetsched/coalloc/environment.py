@@ -55,7 +55,7 @@ class HypergeometricLoad:
                               f"({self.blocks}), got {self.draws!r}")
 
     def counts(self, rng: np.random.Generator, nodes: int) -> np.ndarray:
-        reserved = int(self.max_load * self.blocks)
+        reserved = round(self.max_load * self.blocks)
         return rng.hypergeometric(reserved, self.blocks - reserved, self.draws, size=nodes)
 
 
@@ -70,7 +70,7 @@ class UniformLoad:
         _check_blocks(self.blocks, self.max_load)
 
     def counts(self, rng: np.random.Generator, nodes: int) -> np.ndarray:
-        return rng.integers(0, int(self.max_load * self.blocks), size=nodes, endpoint=True)
+        return rng.integers(0, round(self.max_load * self.blocks), size=nodes, endpoint=True)
 
 
 #: The load models by name.

@@ -163,6 +163,19 @@ class Availability:
     cores: int
 
 
+@dataclass(frozen=True, slots=True)
+class Reservation:
+    """``cores`` of ``node``'s cores held from ``start`` to ``end`` (``math.inf``: for good) by
+    something else than the run's jobs (maintenance, other owners' bookings), known in advance:
+    the engine starts no job whose reserved time would need them (docs/model.md, node
+    availability). Overlapping reservations of a node add up."""
+
+    node: int
+    start: float
+    end: float
+    cores: int
+
+
 @dataclass(frozen=True)
 class Platform:
     """An ordered set of nodes. Node ``index`` is its position; the order is the file's order.
@@ -170,7 +183,10 @@ class Platform:
     ``contention`` names the contention model runs use by default (``none``, ``irmasim``,
     ``deside``; see :mod:`hetsched.models.contention`) and ``contention_params`` its
     platform-wide parameters (e.g. DESiDE's ``remote_fraction`` and ``latency_ratio``).
-    ``availability`` lists planned changes of node availability (downtimes) every run applies.
+    ``availability`` lists low-level changes of node availability every run applies when they
+    are due (no start foresees them); ``reservations`` the cores held in advance over
+    intervals, which the engine's start rule foresees (a native file's ``downtime`` and
+    ``reservations``).
     ``notes`` are what the loader left out of the file (e.g. a SimGrid platform's links), which
     runs report as input warnings. ``companions`` are the other files the loader took node or
     processor types from (IRMaSim's and Batsim's catalogues): with ``source`` they make the
@@ -183,6 +199,7 @@ class Platform:
     contention: str = "none"
     contention_params: tuple[tuple[str, float], ...] = ()
     availability: tuple[Availability, ...] = ()
+    reservations: tuple[Reservation, ...] = ()
     notes: tuple[str, ...] = ()
     companions: tuple[str, ...] = ()
     arrays: "PlatformArrays" = field(init=False, repr=False, compare=False)

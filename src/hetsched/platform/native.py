@@ -23,8 +23,9 @@ from hetsched.errors import ConfigError, InputError, did_you_mean
 from hetsched.documents import file_stem, read_structured
 from hetsched.fileio import StrictModel, check_unique, record_namer, validate
 from hetsched.limits import MAX_CORES_PER_NODE, MAX_NODES, MAX_OVERSUBSCRIPTION
-from hetsched.platform.model import (SECONDS_PER_HOUR, Availability, Node, NodeType, Platform,
-                                     Processor)
+from hetsched.platform.model import (SECONDS_PER_HOUR, Node, NodeType, Platform, Processor,
+                                     Reservation)
+from hetsched.platform.reservations import from_downtime, overbooked
 from hetsched.models.contention import PROCESSOR_PARAMETERS
 from hetsched.quantities import (ClockGhz, Coefficient, Cores, Count, MemoryGb, OpsPerCycle,
                                  PositiveBandwidth, Price, PricePerSecond, Seconds,
@@ -141,12 +142,24 @@ class ClusterSpec(StrictModel):
 
 class DowntimeSpec(StrictModel):
     """A node (by name) with only ``cores`` cores available from ``start`` to ``end``
-    (maintenance, a reservation by other users); without ``end``, for good."""
+    (maintenance, a reservation by other users); without ``end``, for good. Where downtimes
+    of a node overlap, the fewer available cores hold."""
 
     node: str
     start: Seconds
     end: Seconds | None = None
     cores: Annotated[int, Field(ge=0, le=MAX_CORES_PER_NODE)] = 0
+
+
+class ReservationSpec(StrictModel):
+    """``cores`` of a node (by name; default: all of them) held from ``start`` to ``end``
+    (other owners' bookings, maintenance; without ``end``, for good). Overlapping
+    reservations add up."""
+
+    node: str
+    start: Seconds
+    end: Seconds | None = None
+    cores: Cores | None = None
 
 
 class PlatformSpec(StrictModel):
@@ -156,6 +169,7 @@ class PlatformSpec(StrictModel):
     contention: Literal["none", "irmasim", "deside", "deside_stochastic"] = "none"
     contention_params: dict[str, Coefficient] = {}
     downtime: list[DowntimeSpec] = []
+    reservations: list[ReservationSpec] = []
 
 
 def load_native_platform(path: str | Path) -> Platform:
@@ -177,7 +191,7 @@ def native_platform_from_data(data: Any, path: Path) -> Platform:
     return Platform(spec.name or file_stem(path), nodes, str(path),
                     contention=spec.contention,
                     contention_params=tuple(spec.contention_params.items()),
-                    availability=_availability(spec.downtime, nodes, path),
+                    reservations=_reservations(spec, nodes, path),
                     notes=_idle_boot_times(spec))
 
 
@@ -199,25 +213,54 @@ def _check_contention(spec: PlatformSpec, path: Path) -> None:
         raise InputError(path, str(error), field="contention_params") from None
 
 
-def _availability(downtime: list[DowntimeSpec], nodes: tuple[Node, ...],
-                  path: Path) -> tuple[Availability, ...]:
-    """Each downtime as the two availability changes that open and close it."""
+def _reservations(spec: PlatformSpec, nodes: tuple[Node, ...],
+                  path: Path) -> tuple[Reservation, ...]:
+    """Each node's downtime as the equivalent reservations, then the file's reservations;
+    together they may not take a node beyond its cores."""
     by_name = {node.name: node for node in nodes}
-    changes = []
-    for i, down in enumerate(downtime):
-        node = by_name.get(down.node)
-        if node is None:
-            hint = did_you_mean(down.node, list(by_name))
-            raise InputError(path, f"unknown node '{down.node}'{hint}", record=f"downtime[{i}]",
-                             field="node")
-        if down.cores > node.type.cores or (down.end is not None and down.end <= down.start):
-            raise InputError(path, f"needs 0..{node.type.cores} cores and an end after its "
-                                   "start", record=f"downtime[{i}]", field="cores"
-                             if down.cores > node.type.cores else "end")
-        changes.append(Availability(down.start, node.index, down.cores))
-        if down.end is not None:
-            changes.append(Availability(down.end, node.index, node.type.cores))
-    return tuple(changes)
+    windows: dict[Node, list[tuple[float, float, int]]] = {}
+    for i, down in enumerate(spec.downtime):
+        record = f"downtime[{i}]"
+        node = _node(down.node, by_name, path, record)
+        end = math.inf if down.end is None else down.end
+        _check_window(down.start, end, path, record)
+        if down.cores > node.type.cores:
+            raise InputError(path, f"{down.cores} cores left available, but node "
+                                   f"'{node.name}' has {node.type.cores}", record=record,
+                             field="cores")
+        windows.setdefault(node, []).append((down.start, end, down.cores))
+    held = [part for node, parts in windows.items()
+            for part in from_downtime(node.index, node.type.cores, parts)]
+    first = len(held)  # downtime alone never takes more cores than a node has
+    for i, booking in enumerate(spec.reservations):
+        record = f"reservations[{i}]"
+        node = _node(booking.node, by_name, path, record)
+        end = math.inf if booking.end is None else booking.end
+        _check_window(booking.start, end, path, record)
+        cores = node.type.cores if booking.cores is None else booking.cores
+        held.append(Reservation(node.index, booking.start, end, cores))
+    over = overbooked(held, [node.type.cores for node in nodes])
+    if over is not None:
+        node = nodes[held[over].node]
+        raise InputError(path, f"reserves more cores of node '{node.name}' than its "
+                               f"{node.type.cores} (with the downtime and reservations that "
+                               "overlap it)", record=f"reservations[{over - first}]",
+                         field="cores")
+    return tuple(held)
+
+
+def _node(name: str, by_name: dict[str, Node], path: Path, record: str) -> Node:
+    node = by_name.get(name)
+    if node is None:
+        hint = did_you_mean(name, list(by_name))
+        raise InputError(path, f"unknown node '{name}'{hint}", record=record, field="node")
+    return node
+
+
+def _check_window(start: float, end: float, path: Path, record: str) -> None:
+    if end <= start:
+        raise InputError(path, f"ends at {end:g}, not after its start {start:g}", record=record,
+                         field="end")
 
 
 def _node_types(spec: PlatformSpec, path: Path) -> dict[str, NodeType]:

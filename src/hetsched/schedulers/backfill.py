@@ -67,7 +67,8 @@ class Backfilling(Scheduler):
 
     def _place_now(self, job: Job, allowed: np.ndarray | None = None) -> Allocation | None:
         view = self.view
-        return place(job, view.free_slots, view.free_mem, view.free_disk, self.nodes.key(view),
+        return place(job, view.free_slots_for(job), view.free_mem, view.free_disk,
+                     self.nodes.key(view),
                      self.rng, allowed, self.nodes.order(view))
 
 
@@ -205,7 +206,7 @@ class EasyBackfill(Backfilling):
         else:
             allocation = self._place_now(job)
             if allocation is not None and _end(view, job, now, allocation) > shadow.time:
-                allocation = place(job, np.minimum(view.free_slots, shadow.extra_cores),
+                allocation = place(job, np.minimum(view.free_slots_for(job), shadow.extra_cores),
                                    np.minimum(view.free_mem, shadow.extra_mem),
                                    np.minimum(view.free_disk, shadow.extra_disk),
                                    self.nodes.key(view), self.rng, order=self.nodes.order(view))

@@ -273,8 +273,10 @@ class ConservativeBackfill(Backfilling):
         view = self.view
         found = self.profile.earliest(job, self._estimates(job),
                                       self.nodes.key(view), self.rng, self.nodes.order(view))
-        if found is None:
-            raise AssertionError(f"job {job.id} fits nowhere even when the cluster is empty")
+        if found is None:  # reservations for good hold what it needs: it waits, unbooked
+            if not self.view.platform.reservations:
+                raise AssertionError(f"job {job.id} fits nowhere even when the cluster is empty")
+            return
         self._book_at(job, *found)
 
     def _estimates(self, job: Job) -> list[float]:

@@ -152,12 +152,14 @@ class _IrmasimManager(Scheduler):
             yield from self.submit(events.arrived)
         yield from self.schedule()
 
-    def free(self) -> tuple[np.ndarray, np.ndarray]:
-        """Idle cores and free memory per node, as IRMaSim sees them in this pass."""
+    def free(self, job: Job) -> tuple[np.ndarray, np.ndarray]:
+        """Idle cores (those ``job`` may take beside the reservations, on any nodes) and free
+        memory per node, as IRMaSim sees them in this pass."""
         view = self.view
+        slots = view.free_slots_for(job, longest=True)
         if self.held_cores.any():
-            return view.free_slots - self.held_cores, view.free_mem - self.held_mem
-        return view.free_slots, view.free_mem
+            return slots - self.held_cores, view.free_mem - self.held_mem
+        return slots, view.free_mem
 
     def started(self, job: Job, allocation: Allocation) -> None:
         self.placed[job.index] = allocation
@@ -197,7 +199,7 @@ class IrmasimMinimal(_IrmasimManager):
             job = queue[0]
             if self.view.total_free_slots < job.ntasks:  # memory can only lower the room
                 return
-            free_slots, free_mem = self.free()
+            free_slots, free_mem = self.free(job)
             if positive_total(free_slots) < job.ntasks:  # cores held in IRMaSim's order
                 return
             room = capacity(job, free_slots, free_mem, self.view.free_disk)
@@ -272,7 +274,7 @@ class IrmasimHeuristic(_IrmasimManager):
         """The head's allocation now, or ``None`` (fewer than ``nodes`` viable nodes)."""
         nodes = self.layout_nodes[job.index]
         per_node = -(-job.ntasks // nodes)
-        free_slots, free_mem = self.free()
+        free_slots, free_mem = self.free(job)
         viable = np.flatnonzero(capacity(job, free_slots, free_mem, self.view.free_disk)
                                 >= per_node)
         if viable.size < nodes:

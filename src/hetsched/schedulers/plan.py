@@ -17,16 +17,21 @@ node is its estimate there, and a node whose cores are fewer than the job's thre
 take it, nor one whose memory or disk is too small (a job no node's cores can hold, even if
 its slots can, is placed first-fit when released); there is no communication cost (the
 engine moves no data); a job that needs more than one node is placed first-fit when
-released. The pending jobs are tried in the plan's order (the earlier plan first, then by
-planned start; ties and the jobs no plan places, which come last, in release order), each
-started once it fits on its node: the plan chooses where and in which order, the run decides
-when. So with exact estimates and no contention the run is the plan: on the textbook graphs,
-job by job, HEFT's, CPOP's and PEFT's schedules without communication costs
-(tests/test_taskgraph_workloads.py).
+released. Each node runs its planned jobs in the plan's order (the earlier plan first, then
+by planned start, then parents first): a job starts once it is released,
+fits on its node and every job planned before it on that node has started (or ended without
+running: rejected with a parent that failed); the jobs no plan places are placed first-fit
+after the planned ones. The plan chooses where and in which order, the run decides when. So
+with exact estimates and no contention the run is the plan, job by job (the textbook graphs
+and random ones: tests/test_taskgraph_workloads.py); where estimates are wrong or contention
+slows jobs, a node waits for its next planned job as a static schedule does (``heft_replan``
+plans again at each release). No job waits for itself: each waits only for jobs planned to
+start earlier (its parents and its node's earlier jobs).
 """
 
 from __future__ import annotations
 
+import heapq
 import math
 from collections.abc import Iterator
 
@@ -74,7 +79,8 @@ class WorkflowPlan(Scheduler):
     def reset(self, view: ClusterView, rng: np.random.Generator) -> None:
         super().reset(view, rng)
         self.node_of: dict[int, int] = {}
-        self.order: dict[int, tuple[int, float]] = {}  # by job: (plan number, planned start)
+        self.order: dict[int, tuple[int, float, int]] = {}  # by job: its place in the plans
+        self.queues: dict[int, list[tuple[tuple[int, float, int], int]]] = {}  # by node: heap
         self.plans = 0
         self.planned = 0
         self.started: set[int] = set()
@@ -88,17 +94,26 @@ class WorkflowPlan(Scheduler):
             self._plan([job for job in submitted[since:]
                         if job.nodes == 1 and job.index not in self.started])
             self.planned = len(submitted)
-        last = (self.plans, math.inf)  # the jobs no plan places
+        last = (self.plans, math.inf, 0)  # the jobs no plan places
         for job in sorted(view.pending.values(), key=lambda j: self.order.get(j.index, last)):
             node = self.node_of.get(job.index)
             if node is None:
-                allocation = place(job, view.free_slots, view.free_mem, view.free_disk, None,
-                                   self.rng, order=view.node_index)
+                allocation = place(job, view.free_slots_for(job), view.free_mem,
+                                   view.free_disk, None, self.rng, order=view.node_index)
             else:
-                allocation = ((node, job.ntasks),) if view.fits(job, node) else None
+                allocation = ((node, job.ntasks),) if self._next_on(node) == job.index \
+                    and view.fits(job, node) else None
             if allocation is not None:
                 self.started.add(job.index)
                 yield Start(job, allocation)
+
+    def _next_on(self, node: int) -> int | None:
+        """The job planned next on ``node``: the earliest in the plans' order of those not
+        started and not ended there."""
+        queue, view, jobs = self.queues.get(node), self.view, self.view.submitted
+        while queue and (queue[0][1] in self.started or view.ended(jobs[queue[0][1]])):
+            heapq.heappop(queue)
+        return queue[0][1] if queue else None
 
     def _plan(self, jobs: list[Job]) -> None:
         """Plan ``jobs`` (one node each) with HEFT on the nodes' cores, around the running
@@ -123,10 +138,16 @@ class WorkflowPlan(Scheduler):
                       for parent in job.parents if parent in position)
         fixed = {i: (run.allocation[0][0], view.now, view.estimated_end(run))
                  for i, run in enumerate(running)}
-        schedule = PLANS[self.heuristic](TaskGraph(cost, edges), cores,
-                                         [job.ntasks for job in tasks], fixed)
+        graph = TaskGraph(cost, edges)
+        schedule = PLANS[self.heuristic](graph, cores, [job.ntasks for job in tasks], fixed)
+        topological = {task: rank for rank, task in enumerate(graph.order)}
         self.plans += 1
-        for job, node, start in zip(jobs, schedule.processor[len(running):].tolist(),
-                                    schedule.start[len(running):].tolist()):
+        if self.replan:  # the jobs planned again leave their former places
+            self.queues = {}
+        for i, (job, node, start) in enumerate(zip(
+                jobs, schedule.processor[len(running):].tolist(),
+                schedule.start[len(running):].tolist()), start=len(running)):
             self.node_of[job.index] = node
-            self.order[job.index] = (self.plans, start)
+            # ties (zero-length jobs) in topological order: a parent before its children
+            self.order[job.index] = key = (self.plans, start, topological[i])
+            heapq.heappush(self.queues.setdefault(node, []), (key, job.index))

@@ -40,7 +40,9 @@ class Profile:
     @staticmethod
     def of_running(view: ClusterView) -> "Profile":
         """Free resources now, then after each estimated end of a running job (the amounts
-        freed at one time summed first, in the order of ``view.running``)."""
+        freed at one time summed first, in the order of ``view.running``), less what the
+        platform's reservations take as they begin (and plus what they give back as they
+        end)."""
         now = view.now
         ends: list[list[tuple[float, int, float, float]]] = [[] for _ in view.node_index]
         for run in view.running.values():
@@ -57,6 +59,11 @@ class Profile:
             every_end = sorted(((end, count, 0.0, 0.0) for node in ends
                                 for end, count, _, _ in node), key=_END)
             total = _skyline(now, (view.total_free_slots, 0.0, 0.0), every_end)
+        for node, pieces in view.reserved_ahead().items():  # capacity the platform reserved
+            for start, end, slots in pieces:
+                skylines[node].add(start, end, -slots, 0.0, 0.0)
+                if total is not skylines[node]:
+                    total.add(start, end, -slots, 0.0, 0.0)
         return Profile(skylines, total, view.platform.arrays.slots.tolist(), now)
 
     def advance(self, now: float) -> None:
@@ -276,7 +283,9 @@ def first_fit_time(view: ClusterView, job: Job, key: np.ndarray | None, rng: np.
     memory and disk projected at that time. Walks estimated ends in order and stops at the
     first fit, so it costs only as many releases as the job needs. After the first try,
     placement is tried only when the releases could have made room: enough free slots in all,
-    and for a one-node job a released node with as many (the others did not fit before)."""
+    and for a one-node job a released node with as many (the others did not fit before).
+    The platform's reservations are not foreseen: where they hold cores the job needs even
+    once every running job has ended, the time is ``inf`` (no shadow: docs/model.md)."""
     # releases add to a list of free cores (numpy's scalar access costs more than the walk)
     cores, mem, disk = view.free_slots.tolist(), view.free_mem.copy(), view.free_disk.copy()
     now = view.now
@@ -303,6 +312,9 @@ def first_fit_time(view: ClusterView, job: Job, key: np.ndarray | None, rng: np.
             if allocation is not None:
                 return t, allocation, projected, mem, disk
         if i == len(runs):
+            if view.free_slots_for(job) is not view.free_slots:  # reservations hold cores now
+                projected = np.array(cores, dtype=view.free_slots.dtype)
+                return math.inf, (), projected, mem, disk  # no time foreseen
             raise AssertionError(f"job {job.id} fits nowhere even when the cluster is empty")
         t = max(runs[i].est_end, now)
         may_fit = not one_node

@@ -99,7 +99,7 @@ class QueuePolicy(Scheduler):
             job = self.queue.peek()
             if job.ntasks > view.total_free_slots:  # cannot fit anywhere: no need to look
                 return
-            allocation = place(job, view.free_slots, view.free_mem, view.free_disk,
+            allocation = place(job, view.free_slots_for(job), view.free_mem, view.free_disk,
                                self.nodes.key(view), self.rng, order=self.nodes.order(view))
             if allocation is None:
                 return

@@ -37,10 +37,10 @@ class Skyline:
         return max(bisect.bisect_right(self.times, t) - 1, 0)
 
     def add(self, start: float, end: float, cores: int, mem: float, disk: float) -> None:
-        """Add ``cores``, ``mem`` and ``disk`` (negative: take them) over ``[start, end)``;
-        ``start`` is never before the first step. Steps left equal to their neighbour are
-        merged (no start can be earliest at their boundary: the step before offers the
-        same)."""
+        """Add ``cores``, ``mem`` and ``disk`` (negative: take them) over ``[start, end)``
+        (``end`` may be ``inf``); ``start`` is never before the first step. Steps left equal
+        to their neighbour are merged (no start can be earliest at their boundary: the step
+        before offers the same)."""
         if end <= start:
             return
         # the two boundaries are split inline: the hot path of every booking (a helper
@@ -54,7 +54,9 @@ class Skyline:
             free_mem.insert(first, free_mem[first - 1])
             free_disk.insert(first, free_disk[first - 1])
         last = bisect.bisect_right(times, end, first) - 1
-        if times[last] != end:
+        if end == math.inf:  # to the end of the open last step
+            last += 1
+        elif times[last] != end:
             last += 1
             times.insert(last, end)
             free.insert(last, free[last - 1])

@@ -44,7 +44,7 @@ class WhatIfPlacement(Scheduler):
         view = self.view
         for job in list(view.pending.values()):
             key = self.score(job, view.fit_mask(job)) if job.nodes == 1 else self.loads()
-            allocation = place(job, view.free_slots, view.free_mem, view.free_disk, key,
+            allocation = place(job, view.free_slots_for(job), view.free_mem, view.free_disk, key,
                                self.rng)
             if allocation is not None:  # else it waits for room
                 yield Start(job, allocation)

@@ -35,6 +35,7 @@ from hetsched.sim.jobs import (ALIVE, FINISHED, HELD, KILLED, PENDING, QUEUED, R
 from hetsched.sim.ondemand import charged_seconds
 from hetsched.sim.projection import project
 from hetsched.sim.rates import changed_rates, early_ends, node_wide, rerated
+from hetsched.sim.reservations import Reservations
 from hetsched.sim.resources import allocation_problem, infeasibility
 from hetsched.sim.result import JobState, SimResult, TimeSeries
 from hetsched.sim.state import ClusterState, RunningJob, Share
@@ -67,11 +68,13 @@ class Simulation:
     return after every single event instead of once per instant (so does a scheduler whose
     ``per_event`` is set); ``availability`` lists changes of node availability
     (:class:`~hetsched.sim.events.Availability`) beyond the platform's own
-    (``Platform.availability``); ``walltime`` is the walltime rule: ``kill`` ends a job still
-    running ``Job.walltime`` seconds after its start (state ``KILLED``), ``ignore`` lets it
-    run, ``auto`` (the default) kills for Batsim workloads (``metadata["format"]``) only;
-    ``timeseries=False`` records no time series (the result's is ``None``): up to a tenth
-    quicker, for runs whose series nobody reads (a sweep's).
+    (``Platform.availability``), applied when due (no start foresees them, unlike the
+    platform's ``reservations``: :mod:`hetsched.sim.reservations`); ``walltime`` is the
+    walltime rule: ``kill`` ends a job still running ``Job.walltime`` seconds after its start
+    (state ``KILLED``), ``ignore`` lets it run, ``auto`` (the default) kills for Batsim
+    workloads (``metadata["format"]``) only; ``timeseries=False`` records no time series
+    (the result's is ``None``): up to a tenth quicker, for runs whose series nobody reads (a
+    sweep's).
     """
 
     def __init__(self, platform: Platform, workload: Workload,
@@ -114,8 +117,10 @@ class Simulation:
         self.series = TimeSeries()
         self.clock = [self.t0]
         self.dirty: set[int] = set()  # processors whose threads changed this instant
+        self.reservations = Reservations(platform, platform.reservations)
+        self._reserved = bool(self.reservations)  # (read on every start: a plain bool)
         self.view = ClusterView(platform, self.state, self.jobs, self.clock, workload.jobs,
-                                weakref.ref(self))
+                                weakref.ref(self), self.reservations)
         self._times_on = self.view.speed.times_on
         self.fresh: set[int] = set()  # jobs started this instant (their finish not pushed)
         self.last_end = self.t0
@@ -129,8 +134,15 @@ class Simulation:
         self.wall = 0.0
         changes = (*platform.availability, *availability)
         for change in changes:
-            self._schedule_availability(change)
-        self._unsteady = frozenset(change.node for change in changes)  # availability changes
+            self._check_availability(change)
+        if self.reservations:
+            changes = tuple(self.reservations.changes(platform, changes))
+        for change in changes:
+            self.events.push(change.time, AVAILABILITY, change.node, change.cores)
+        self._last_change: dict[int, float] = {}  # each node's last availability change
+        for change in changes:
+            self._last_change[change.node] = max(change.time,
+                                                 self._last_change.get(change.node, -math.inf))
         self.events.push_submission()
 
     # ---- stepping -------------------------------------------------------------------------
@@ -243,7 +255,7 @@ class Simulation:
         other.clock = [self.clock[0]]
         other.dirty = set(self.dirty)
         other.view = ClusterView(self.platform, other.state, other.jobs, other.clock,
-                                 self.workload.jobs, weakref.ref(other))
+                                 self.workload.jobs, weakref.ref(other), self.reservations)
         other.fresh = set(self.fresh)
         other._rng, other._rng_state = None, self._generator_state()
         other.scheduler = scheduler
@@ -268,6 +280,9 @@ class Simulation:
         another node's boot; under a contention model also a node with a local queue (the
         engine starts its heads as jobs end), with jobs that also run on other nodes (whose
         rates change with those nodes), or with availability changes."""
+        if not 0 <= node < len(self.platform.nodes):
+            raise SchedulerError(f"{self._name}: project(): no node {node!r} (the nodes are "
+                                 f"0 to {len(self.platform.nodes) - 1})")
         if self._node_alone(node):
             return project(self.state, self.contention, self._speed, node, self.clock[0],
                            starts, self.dirty, self.kills)
@@ -280,14 +295,14 @@ class Simulation:
         if node in state.booting or state.is_off(node) or any(not run.shares for run in runs):
             return False
         return self.contention is None or not (
-            state.local_queues.get(node) or node in self._unsteady
+            state.local_queues.get(node) or self._last_change.get(node, -math.inf) >= self.clock[0]
             or any(len(run.allocation) > 1 for run in runs))
 
     def _forked_ends(self, node: int, starts: Sequence[Job]) -> dict[int, float]:
         """:meth:`project` by a fork of the run, run on without a scheduler (beyond any
         horizon) until the jobs watched have ended."""
         fork = self.fork()
-        fork.horizon = None
+        fork.horizon, fork.record_timeseries = None, False
         now, table = self.clock[0], fork.jobs
         watched = [*self.state.jobs_on(node), *(job.index for job in starts)]
         for job in starts:
@@ -327,13 +342,12 @@ class Simulation:
                 self.scheduler.reset(self.view, self.rng)
 
     # ---- events ---------------------------------------------------------------------------
-    def _schedule_availability(self, change: Availability) -> None:
+    def _check_availability(self, change: Availability) -> None:
         cores = self.platform.nodes[change.node].type.cores \
             if 0 <= change.node < len(self.platform.nodes) else -1
         if not math.isfinite(change.time) or not 0 <= change.cores <= cores:
             raise ConfigError(f"availability change {change}: needs a finite time, a node "
                               f"index and 0..{max(cores, 0)} cores")
-        self.events.push(change.time, AVAILABILITY, change.node, change.cores)
 
     def _pop_instant(self, t: float) -> Events | None:
         """Handle the events due at ``t`` (only the first one with ``per_event``); what
@@ -498,7 +512,8 @@ class Simulation:
             queue = self.state.local_queues.get(node)
             if not queue:
                 continue
-            while queue and self.state.fits(node, queue[0].ntasks, queue[0]):
+            while queue and self.state.fits(node, queue[0].ntasks, queue[0]) and not (
+                    self._reserved and self._overlap(queue[0], [node], [queue[0].ntasks], now)):
                 job = queue.popleft()
                 del self.jobs.queued_on[job.index]
                 self._start(job, ((node, job.ntasks),), now, checked=True)
@@ -522,6 +537,8 @@ class Simulation:
         state = self.state
         problem = None if checked else allocation_problem(
             job, nodes, cores, state.free_slots, state.free_mem, state.free_disk, any_nodes)
+        if self._reserved and not (checked or problem):
+            problem = self._overlap(job, nodes, cores, now)
         if problem:
             raise SchedulerError(f"{self._name}: start of job '{job.id}' {problem}")
         wait = self._boot_wait(nodes, now) if self._on_demand else -1
@@ -539,6 +556,22 @@ class Simulation:
         else:
             run.shares = ()
             state.hold(run, wait)
+
+    def _overlap(self, job: Job, nodes: list[int], cores: list[int], now: float) -> str | None:
+        """Why ``job`` cannot start on ``nodes`` now beside the reservations (its tasks must
+        fit there until its reserved end: its start, after any boot, plus its estimate), or
+        ``None``."""
+        state = self.state
+        up = max([state.start_time(node, now) for node in nodes]) if self._on_demand else now
+        until = up + self._times_on(job, nodes)[1]
+        for node, count in zip(nodes, cores):
+            room = self.reservations.room(node, now, until, int(state.free_slots[node]),
+                                          state.jobs_on(node))
+            if count > room:
+                return (f"would overlap a reservation: {count} task(s) on node {node} until "
+                        f"its reserved end {until:g}, where reservations and running jobs "
+                        f"leave {max(room, 0)} slot(s) free from {now:g}")
+        return None
 
     def _run(self, run: RunningJob, now: float) -> None:
         """``run``'s threads start now: they take their cores and its end is scheduled."""

@@ -21,6 +21,7 @@ out); a node's local queue is not drained when a job ends; availability changes 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -28,6 +29,7 @@ from typing import TYPE_CHECKING
 
 from hetsched.models.contention import ContentionModel, Group
 from hetsched.models.speed import rate as task_rate
+from hetsched.models.speed import run_time
 from hetsched.sim.rates import DONE, at_rate, node_rates, node_wide
 from hetsched.sim.resources import split_over_processors
 from hetsched.sim.state import ClusterState, Share
@@ -45,9 +47,15 @@ class _Part:
     index: int
     job: Job
     share: Share
+    #: the engine's end of a job not re-rated since it started (its start plus its run time,
+    #: which ``share.end()`` may miss in the last bit: an ETC row's time); NaN once re-rated
+    pinned: float = math.nan
 
     def working(self, now: float) -> bool:
         return self.share.remaining_at(now) > DONE * self.job.req_ops
+
+    def end(self) -> float:
+        return self.share.end() if math.isnan(self.pinned) else self.pinned
 
 
 def project(state: ClusterState, model: ContentionModel | None, speed: Sequence[float],
@@ -88,11 +96,13 @@ def _running(state: ClusterState, node: int,
     parts: list[_Part] = []
     elsewhere: dict[int, float] = {}
     for index, run in state.jobs_on(node).items():
+        pinned = run.end if run.version == 0 else math.nan
         for share in run.shares:
             if share.node != node:
-                elsewhere[index] = max(elsewhere.get(index, now), share.end())
+                elsewhere[index] = max(elsewhere.get(index, now),
+                                       share.end() if math.isnan(pinned) else pinned)
             else:
-                parts.append(_Part(index, run.job, share))
+                parts.append(_Part(index, run.job, share, pinned))
     return parts, elsewhere
 
 
@@ -108,6 +118,7 @@ def _start(state: ClusterState, speed: Sequence[float], node: int, now: float,
     node_type = state.platform.nodes[node].type.name
     for job in starts:
         rate = task_rate(job, speed[node], node_type)
+        end = now + run_time(job, speed[node], node_type)  # the engine's RunningJob.end
         taken = split_over_processors(job.ntasks, [a - t for a, t in zip(available, threads)],
                                       threads, [a or 1 for a in available]) \
             if count > 1 else [job.ntasks]
@@ -116,7 +127,8 @@ def _start(state: ClusterState, speed: Sequence[float], node: int, now: float,
                 threads[offset] += n
                 parts.append(_Part(job.index, job, Share(
                     node=node, processor=first + offset, threads=n, remaining=job.req_ops,
-                    rate=rate, since=now, group=Group(job, offset, n, job.req_ops / rate))))
+                    rate=rate, since=now, group=Group(job, offset, n, job.req_ops / rate)),
+                    end))
                 dirty.add(first + offset)
     return dirty
 
@@ -126,10 +138,15 @@ def _rerate(parts: list[_Part], model: ContentionModel, node_type: NodeType, spe
     """New rates for the working shares (all, or those on the processors ``only``); a share
     whose rate does not change keeps its record, as the engine's do."""
     working = [p for p in parts if p.working(now)]
+    rerated = set()
     for part, rate in zip(working, node_rates(model, node_type, speed,
                                               [p.share.group for p in working])):
         if (only is None or part.share.processor in only) and rate != part.share.rate:
             part.share = at_rate(part.share, rate, now)
+            rerated.add(part.index)
+    for part in parts:  # a job re-rated ends as its shares say (rates.rerated)
+        if part.index in rerated:
+            part.pinned = math.nan
 
 
 def _next_events(parts: list[_Part], elsewhere: dict[int, float], limits: dict[int, float],
@@ -140,11 +157,11 @@ def _next_events(parts: list[_Part], elsewhere: dict[int, float], limits: dict[i
     job_end: dict[int, float] = {}
     for part in parts:
         job_end[part.index] = max(job_end.get(part.index, elsewhere.get(part.index, now)),
-                                  part.share.end())
+                                  part.end())
     for index, limit in limits.items():
         if index in job_end:
             job_end[index] = max(now, min(job_end[index], limit))
-    early = [p for p in parts if wide and now < p.share.end() < job_end[p.index]]
-    t = min([*job_end.values(), *(p.share.end() for p in early)])
+    early = [p for p in parts if wide and now < p.end() < job_end[p.index]]
+    t = min([*job_end.values(), *(p.end() for p in early)])
     finished = {index for index, end in job_end.items() if end == t}
-    return t, finished, [p for p in early if p.share.end() == t]
+    return t, finished, [p for p in early if p.end() == t]

@@ -273,6 +273,15 @@ class ClusterState:
     def is_off(self, node: int) -> bool:
         return math.isnan(self.up_since[node])
 
+    def start_time(self, node: int, now: float) -> float:
+        """When a job started on ``node`` at ``now`` starts: then, or at the node's boot
+        completion (booting, or off: ``now`` plus its boot time)."""
+        if node in self.booting:
+            return self.up_since[node]
+        if self.is_off(node):
+            return now + self.platform.nodes[node].type.boot_time
+        return now
+
     def boot(self, node: int, up: float) -> None:
         """``node`` starts booting; it is up at ``up``."""
         self.up_since[node] = up

@@ -13,6 +13,7 @@ from hetsched.models.speed import SpeedModel
 from hetsched.platform.model import Platform
 from hetsched.sim.jobs import JobTable
 from hetsched.sim.ondemand import ACTIVE, BOOTING, IDLE, INACTIVE
+from hetsched.sim.reservations import Piece, Reservations
 from hetsched.sim.resources import capacity, fits
 from hetsched.sim.state import ClusterState, RunningJob
 from hetsched.workload.model import Job
@@ -60,8 +61,11 @@ class ClusterView:
 
     def __init__(self, platform: Platform, state: ClusterState, jobs: JobTable,
                  clock: list[float], workload: Sequence[Job],
-                 projector: Callable[[], Projector | None]) -> None:
+                 projector: Callable[[], Projector | None],
+                 reservations: Reservations | None = None) -> None:
         self.platform = platform
+        self._reservations = reservations or Reservations(platform, ())
+        self._reserved = bool(self._reservations)  # (read on every placement: a plain bool)
         self._workload = workload
         self._projector = projector  # the run's what-if, held weakly (the run owns the view)
         self.speed = SpeedModel(platform)
@@ -96,6 +100,11 @@ class ClusterView:
         (held) too, so a policy can plan a workflow ahead (a static plan, HEFT's). A view of
         the workload, not a copy: ``len`` costs nothing, a slice copies only itself."""
         return _Submitted(self._workload, self._jobs.known)
+
+    def ended(self, job: Job) -> bool:
+        """Whether ``job`` (submitted) has ended: finished, killed, failed or rejected (also
+        when a parent's end rejected it without its ever being released)."""
+        return not self._jobs.alive_at(job.index)
 
     @property
     def total_free_slots(self) -> int:
@@ -151,10 +160,58 @@ class ClusterView:
         return tuple(self._state.threads[first:first + layout.count[node]])
 
     def fits(self, job: Job, node: int, cores: int | None = None) -> bool:
-        """Whether ``cores`` (default: all tasks of ``job``) fit on ``node`` right now."""
+        """Whether ``cores`` (default: all tasks of ``job``) fit on ``node`` right now and,
+        beside the reservations, until the job's reserved end there (:meth:`free_slots_for`)."""
         state = self._state
-        return fits(job, job.ntasks if cores is None else cores, node, state.free_slots,
-                    state.free_mem, state.free_disk)
+        k = job.ntasks if cores is None else cores
+        return fits(job, k, node, state.free_slots, state.free_mem, state.free_disk) and (
+            not self._reserved or k <= self._room(job, node))
+
+    def free_slots_for(self, job: Job, longest: bool = False) -> np.ndarray:
+        """``free_slots``, less on each node what reservations ahead take before ``job``'s
+        reserved end there: its start (after the node's boot, if it must boot) plus its
+        estimate on that node, or for a job of several nodes its longest estimate on any node
+        (its end on any allocation). What a policy places ``job`` with; ``free_slots`` itself
+        on a platform without reservations. ``longest``: the longest estimate on every node,
+        for a policy that may place a one-node job's tasks on several nodes."""
+        if not self._reserved:
+            return self.free_slots
+        free = self._state.free_slots.copy()
+        for node in self._reservations.steps:
+            free[node] = min(free[node], self._room(job, node, longest))
+        return free
+
+    def _room(self, job: Job, node: int, longest: bool = False) -> int:
+        """The slots ``node`` keeps free from now to ``job``'s reserved end there."""
+        estimate = self.speed.estimate(job, node) if job.nodes == 1 and not longest else \
+            float(self.speed.estimates(job).max())
+        state = self._state
+        return self._reservations.room(node, self.now, self.start_time(node) + estimate,
+                                       int(state.free_slots[node]), state.jobs_on(node))
+
+    def reserved_ahead(self) -> dict[int, list[Piece]]:
+        """Per node with reservations still to change, the slots they take after now beyond
+        those they hold now (``free_slots`` counts those), as ``(start, end, slots)`` pieces
+        (negative slots: given back when a reservation in force ends); what a policy's own
+        projection of free resources subtracts."""
+        ahead = {node: self._reservations.ahead(node, self.now)
+                 for node in self._reservations.steps}
+        return {node: pieces for node, pieces in ahead.items() if pieces}
+
+    def start_time(self, node: int) -> float:
+        """When a job started on ``node`` now would start: now, or at the node's boot
+        completion (an on-demand node booting, or off: now plus its boot time)."""
+        return self._state.start_time(node, self.now)
+
+    def free_intervals(self, node: int, t0: float, t1: float) -> list[Piece]:
+        """``node``'s free slots over ``[t0, t1)`` (from now at the earliest), as ``(start,
+        end, free slots)`` pieces: its free slots now, less what reservations take as they
+        begin, plus what running jobs give back at their estimated ends (one past its
+        estimate is expected to end now) and reservations as they end."""
+        state, now = self._state, self.now
+        pieces = self._reservations.profile(node, now, max(t1, now), int(state.free_slots[node]),
+                                            state.jobs_on(node))
+        return [(max(a, t0), b, free) for a, b, free in pieces if b > t0 and a < t1]
 
     def project(self, node: int, starts: Sequence[Job] = ()) -> dict[int, float]:
         """What-if on ``node``: the predicted end (by job index) of every job running there and
@@ -168,7 +225,8 @@ class ClusterView:
         return projector.project(node, starts)
 
     def fit_mask(self, job: Job, cores: int | None = None) -> np.ndarray:
-        """Boolean mask of nodes where ``cores`` (default: all tasks) of ``job`` fit now."""
+        """Boolean mask of nodes where ``cores`` (default: all tasks) of ``job`` fit now and,
+        beside the reservations, until its reserved end (:meth:`fits`)."""
         k = job.ntasks if cores is None else cores
         state = self._state
-        return capacity(job, state.free_slots, state.free_mem, state.free_disk) >= k
+        return capacity(job, self.free_slots_for(job), state.free_mem, state.free_disk) >= k

@@ -8,6 +8,8 @@ from collections.abc import Collection
 
 import numpy as np
 
+from hetsched.models.speed import SpeedModel
+from hetsched.platform.reservations import Interval, steps
 from hetsched.sim.result import JobState, SimResult
 from hetsched.workload.model import SPREAD, Job
 
@@ -20,12 +22,14 @@ def check_result(result: SimResult, any_nodes: Collection[int] = ()) -> None:
     end state, with a reason when rejected or unfinished; no start before the job's submission
     or its last parent's end; allocations of the job's shape (its tasks, its node count, an
     even split; only the tasks for the jobs in ``any_nodes``, started with ``any_nodes``); no
-    node over its slots, memory or disk at any time. Raises ``AssertionError`` naming the
-    job or node."""
+    node over its slots, memory or disk at any time; no job on cores a reservation holds
+    during its reserved time. Raises ``AssertionError`` naming the job or node."""
     assert len(result.state) == len(result.workload.jobs), "not one state per job"
     for job in result.workload.jobs:
         _check_job(result, job, job.index in any_nodes)
     _check_capacity(result)
+    if result.platform.reservations:
+        _check_reservations(result)
 
 
 def _check_job(result: SimResult, job: Job, any_nodes: bool) -> None:
@@ -90,6 +94,34 @@ def _check_capacity(result: SimResult) -> None:
             assert np.all(used <= limits * (1 + 1e-9) + 1e-6), \
                 f"node {node} holds {used.tolist()} (cores, memory, disk) at {time}, more " \
                 f"than its {limits.tolist()}"
+
+
+def _check_reservations(result: SimResult) -> None:
+    """On each node with reservations, the slots they hold plus those of the jobs in their
+    reserved time (from the start to the start plus the estimate on the allocation, or to the
+    end if sooner; the start instant alone without an estimate) never exceed its slots: no
+    job was started on cores a reservation holds (one running past its estimate may)."""
+    platform, speed = result.platform, SpeedModel(result.platform)
+    booked: dict[int, list[Interval]] = {}
+    for r in platform.reservations:
+        booked.setdefault(r.node, []).append((r.start, r.end, r.cores))
+    used: dict[int, list[Interval]] = {node: [] for node in booked}
+    for job, allocation in zip(result.workload.jobs, result.allocation):
+        if allocation is None or not any(node in used for node, _ in allocation):
+            continue
+        start, end = float(result.start[job.index]), float(result.end[job.index])
+        until = start + speed.estimate_on(job, [node for node, _ in allocation])
+        until = min(until, math.inf if math.isnan(end) else end)
+        for node, count in allocation:
+            if node in used:
+                used[node].append((start, max(until, math.nextafter(start, math.inf)), count))
+    for node, parts in booked.items():
+        per_core = platform.nodes[node].type.oversubscription
+        times, held = steps([*((a, b, c * per_core) for a, b, c in parts), *used[node]])
+        slots = int(platform.arrays.slots[node])
+        over = next(((t, h) for t, h in zip(times, held) if h > slots), None)
+        assert over is None, (f"node {node} holds {over[1]} slots (reservations and jobs in "
+                              f"their reserved time) at {over[0]}, more than its {slots}")
 
 
 def check_completes(result: SimResult, after_fork: bool = False) -> None:

@@ -65,11 +65,13 @@ def renamed_nodes(platform: Platform, fmt: str) -> list[str]:
 
 
 def platform_losses(platform: Platform, fmt: str, *, contention: str | None) -> list[str]:
-    """Downtime, and a contention model other than ``contention`` (the one the format's
-    reader gives; ``None``: the format keeps any)."""
+    """Downtime and reservations, and a contention model other than ``contention`` (the one
+    the format's reader gives; ``None``: the format keeps any)."""
     lines = []
     if platform.availability:
         lines.append(f"the platform has downtime: {fmt} has none")
+    if platform.reservations:
+        lines.append(f"the platform has reservations: {fmt} has none")
     if contention is not None and (platform.contention, platform.contention_params) != (
             contention, ()):
         lines.append(f"the platform's contention model is {platform.contention}: {fmt} gives "

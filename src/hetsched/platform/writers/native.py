@@ -12,7 +12,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from hetsched.platform.model import NodeType, Platform, Processor
+from hetsched.platform.model import NodeType, Platform, Processor, Reservation
 from hetsched.platform.writers import PlatformWriter, renamed_nodes
 
 FMT = "the native format"
@@ -101,7 +101,18 @@ def native_document(platform: Platform) -> dict[str, Any]:
     entries = downtime(platform)[0]
     if entries:
         doc["downtime"] = entries
+    if platform.reservations:
+        doc["reservations"] = [reservation_record(platform, r) for r in platform.reservations]
     return doc
+
+
+def reservation_record(platform: Platform, reservation: Reservation) -> dict[str, Any]:
+    """A reservation as a native ``reservations`` entry (no ``end``: for good)."""
+    record: dict[str, Any] = {"node": platform.nodes[reservation.node].name,
+                              "start": reservation.start}
+    if reservation.end < math.inf:
+        record["end"] = reservation.end
+    return {**record, "cores": reservation.cores}
 
 
 def losses(platform: Platform) -> list[str]:
