@@ -28,8 +28,7 @@ from hetsched.platform.model import (SECONDS_PER_HOUR, Node, NodeType, Platform,
 from hetsched.platform.reservations import from_downtime, overbooked
 from hetsched.models.contention import PROCESSOR_PARAMETERS
 from hetsched.quantities import (ClockGhz, Coefficient, Cores, Count, MemoryGb, OpsPerCycle,
-                                 PositiveBandwidth, Price, PricePerSecond, Seconds,
-                                 Watts)
+                                 PositiveBandwidth, Price, PricePerSecond, Seconds, Watts)
 
 INF = float("inf")
 
