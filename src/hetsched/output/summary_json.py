@@ -1,6 +1,6 @@
 """``summary.json`` (metrics and their units, inputs' hashes, version, seed, per-node totals,
-every job not finished and why) and ``timeseries.csv`` (queue length, running jobs, busy cores,
-power)."""
+the platform's reservations, every job not finished and why) and ``timeseries.csv`` (queue
+length, running jobs, busy cores, power)."""
 
 from __future__ import annotations
 
@@ -64,6 +64,14 @@ def node_totals(result: SimResult) -> list[dict[str, Any]]:
             for i, node in enumerate(result.platform.nodes)]
 
 
+def reservation_entries(result: SimResult) -> list[dict[str, Any]]:
+    """The platform's reservations (a native file's ``downtime`` among them) as a native file
+    gives them: node name, start, end (``inf`` for good: ``null`` in JSON), cores held."""
+    nodes = result.platform.nodes
+    return [{"node": nodes[r.node].name, "start": r.start, "end": r.end, "cores": r.cores}
+            for r in result.platform.reservations]
+
+
 def jobs_in_state(result: SimResult, state: JobState) -> list[dict[str, str]]:
     jobs = result.workload.jobs
     return [{"job_id": jobs[i].id, "reason": result.reason.get(i, "")}
@@ -82,6 +90,7 @@ def summary(result: SimResult, options: Mapping[str, Any] | None = None) -> dict
         "metrics": summarize(result),
         "units": UNITS,
         "nodes": node_totals(result),
+        "reservations": reservation_entries(result),
         "rejected": jobs_in_state(result, JobState.REJECTED),
         "unfinished": jobs_in_state(result, JobState.UNFINISHED),
         "killed": jobs_in_state(result, JobState.KILLED),

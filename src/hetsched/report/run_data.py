@@ -1,6 +1,7 @@
 """What the figures of one run need, from a run directory (``jobs.csv``, ``summary.json``,
 ``timeseries.csv``, as ``hetsched run`` writes them) or from a simulation result: when each
-job waited and ran and on which core ids, the platform's nodes, and the time series.
+job waited and ran, on which core ids and whether it was killed, the platform's nodes and
+reservations, and the time series.
 
 Reading a run directory checks every value the figures use: a missing file or column, or a
 value that is not a number, is one :class:`~hetsched.errors.InputError` naming the file, the
@@ -14,7 +15,7 @@ import io
 import json
 import math
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -24,12 +25,17 @@ from hetsched.files import read_text
 from hetsched.errors import InputError
 from hetsched.limits import (MAX_CORES_PER_NODE, MAX_NODES, MAX_OUTPUT_VALUE,
                              MAX_OVERSUBSCRIPTION)
+from hetsched.output.jobs_csv import FINAL_STATE
 from hetsched.parsing import parse_float, parse_int, quote
-from hetsched.sim.result import TimeSeries
+from hetsched.sim.result import JobState, TimeSeries
 
 RUN_FILES = ("jobs.csv", "summary.json", "timeseries.csv")
 JOB_FIELDS = ("job_id", "submission_time", "starting_time", "finish_time",
               "allocated_resources")
+#: The fields of a reservation in ``summary.json`` (``end`` ``null``: for good).
+RESERVATION_FIELDS = ("node", "start", "end", "cores")
+#: ``jobs.csv``'s ``final_state`` of a killed job (drawn outlined).
+KILLED = FINAL_STATE[JobState.KILLED]
 #: Most cores and slots (threads it can run) of a node in ``summary.json``.
 NODE_LIMITS = {"cores": MAX_CORES_PER_NODE, "slots": MAX_CORES_PER_NODE * MAX_OVERSUBSCRIPTION}
 
@@ -40,7 +46,9 @@ class RunData:
     started, not finished). ``window`` is the run's accounting window: first submission to
     last job end, or to the horizon (its length is the makespan). ``ranges`` are the core-id
     ranges ``[lo, hi)`` jobs held, one row ``(job, lo, hi)`` each; node ``n`` owns ids
-    ``[offsets[n], offsets[n] + slots[n])``."""
+    ``[offsets[n], offsets[n] + slots[n])``. ``reservations`` are the platform's, one row
+    ``(node, start, end, slots held)`` each (``end`` inf: for good; slots: the reserved cores
+    times the node's slots per core); ``killed`` says which jobs were killed."""
 
     title: str
     window: tuple[float, float]
@@ -56,6 +64,8 @@ class RunData:
     running: np.ndarray
     busy_cores: np.ndarray
     power_w: np.ndarray
+    reservations: np.ndarray = field(default_factory=lambda: np.zeros((0, 4)))
+    killed: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))
 
     @property
     def offsets(self) -> np.ndarray:
@@ -70,11 +80,13 @@ def from_result(result: Any, title: str) -> RunData:
     """The figures' data of a :class:`~hetsched.sim.result.SimResult` (the same columns the
     run's files would hold)."""
     from hetsched.output.jobs_csv import job_columns
-    from hetsched.output.summary_json import node_totals, timeseries_columns
+    from hetsched.output.summary_json import (node_totals, reservation_entries,
+                                              timeseries_columns)
 
     jobs = job_columns(result)
     return _assemble(title, (result.t0, result.t_end), node_totals(result), jobs,
-                     timeseries_columns(result), lambda index: f"job {jobs['job_id'][index]}")
+                     timeseries_columns(result), lambda index: f"job {jobs['job_id'][index]}",
+                     reservation_entries(result))
 
 
 def read_run_dir(run_dir: str | Path) -> RunData:
@@ -95,12 +107,13 @@ def read_run_dir(run_dir: str | Path) -> RunData:
     start = min(jobs["submission_time"], default=series["time"][0])
     window = (start, start + summary["metrics"]["makespan"])
     return _assemble(title, window, summary["nodes"], jobs, series,
-                     lambda index: f"line {lines[index]}", run_dir / "jobs.csv")
+                     lambda index: f"line {lines[index]}", summary.get("reservations", []),
+                     run_dir / "jobs.csv")
 
 
 def _assemble(title: str, window: tuple[float, float], nodes: Sequence[Mapping[str, Any]],
               jobs: Mapping[str, Any], series: Mapping[str, Any], record: Any,
-              path: Path | str = "jobs") -> RunData:
+              reservations: Sequence[Mapping[str, Any]], path: Path | str = "jobs") -> RunData:
     slots = np.array([node["slots"] for node in nodes], np.int64)
     ranges = _core_ranges(jobs["allocated_resources"], int(slots.sum()), record, path)
     start, end = (np.asarray(jobs[name], float) for name in ("starting_time", "finish_time"))
@@ -110,7 +123,22 @@ def _assemble(title: str, window: tuple[float, float], nodes: Sequence[Mapping[s
     return RunData(title, window, tuple(str(node["name"]) for node in nodes), slots,
                    int(sum(node["cores"] for node in nodes)),
                    np.asarray(jobs["submission_time"], float), start, end, ranges,
-                   *(np.asarray(series[name], float) for name in TimeSeries.FIELDS))
+                   *(np.asarray(series[name], float) for name in TimeSeries.FIELDS),
+                   _reservation_rows(reservations, nodes),
+                   np.array([state == KILLED for state in jobs["final_state"]], bool))
+
+
+def _reservation_rows(reservations: Sequence[Mapping[str, Any]],
+                      nodes: Sequence[Mapping[str, Any]]) -> np.ndarray:
+    """``(node, start, end, slots held)`` rows of ``summary.json``'s reservations."""
+    index = {str(node["name"]): i for i, node in enumerate(nodes)}
+    rows = []
+    for r in reservations:
+        node = nodes[index[r["node"]]]
+        end = math.inf if r["end"] is None else r["end"]
+        rows.append((index[r["node"]], r["start"], end,
+                     r["cores"] * node["slots"] // node["cores"]))
+    return np.array(rows, float).reshape(-1, 4)
 
 
 def _core_ranges(cells: Sequence[str], total: int, record: Any, path: Path | str) -> np.ndarray:
@@ -154,7 +182,41 @@ def _read_summary(path: Path) -> dict[str, Any]:
                            if value is None else
                            f"not a whole number from 1 to {most:,}: {quote(str(value))}")
                 raise InputError(path, problem, f"nodes[{i}]", key)
+    _check_reservations(path, summary.get("reservations", []), nodes)
     return summary
+
+
+def _check_reservations(path: Path, reservations: Any, nodes: list[dict[str, Any]]) -> None:
+    """``summary.json``'s ``reservations`` (absent from runs written before them: none)."""
+    if not isinstance(reservations, list):
+        raise InputError(path, "not a list", field="reservations")
+    cores = {node["name"]: node["cores"] for node in nodes}
+    for i, r in enumerate(reservations):
+        record = f"reservations[{i}]"
+        if not isinstance(r, dict):
+            raise InputError(path, "not an object", record)
+        for key in RESERVATION_FIELDS:
+            if key not in r:
+                raise InputError(path, "missing", record, key)
+        if r["node"] not in cores:
+            raise InputError(path, f"no node {quote(str(r['node']))} in 'nodes'", record,
+                             "node")
+        if not _is_time(r["start"]) or r["start"] < 0:
+            raise InputError(path, f"not a time >= 0: {quote(str(r['start']))}", record,
+                             "start")
+        if r["end"] is not None and not (_is_time(r["end"]) and r["end"] > r["start"]):
+            raise InputError(path, f"not a time after start, nor null (for good): "
+                                   f"{quote(str(r['end']))}", record, "end")
+        held, most = r["cores"], cores[r["node"]]
+        if not isinstance(held, int) or isinstance(held, bool) or not 1 <= held <= most:
+            raise InputError(path, f"not a whole number from 1 to the node's {most} cores: "
+                                   f"{quote(str(held))}", record, "cores")
+
+
+def _is_time(value: Any) -> bool:
+    """Whether ``value`` is a JSON number within :data:`MAX_OUTPUT_VALUE` in magnitude."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and \
+        abs(value) <= MAX_OUTPUT_VALUE
 
 
 def _rows(path: Path, fields: Sequence[str]) -> Iterator[tuple[int, dict[str, str]]]:
@@ -184,11 +246,12 @@ def _number(path: Path, line: int, row: Mapping[str, str], name: str, absent: bo
 
 
 def _read_jobs(path: Path) -> tuple[dict[str, list[Any]], list[int]]:
-    jobs: dict[str, list[Any]] = {name: [] for name in JOB_FIELDS}
+    jobs: dict[str, list[Any]] = {name: [] for name in (*JOB_FIELDS, "final_state")}
     lines = []
     for line, row in _rows(path, JOB_FIELDS):
         lines.append(line)
         jobs["job_id"].append(row["job_id"])
+        jobs["final_state"].append(row.get("final_state", ""))
         jobs["allocated_resources"].append(row["allocated_resources"])
         for name in ("submission_time", "starting_time", "finish_time"):
             jobs[name].append(_number(path, line, row, name, name != "submission_time"))

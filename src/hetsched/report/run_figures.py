@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from hetsched.report.mpl import pyplot, save
+from hetsched.report.reserved import reserved_blocks
 from hetsched.report.run_data import RunData
 from hetsched.report.series import EXACT_LIMIT, envelope, integral, time_unit
 
@@ -27,11 +28,16 @@ HEADROOM = 1.22
 #: Lines between nodes up to this many nodes (more would grey the chart out).
 SEPARATED_NODES = 200
 WIDTH = 10.0
+#: The legend's names of the Gantt chart's reservations and killed jobs.
+RESERVED_LABEL = "reserved / unavailable"
+KILLED_LABEL = "killed"
 
 
 def gantt(run: RunData) -> Any:
     """Each job a bar over the core ids it held, from its start to its end (or the end of
-    the window, lighter, for a job still running); nodes separated by lines."""
+    the window, lighter, for a job still running), a killed job outlined; the platform's
+    reservations hatched grey (:mod:`~hetsched.report.reserved` says on which ids); nodes
+    separated by lines."""
     from matplotlib.collections import PolyCollection
 
     plt = pyplot()
@@ -39,22 +45,42 @@ def gantt(run: RunData) -> Any:
     height = min(9.0, 3.0 + 0.02 * float(run.slots.sum()) ** 0.5 * 10)
     fig, ax = plt.subplots(figsize=(WIDTH, height))
     job, lo, hi = run.ranges.T if len(run.ranges) else (np.zeros(0, int),) * 3
-    start = run.start[job]
     running = np.isnan(run.end[job])
     end = np.where(running, run.window[1], run.end[job])
-    x0, x1 = (start - run.window[0]) / scale, (end - run.window[0]) / scale
-    verts = np.stack([np.stack(p, axis=-1) for p in ((x0, lo), (x0, hi), (x1, hi), (x1, lo))],
-                     axis=1).astype(float)
+    verts = _boxes(run, scale, run.start[job], end, lo, hi)
     colours = plt.get_cmap("tab20")(job % 20)
     colours[running, 3] = 0.45
     ax.add_collection(PolyCollection(verts, facecolors=colours, linewidths=0, rasterized=True))
+    killed = run.killed[job] if len(run.killed) else np.zeros(len(job), bool)
+    if killed.any():
+        ax.add_collection(PolyCollection(verts[killed], facecolors="none", edgecolors="black",
+                                         linewidths=0.9, zorder=4, label=KILLED_LABEL))
+    blocks = reserved_blocks(run)
+    if len(blocks):
+        ax.add_collection(PolyCollection(
+            _boxes(run, scale, *blocks.T), facecolors=(0.5, 0.5, 0.5, 0.3), edgecolors="0.3",
+            linewidths=0, hatch="////", zorder=3, label=RESERVED_LABEL))
     _node_axis(ax, run)
     ax.set_xlim(0, (run.window[1] - run.window[0]) / scale or 1)
     ax.set_xlabel(f"time ({unit})")
-    ax.set_title(f"{run.title}: jobs on cores ({np.unique(job).size:,} jobs started)",
-                 fontsize=10)
+    title = f"{run.title}: jobs on cores ({np.unique(job).size:,} jobs started)"
+    if killed.any() or len(blocks):
+        ax.set_title(title, fontsize=10, loc="left")
+        ax.legend(loc="lower right", bbox_to_anchor=(1.0, 1.0), fontsize=8, ncol=2,
+                  frameon=False, borderaxespad=0.2)
+    else:
+        ax.set_title(title, fontsize=10)
     fig.tight_layout()
     return fig
+
+
+def _boxes(run: RunData, scale: float, t0: np.ndarray, t1: np.ndarray, lo: np.ndarray,
+           hi: np.ndarray) -> np.ndarray:
+    """The rectangles ``[t0, t1) × [lo, hi)`` as vertices, time from the window's start in
+    the axis' unit."""
+    x0, x1 = (t0 - run.window[0]) / scale, (t1 - run.window[0]) / scale
+    return np.stack([np.stack(p, axis=-1) for p in ((x0, lo), (x0, hi), (x1, hi), (x1, lo))],
+                    axis=1).astype(float)
 
 
 def _node_axis(ax: Any, run: RunData) -> None:
