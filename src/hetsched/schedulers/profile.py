@@ -38,11 +38,11 @@ class Profile:
         self.now = now
 
     @staticmethod
-    def of_running(view: ClusterView) -> "Profile":
+    def of_running(view: ClusterView, until: float = math.inf) -> "Profile":
         """Free resources now, then after each estimated end of a running job (the amounts
         freed at one time summed first, in the order of ``view.running``), less what the
         platform's reservations take as they begin (and plus what they give back as they
-        end)."""
+        end): those that begin before ``until`` (the profile holds until then)."""
         now = view.now
         ends: list[list[tuple[float, int, float, float]]] = [[] for _ in view.node_index]
         for run in view.running.values():
@@ -59,7 +59,7 @@ class Profile:
             every_end = sorted(((end, count, 0.0, 0.0) for node in ends
                                 for end, count, _, _ in node), key=_END)
             total = _skyline(now, (view.total_free_slots, 0.0, 0.0), every_end)
-        for node, pieces in view.reserved_ahead().items():  # capacity the platform reserved
+        for node, pieces in view.reserved_ahead(until).items():  # what the platform reserved
             for start, end, slots in pieces:
                 skylines[node].add(start, end, -slots, 0.0, 0.0)
                 if total is not skylines[node]:
@@ -327,10 +327,20 @@ def _first_fit_beside_reservations(view: ClusterView, job: Job, key: np.ndarray 
     conservative backfilling books it) in :meth:`Profile.of_running`. The free cores projected
     are, on the nodes of its allocation, the fewest over that duration, elsewhere those at its
     start. ``inf`` and no allocation when no time fits (a reservation for good holds what it
-    needs); the free resources projected are then those of now."""
-    profile = Profile.of_running(view)
+    needs); the free resources projected are then those of now.
+
+    The profile first holds only the reservations that begin before a horizon, one longest
+    window after the running jobs' last estimated end (a long trace of reservations costs
+    nothing beyond it), and the search only starts whose windows end before it; then, where
+    none fits, every reservation, and the starts from there on."""
     durations = view.speed.estimates(job).tolist()
-    found = profile.earliest(job, durations, key, rng, order)
+    longest = max(durations)
+    horizon = max(map(view.estimated_end, view.running.values()), default=view.now) + longest
+    profile = Profile.of_running(view, horizon)
+    found = profile.earliest(job, durations, key, rng, order, hi=horizon - longest)
+    if found is None:
+        profile = Profile.of_running(view)
+        found = profile.earliest(job, durations, key, rng, order, lo=horizon - longest)
     if found is None:
         return math.inf, (), view.free_slots.copy(), view.free_mem.copy(), view.free_disk.copy()
     start, allocation = found
