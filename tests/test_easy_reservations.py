@@ -9,13 +9,15 @@ import math
 from dataclasses import replace
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hetsched.platform.model import NodeType, Platform, Reservation
 from hetsched.platform.reservations import overbooked
 from hetsched.schedulers.backfill import EasyBackfill, _Shadow
-from hetsched.sim.engine import simulate
+from hetsched.schedulers.profile import Profile
+from hetsched.sim.engine import Simulation, simulate
 from hetsched.sim.result import JobState
 from hetsched.testing import check_result, check_scheduler, contract_platform
 from hetsched.workload.model import SPREAD, Job, Workload
@@ -63,6 +65,20 @@ def test_the_shadow_time_looks_past_a_reservation_ahead() -> None:
     result = simulate(node(Reservation(0, 60, 100, 8)), Workload("w", jobs), scheduler)
     assert scheduler.promised[1] == 100.0
     assert result.start.tolist() == [0.0, 100.0, 2.0, 12.0]
+    check_result(result)
+
+
+def test_the_shadow_time_sees_a_reservation_far_ahead() -> None:
+    # 16 cores; [60, 140) holds 1 and [150, 160) 1. R (8 tasks, 50 s) runs from 0. H (16
+    # tasks, 100 s) at 1 fits from 140 until 150 only, and from 160 on: its shadow time is 160
+    # (the reservations that begin up to one window after R's end, 150, do not show it: the
+    # search looks further). D (4 tasks, 10 s) at 2 ends by then: it backfills.
+    jobs = (job("R", 0, 8, 50), job("H", 1, 16, 100), job("D", 2, 4, 10))
+    scheduler = Promising()
+    result = simulate(node(Reservation(0, 60, 140, 1), Reservation(0, 150, 160, 1)),
+                      Workload("w", jobs), scheduler)
+    assert scheduler.promised[1] == 160.0
+    assert result.start.tolist() == [0.0, 160.0, 2.0]
     check_result(result)
 
 
@@ -139,3 +155,29 @@ def test_beside_reservations_the_kept_shadow_and_the_skipped_jobs_change_nothing
         again = simulate(platform, workload, other, seed=seed)
         assert np.array_equal(kept.start, again.start, equal_nan=True)
         assert kept.allocation == again.allocation
+
+
+def test_the_view_gives_the_reservations_ahead_that_begin_before_a_time() -> None:
+    # 16 cores: [100, 300) holds 8, [200, 400) 4 more
+    sim = Simulation(node(Reservation(0, 100, 300, 8), Reservation(0, 200, 400, 4)),
+                     Workload("w", (job("a", 0, 1, 1),)))
+    sim.advance()
+    every = [(100.0, 200.0, 8), (200.0, 300.0, 12), (300.0, 400.0, 4)]
+    assert sim.view.reserved_ahead() == {0: every}
+    assert sim.view.reserved_ahead(300.0) == {0: every[:2]}
+    assert sim.view.reserved_ahead(100.0) == {}
+
+
+@settings(max_examples=60, deadline=None)
+@given(reserved_platforms(), exact_workloads(),
+       st.sampled_from(["first", "high_gflops", "low_power"]))
+def test_the_shadow_times_horizon_changes_no_schedule(platform, workload, selection) -> None:
+    # the head's profile holds the reservations up to a horizon first: the same schedules as
+    # with every reservation in it
+    bounded = simulate(platform, workload, EasyBackfill(selection))
+    whole = Profile.of_running
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Profile, "of_running", staticmethod(lambda view, until=0.0: whole(view)))
+        every = simulate(platform, workload, EasyBackfill(selection))
+    assert np.array_equal(bounded.start, every.start, equal_nan=True)
+    assert bounded.allocation == every.allocation
