@@ -7,9 +7,11 @@ expected to end now: it pushes reservations back, it is never killed.
 
 EASY: the queue head (FCFS) starts if it fits. Otherwise it gets a reservation at the
 earliest projected time (the shadow time) at which it fits, on specific nodes chosen by the
-node selection. Any other queued job, in queue order, may start now if it fits now and
-either ends by estimate no later than the shadow time or only uses resources the
-reservation leaves free at the shadow time ("extra" cores, memory and disk, per node).
+node selection; beside the platform's reservations, for its whole estimated duration. Any
+other queued job, in queue order, may start now if it fits now and either ends by estimate no
+later than the shadow time or only uses resources the reservation leaves free at the shadow
+time ("extra" cores, memory and disk, per node; on the head's nodes, beside reservations, the
+fewest cores left free over its estimated duration).
 
 Conservative backfilling: :mod:`.conservative`.
 """
@@ -75,7 +77,10 @@ class Backfilling(Scheduler):
 class _Shadow:
     """The head's reservation: its shadow time and what each node keeps free then beyond the
     head's needs (``extra_cores``, ``extra_mem``, ``extra_disk``; ``max_extra`` is the most
-    cores on one node, ``total_extra`` the sum of what the nodes keep, each at least 0)."""
+    cores on one node, ``total_extra`` the sum of what the nodes keep, each at least 0). Beside
+    the platform's reservations, the head's nodes keep the fewest cores free over its
+    estimated duration (a reservation may take some after the shadow time:
+    :func:`~hetsched.schedulers.profile.first_fit_time`)."""
 
     def __init__(self, view: ClusterView, head: Job, nodes: NodePreference,
                  rng: np.random.Generator) -> None:
@@ -181,13 +186,14 @@ class EasyBackfill(Backfilling):
         else a new one.
 
         One made earlier with a static node selection is still what a new one would be while
-        the head is the same job, no job ended, no node changed and the shadow time is still to
-        come. A new reservation would release the same jobs at the same times after now (those
-        past their estimate now rather than earlier, but the head did not fit before the
-        shadow time anyway), from fewer free cores, memory and disk (the jobs started since),
-        so no earlier time fits; at the shadow time, the jobs started since take only what was
-        taken from the extra (they end by it or use only the extra). Memory and disk are
-        whole KB, so the sums are the same in any order."""
+        the head is the same job, no job ended, no node changed (a reservation beginning or
+        ending changes one) and the shadow time is still to come. A new reservation would
+        release the same jobs at the same times after now (those past their estimate now
+        rather than earlier, but the head did not fit before the shadow time anyway), beside
+        the same reservations ahead, from fewer free cores, memory and disk (the jobs started
+        since), so no earlier time fits; at the shadow time, the jobs started since take only
+        what was taken from the extra (they end by it or use only the extra). Memory and disk
+        are whole KB, so the sums are the same in any order."""
         kept = self.kept
         if kept is not None and kept.head is head and kept.time > now:
             return kept

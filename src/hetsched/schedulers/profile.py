@@ -38,11 +38,11 @@ class Profile:
         self.now = now
 
     @staticmethod
-    def of_running(view: ClusterView) -> "Profile":
+    def of_running(view: ClusterView, until: float = math.inf) -> "Profile":
         """Free resources now, then after each estimated end of a running job (the amounts
         freed at one time summed first, in the order of ``view.running``), less what the
         platform's reservations take as they begin (and plus what they give back as they
-        end)."""
+        end): those that begin before ``until`` (the profile holds until then)."""
         now = view.now
         ends: list[list[tuple[float, int, float, float]]] = [[] for _ in view.node_index]
         for run in view.running.values():
@@ -59,7 +59,7 @@ class Profile:
             every_end = sorted(((end, count, 0.0, 0.0) for node in ends
                                 for end, count, _, _ in node), key=_END)
             total = _skyline(now, (view.total_free_slots, 0.0, 0.0), every_end)
-        for node, pieces in view.reserved_ahead().items():  # capacity the platform reserved
+        for node, pieces in view.reserved_ahead(until).items():  # what the platform reserved
             for start, end, slots in pieces:
                 skylines[node].add(start, end, -slots, 0.0, 0.0)
                 if total is not skylines[node]:
@@ -284,8 +284,9 @@ def first_fit_time(view: ClusterView, job: Job, key: np.ndarray | None, rng: np.
     first fit, so it costs only as many releases as the job needs. After the first try,
     placement is tried only when the releases could have made room: enough free slots in all,
     and for a one-node job a released node with as many (the others did not fit before).
-    The platform's reservations are not foreseen: where they hold cores the job needs even
-    once every running job has ended, the time is ``inf`` (no shadow: docs/model.md)."""
+    On a platform with reservations: :func:`_first_fit_beside_reservations`."""
+    if view.platform.reservations:
+        return _first_fit_beside_reservations(view, job, key, rng, order)
     # releases add to a list of free cores (numpy's scalar access costs more than the walk)
     cores, mem, disk = view.free_slots.tolist(), view.free_mem.copy(), view.free_disk.copy()
     now = view.now
@@ -312,9 +313,40 @@ def first_fit_time(view: ClusterView, job: Job, key: np.ndarray | None, rng: np.
             if allocation is not None:
                 return t, allocation, projected, mem, disk
         if i == len(runs):
-            if view.free_slots_for(job) is not view.free_slots:  # reservations hold cores now
-                projected = np.array(cores, dtype=view.free_slots.dtype)
-                return math.inf, (), projected, mem, disk  # no time foreseen
             raise AssertionError(f"job {job.id} fits nowhere even when the cluster is empty")
         t = max(runs[i].est_end, now)
         may_fit = not one_node
+
+
+def _first_fit_beside_reservations(view: ClusterView, job: Job, key: np.ndarray | None,
+                                   rng: np.random.Generator, order: np.ndarray | None
+                                   ) -> tuple[float, Allocation, np.ndarray, np.ndarray,
+                                              np.ndarray]:
+    """:func:`first_fit_time` beside the platform's reservations, which may take cores after
+    the job would start: its earliest start for its whole estimated duration (per node, as
+    conservative backfilling books it) in :meth:`Profile.of_running`. The free cores projected
+    are, on the nodes of its allocation, the fewest over that duration, elsewhere those at its
+    start. ``inf`` and no allocation when no time fits (a reservation for good holds what it
+    needs); the free resources projected are then those of now.
+
+    The profile first holds only the reservations that begin before a horizon, one longest
+    window after the running jobs' last estimated end (a long trace of reservations costs
+    nothing beyond it), and the search only starts whose windows end before it; then, where
+    none fits, every reservation, and the starts from there on."""
+    durations = view.speed.estimates(job).tolist()
+    longest = max(durations)
+    horizon = max(map(view.estimated_end, view.running.values()), default=view.now) + longest
+    profile = Profile.of_running(view, horizon)
+    found = profile.earliest(job, durations, key, rng, order, hi=horizon - longest)
+    if found is None:
+        profile = Profile.of_running(view)
+        found = profile.earliest(job, durations, key, rng, order, lo=horizon - longest)
+    if found is None:
+        return math.inf, (), view.free_slots.copy(), view.free_mem.copy(), view.free_disk.copy()
+    start, allocation = found
+    end = start + (durations[allocation[0][0]] if job.nodes == 1 else max(durations))
+    used = {node for node, _ in allocation}  # (a window of no length: the step at start)
+    cores, mem, disk = zip(*(skyline.lowest(start, end if node in used else start)
+                             for node, skyline in enumerate(profile.nodes)))
+    return (start, allocation, np.array(cores, dtype=view.free_slots.dtype), np.array(mem),
+            np.array(disk))

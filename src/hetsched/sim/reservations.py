@@ -67,17 +67,19 @@ class Reservations:
                 out.append(Availability(time, node, max(capacity - self.held(node, time), 0)))
         return out
 
-    def ahead(self, node: int, now: float) -> list[Piece]:
+    def ahead(self, node: int, now: float, until: float = math.inf) -> list[Piece]:
         """What ``node``'s reservations take after ``now`` beyond what they hold now, as
-        ``(start, end, slots)`` pieces (negative slots: given back as one ends)."""
+        ``(start, end, slots)`` pieces (negative slots: given back as one ends), those that
+        begin before ``until``."""
         if node not in self.steps:
             return []
         times, held = self.steps[node]
         per_core, before = self.slots_per_core[node], self.held(node, now)
         first = bisect_right(times, now)
-        ends = [*times[first + 1:], math.inf]
+        stop = bisect_left(times, until, first)
+        ends = [*times[first + 1:stop + 1], math.inf]
         return [(times[i], end, (held[i] - before) * per_core)
-                for i, end in zip(range(first, len(times)), ends) if held[i] != before]
+                for i, end in zip(range(first, stop), ends) if held[i] != before]
 
     def profile(self, node: int, now: float, until: float, free: int,
                 runs: Mapping[int, RunningJob]) -> list[Piece]:

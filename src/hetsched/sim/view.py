@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Protocol
@@ -189,12 +190,13 @@ class ClusterView:
         return self._reservations.room(node, self.now, self.start_time(node) + estimate,
                                        int(state.free_slots[node]), state.jobs_on(node))
 
-    def reserved_ahead(self) -> dict[int, list[Piece]]:
+    def reserved_ahead(self, until: float = math.inf) -> dict[int, list[Piece]]:
         """Per node with reservations still to change, the slots they take after now beyond
         those they hold now (``free_slots`` counts those), as ``(start, end, slots)`` pieces
         (negative slots: given back when a reservation in force ends); what a policy's own
-        projection of free resources subtracts."""
-        ahead = {node: self._reservations.ahead(node, self.now)
+        projection of free resources subtracts. Only the pieces that begin before ``until``:
+        a projection then holds until that time."""
+        ahead = {node: self._reservations.ahead(node, self.now, until)
                  for node in self._reservations.steps}
         return {node: pieces for node, pieces in ahead.items() if pieces}
 
