@@ -397,3 +397,14 @@ def test_swf_queue_partition_walltime_and_header(tmp_path: Path) -> None:
     bad[14] = "1.5"
     message = error_of(load_swf, swf_file(tmp_path, " ".join(bad), name="bad.swf"), PLATFORM)
     assert_mentions(message, "bad.swf", "line 5", "field 'queue'", "whole number")
+
+
+def test_an_swf_trace_out_of_order_gives_jobs_in_submission_order_ties_as_in_the_file(
+        tmp_path: Path) -> None:
+    """The reader gives each job its place in submission order (ties in file order) as it
+    makes it, so the workload keeps the very Job objects."""
+    rest = "-1 10 1 -1 -1 1 20 -1 1 -1 -1 -1 -1 -1 -1 -1"
+    trace = write(tmp_path / "u.swf", "".join(f"{i} {s} {rest}\n" for i, s in
+                                              ((3, 50), (1, 5), (2, 50), (4, 0))))
+    workload = load_swf(trace, load_platform(default_platform_path()))
+    assert [(j.id, j.index) for j in workload.jobs] == [("4", 0), ("1", 1), ("3", 2), ("2", 3)]

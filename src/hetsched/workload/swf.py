@@ -231,13 +231,18 @@ def _to_workload(name: str, path: Path, platform: Platform, options: SwfOptions,
     submit = t[:, COL["submit_time"]]
 
     queue, partition = (t[ok, COL[f]].astype(np.int64).tolist() for f in ("queue", "partition"))
+    # each job made with its place in submission order (the Workload's, a stable sort), so
+    # that the Workload need not copy it to set its index
+    order = np.argsort(submit[ok], kind="stable")
+    place = np.empty_like(order)
+    place[order] = np.arange(order.size)
     jobs = [Job(id=str(i), submit=s, ntasks=n, req_ops=o, req_time=r, nodes=k,
                 job_memory_mb=n * m, profile="swf", walltime=w if w == w else None, queue=q,
-                partition=p)
-            for i, s, n, o, r, k, m, w, q, p in zip(
+                partition=p, index=x)
+            for i, s, n, o, r, k, m, w, q, p, x in zip(
                 ids[ok].tolist(), submit[ok].tolist(), procs[ok].tolist(), req_ops[ok].tolist(),
                 req_time[ok].tolist(), nodes[ok].tolist(), (mem_kb[ok] / 1024).tolist(),
-                walltime[ok].tolist(), queue, partition)]
+                walltime[ok].tolist(), queue, partition, place.tolist())]
     return Workload(name, tuple(jobs), str(path), skipped=tuple(skipped),
                     metadata=metadata)
 
