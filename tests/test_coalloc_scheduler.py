@@ -159,6 +159,18 @@ def test_a_criterion_summing_an_attribute_nodes_lack_is_refused_in_one_line() ->
     assert len(str(caught.value).splitlines()) == 1
     with pytest.raises(ConfigError, match="horizon"):
         CoAllocation(horizon=-1.0)
+    # a job's own criterion the nodes cannot serve: that job is rejected, the others run
+    jobs = (_job(0, 0.0, 1, 10.0, criterion="max_q"), _job(1, 0.0, 1, 10.0))
+    result = _run(Workload("w", jobs))
+    assert result.reason[0].startswith("coalloc: criterion 'max_q' sums attribute 'q'")
+    assert result.state[1] == JobState.FINISHED
+
+
+def test_without_a_horizon_a_window_reserved_for_good_is_never_found() -> None:
+    # node 6 is reserved for good from 400: 8 nodes are never free together
+    result = _run(Workload("w", (_job(0, 500.0, 8, 10.0),)))
+    assert result.reason[0] == ("coalloc: no common free window of 8 nodes within the budget "
+                                "in the next 1e+12 s")
 
 
 @pytest.mark.parametrize("spec", ["coalloc", "coalloc:criterion=min_cost,horizon=100000"])

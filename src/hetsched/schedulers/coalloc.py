@@ -23,7 +23,7 @@ from hetsched.errors import ConfigError
 from hetsched.sim.protocol import Decision, Events, Reject, Scheduler, Start, WakeUp
 from hetsched.sim.resources import room
 from hetsched.sim.view import ClusterView
-from hetsched.workload.model import Job
+from hetsched.workload.model import Job, criterion_problem
 
 #: How far ahead windows are searched without a ``horizon`` (seconds after now): unbounded
 #: in effect, finite for the search's numbers.
@@ -51,7 +51,7 @@ class CoAllocation(Scheduler):
                    "co-allocation criterion>, horizon=<seconds>)")
 
     def __init__(self, criterion: str = "first_fit", horizon: float | None = None) -> None:
-        problem = criterion_problem(criterion)
+        problem = unusable(criterion)
         if problem:
             raise ConfigError(f"coalloc: {problem}")
         if horizon is not None and (isinstance(horizon, bool)
@@ -110,7 +110,7 @@ class CoAllocation(Scheduler):
         """``job``'s booking, or why none: ``(None, reason, blocked)``."""
         view = self.view
         rule = job.criterion or self.criterion
-        problem = criterion_problem(rule)
+        problem = unusable(rule)
         if problem:
             return None, f"coalloc: {problem}", False
         eligible = self._eligible(job)
@@ -118,22 +118,24 @@ class CoAllocation(Scheduler):
             return None, (f"coalloc: needs {job.ntasks} distinct nodes of speed >= "
                           f"{job.min_performance:g} with room for one task; the platform has "
                           f"{len(eligible)}"), False
-        budget = math.inf if job.budget is None else job.budget
-        cheapest = self._cheapest_cost(job, eligible)
+        cheapest, dearest = self._cost_range(job, eligible)
+        budget = dearest if job.budget is None else job.budget
         if cheapest > budget:
             return None, (f"coalloc: budget {budget:g} too small: the cheapest window of "
                           f"{job.ntasks} nodes costs {cheapest:g}"), False
         until = now + UNBOUNDED if self.horizon is None else self.horizon
         slots, blocked = self._slots(job, eligible, now, until)
         volume, performance = self._performance(job, slots["node"])
-        request = Request(job.ntasks, volume, min(budget, 1e300), 0.0, rule)
+        request = Request(job.ntasks, volume, budget, 0.0, rule)
         table = Slots(np.array(slots["node"], dtype=np.int64), slots["start"], slots["end"],
                       performance, self._prices(slots["node"]),
                       {"speed": [view.speed.speeds[n] for n in slots["node"]]})
         found = search(table, request) if len(table) >= job.ntasks else None
         if found is None:
+            by = f"before {until:g}" if self.horizon is not None else \
+                f"in the next {UNBOUNDED:g} s"
             return None, (f"coalloc: no common free window of {job.ntasks} nodes within the "
-                          f"budget before {until:g}"), blocked
+                          f"budget {by}"), blocked
         nodes = tuple(sorted(found.nodes))
         end = found.start + view.speed.estimate_on(job, list(nodes))
         return Booking(job, nodes, found.start, end), "", False
@@ -153,17 +155,20 @@ class CoAllocation(Scheduler):
         arrays = self.view.platform.arrays
         return (arrays.price / arrays.slots)[np.asarray(nodes, dtype=np.intp)]
 
-    def _cheapest_cost(self, job: Job, eligible: list[int]) -> float:
-        """The least cost of any ``ntasks`` eligible nodes, whenever they are free: for each
-        node as the slowest, its estimate times the cheapest ``ntasks`` at least as fast."""
+    def _cost_range(self, job: Job, eligible: list[int]) -> tuple[float, float]:
+        """The least cost of any ``ntasks`` eligible nodes whenever they are free (for each
+        node as the slowest, its estimate times the cheapest ``ntasks`` at least as fast),
+        and a cost no window exceeds (the budget of a job without one: the knapsack of
+        additive criteria needs a finite one)."""
         estimates = self.view.speed.estimates(job)[eligible]
         prices = self._prices(eligible)
-        best = math.inf
+        cheapest = math.inf
         for slowest in np.unique(estimates):
             within = np.sort(prices[estimates <= slowest])
             if within.size >= job.ntasks:
-                best = min(best, float(slowest * within[:job.ntasks].sum()))
-        return best
+                cheapest = min(cheapest, float(slowest * within[:job.ntasks].sum()))
+        dearest = float(estimates.max() * np.sort(prices)[-job.ntasks:].sum())
+        return cheapest, max(2.0 * dearest, 1.0)
 
     def _performance(self, job: Job, nodes: list[int]) -> tuple[float, np.ndarray]:
         """``(V, p)`` with ``V / p_i`` the job's estimate on node ``i``: the speed model's
@@ -233,13 +238,13 @@ def _minus(start: float, end: float,
     return [s for s in spans if s[1] > s[0]]
 
 
-def criterion_problem(name: str) -> str | None:
+def unusable(name: str) -> str | None:
     """Why this scheduler cannot choose windows by criterion ``name`` (unknown, or summing an
     attribute the nodes' slots do not have), or ``None``."""
-    try:
-        rule = coalloc_criterion(name)
-    except ConfigError as err:
-        return str(err)
+    problem = criterion_problem(name)
+    if problem:
+        return problem
+    rule = coalloc_criterion(name)
     if rule.kind == "additive" and rule.measure not in ATTRIBUTES:
         return (f"criterion {name!r} sums attribute {rule.measure!r}, which nodes do not "
                 f"have; they have: {', '.join(ATTRIBUTES)}")
