@@ -108,15 +108,16 @@ def test_every_job_runs_in_a_window_of_distinct_free_nodes_within_its_budget(
 
 
 def test_a_job_with_an_impossible_budget_is_rejected_with_the_reason() -> None:
-    # 2 tasks of 100 s on the slowest node: the cheapest window is two slow nodes for 100 s,
-    # 200 units (or two mid for 50 s at 1.5 per slot: 150; or two fast for 25 s at 4: 200)
+    # 2 tasks of 100 s on the slowest node. A task pays its node's price over its slots
+    # (jobs.csv's cost): two slow nodes for 100 s at 1 per second: 200; two mid for 50 s at
+    # 3 / 2 cores: 150; two fast for 25 s at 8 / 2: 200. The cheapest window costs 150.
     jobs = (_job(0, 0.0, 2, 100.0, budget=149.0), _job(1, 0.0, 2, 100.0, budget=150.0))
     result = _run(Workload("w", jobs))
     assert result.state[0] == JobState.REJECTED
     assert result.reason[0] == "coalloc: budget 149 too small: the cheapest window of 2 " \
                                "nodes costs 150"
     assert result.state[1] == JobState.FINISHED
-    assert job_costs(result)[1] == pytest.approx(150.0)
+    assert job_costs(result)[1] == 150.0
 
 
 def test_too_few_fast_nodes_and_no_window_before_the_horizon_are_reasons() -> None:

@@ -150,10 +150,12 @@ class CoAllocation(Scheduler):
                 and room(job, 1, node.type.memory_mb, node.type.disk_mb) >= 1]
 
     def _prices(self, nodes: list[int]) -> np.ndarray:
-        """What one task pays per second on each node: the node's price over its slots (as
-        ``jobs.csv``'s ``cost``, :mod:`hetsched.metrics.costs`)."""
+        """Co-allocation's ``c_i``: what one task pays per second on each node, the node's
+        price over its slots, as ``jobs.csv``'s ``cost`` charges it
+        (:mod:`hetsched.metrics.costs`): the node's price on a one-core node."""
         arrays = self.view.platform.arrays
-        return (arrays.price / arrays.slots)[np.asarray(nodes, dtype=np.intp)]
+        index = np.asarray(nodes, dtype=np.intp)
+        return arrays.price[index] / arrays.slots[index]
 
     def _cost_range(self, job: Job, eligible: list[int]) -> tuple[float, float]:
         """The least cost of any ``ntasks`` eligible nodes whenever they are free (for each
