@@ -43,6 +43,7 @@ def builtin_entries() -> Iterator[Entry]:
     yield entry("easy", "hetsched.schedulers.backfill:EasyBackfill", "backfill")
     yield entry("conservative", "hetsched.schedulers.conservative:ConservativeBackfill",
                 "backfill")
+    yield entry("coalloc", "hetsched.schedulers.coalloc:CoAllocation", "coalloc")
     for name in HEURISTICS:
         yield entry(name, "hetsched.schedulers.batch:BatchMapping", "batch", heuristic=name)
     for name in ALGORITHMS:
