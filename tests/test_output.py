@@ -150,7 +150,8 @@ def test_write_run_files_and_summary(tmp_path: Path) -> None:
     summary = json.loads((tmp_path / "out" / "summary.json").read_text())
     assert set(summary) == {"hetsched_version", "scheduler", "seed", "inputs", "options",
                             "metrics", "units", "nodes", "reservations", "rejected",
-                            "unfinished", "killed", "skipped_records", "wall_seconds"}
+                            "unfinished", "killed", "failed_kills", "skipped_records",
+                            "wall_seconds"}
     assert summary["reservations"] == []  # the bundled platform has none
     assert set(summary["units"]) == set(summary["metrics"])  # every metric names its unit
     assert summary["scheduler"] == "fcfs" and summary["seed"] == 0

@@ -1,6 +1,7 @@
 """``hetsched generate platform``: a heterogeneous platform from a processor catalogue, by
 counts of its node types or by the IRMaSim thesis' heterogeneity recipes, written in
-hetsched's native format (:mod:`hetsched.platform.generate`)."""
+hetsched's native format (:mod:`hetsched.platform.generate`); ``hetsched generate failures``:
+a native platform with a seeded failure trace added (:mod:`hetsched.platform.failures`)."""
 
 from __future__ import annotations
 
@@ -64,6 +65,40 @@ def generate_platform(
                f"{len(platform.node_types)} node types; full-load power "
                f"{sum(n.type.full_power_w for n in platform.nodes):.1f} W, idle "
                f"{sum(n.type.idle_w for n in platform.nodes):.1f} W")
+
+
+def generate_failures(
+        platform: Annotated[Path, typer.Argument(help="A native platform file.")],
+        out: Annotated[Path, typer.Option("--out", "-o", help="The platform file to write "
+                                          "(.yaml, .yml or .json): the platform with the "
+                                          "trace added to its failures.", show_default=False)],
+        mtbf: Annotated[float, typer.Option("--mtbf", help="Mean time between failures of a "
+                                            "node (s).", show_default=False)],
+        mttr: Annotated[float, typer.Option("--mttr", help="Mean time to repair (s).",
+                                            show_default=False)],
+        horizon: Annotated[float, typer.Option("--horizon", help="Failures start before this "
+                                               "time (s).", show_default=False)],
+        seed: Annotated[int, typer.Option("--seed", help="The seed of the draws.",
+                                          min=0)] = 0) -> None:
+    """Add a seeded failure trace to a native platform: per node, exponential times between
+    failures (mean --mtbf) and repair times (mean --mttr), up to --horizon."""
+    from hetsched.documents import read_structured
+    from hetsched.platform.failures import generate_failures as draw
+    from hetsched.platform.native import native_platform_from_data
+
+    with user_errors():
+        if out.suffix.lower() not in (".yaml", ".yml", ".json"):
+            raise ConfigError(f"--out: expected a .yaml, .yml or .json file, got '{out}'")
+        doc = read_structured(platform)
+        loaded = native_platform_from_data(doc, platform)
+        trace = draw(loaded, mtbf, mttr, horizon, seed)
+        doc = {**doc, "failures": [*doc.get("failures", []), *(
+            {"node": loaded.nodes[f.node].name, "start": f.start, "end": f.end}
+            for f in trace)]}
+        native_platform_from_data(doc, out)  # what is written loads
+        out.write_text(_dump(doc, out))
+    typer.echo(f"{out}: {len(trace)} failures on {len(loaded.nodes)} nodes up to "
+               f"{horizon:g} s")
 
 
 def _dump(doc: dict, out: Path) -> str:

@@ -21,7 +21,7 @@ from hetsched.cli.console import (Format, FormatOpt, QuietOpt, console, print_cs
 from hetsched.cli.dag_cmd import dag_command
 from hetsched.cli.errors import OneLineErrors, user_errors
 from hetsched.cli.generate_cmd import generate_app
-from hetsched.cli.generate_platform_cmd import generate_platform
+from hetsched.cli.generate_platform_cmd import generate_failures, generate_platform
 from hetsched.cli.map_cmd import map_command
 from hetsched.cli.plot_cmd import plot_command
 from hetsched.cli.report_cmd import report_command
@@ -289,6 +289,7 @@ app.command("report")(report_command)
 app.command("convert")(convert_command)
 app.add_typer(study_app, name="study")
 generate_app.command("platform")(generate_platform)
+generate_app.command("failures")(generate_failures)
 
 if __name__ == "__main__":  # pragma: no cover
     app()

@@ -107,8 +107,8 @@ SUMMARY: tuple[Metric, ...] = (
     _count("jobs", NEUTRAL, "jobs",
            "jobs in the workload (records skipped by the loader are not jobs)"),
     _count("finished", HIGHER, "jobs finished",
-           "jobs that ran to their end. `finished`, `rejected`, `unfinished` and `killed` "
-           "(the job end states, below) add up to `jobs`"),
+           "jobs that ran to their end. `finished`, `rejected`, `unfinished`, `killed` and "
+           "`failed_kills` (the job end states, below) add up to `jobs`"),
     _count("rejected", LOWER, "jobs rejected",
            "jobs that never fit on the platform, that the scheduler rejected, or whose "
            "parent was rejected or did not finish"),
@@ -118,6 +118,9 @@ SUMMARY: tuple[Metric, ...] = (
     _count("killed", LOWER, "jobs killed",
            "jobs killed at their walltime (`--walltime kill`). They are not finished: the "
            "means over finished jobs leave them out, as they leave out rejected jobs"),
+    _count("failed_kills", LOWER, "jobs killed by failures",
+           "jobs killed when one of their nodes failed (`final_state` `COMPLETED_KILLED`; "
+           "the reason names the node and the time). Not finished, not in `killed`"),
     _count("skipped_records", NEUTRAL, "records skipped",
            "input records the loader could not turn into jobs (listed in `summary.json`); "
            "the same for every scheduler"),
@@ -206,8 +209,8 @@ RUN_TABLE: tuple[str, ...] = (
     "makespan", "mean_wait", "median_wait", "max_wait", "mean_turnaround", "mean_slowdown",
     "mean_bounded_slowdown", "max_bounded_slowdown", "mean_het_slowdown", "utilisation",
     "energy_j", "edp_js", "rental_cost", "total_cost", "mean_cost", "dssim_turnaround",
-    "dssim_utilisation", "finished", "rejected", "unfinished", "killed", "skipped_records",
-    "wall_seconds", "jobs_per_second")
+    "dssim_utilisation", "finished", "rejected", "unfinished", "killed", "failed_kills",
+    "skipped_records", "wall_seconds", "jobs_per_second")
 #: The metrics ``hetsched report`` shows by default (those with a value).
 REPORT_METRICS: tuple[str, ...] = ("makespan", "mean_wait", "mean_bounded_slowdown",
                                    "mean_het_slowdown", "utilisation", "energy_j", "edp_js")

@@ -85,6 +85,7 @@ def summarize(result: SimResult) -> dict[str, float | int]:
         "rejected": result.count(JobState.REJECTED),
         "unfinished": result.count(JobState.UNFINISHED),
         "killed": result.count(JobState.KILLED),
+        "failed_kills": result.count(JobState.FAILED),
         "skipped_records": len(result.workload.skipped),
         "makespan": window,
         "mean_wait": _stat(rec.wait[done], np.mean),

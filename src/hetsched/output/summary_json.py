@@ -94,6 +94,7 @@ def summary(result: SimResult, options: Mapping[str, Any] | None = None) -> dict
         "rejected": jobs_in_state(result, JobState.REJECTED),
         "unfinished": jobs_in_state(result, JobState.UNFINISHED),
         "killed": jobs_in_state(result, JobState.KILLED),
+        "failed_kills": jobs_in_state(result, JobState.FAILED),
         "skipped_records": [{"line": s.line, "job_id": s.job_id, "reason": s.reason}
                             for s in result.workload.skipped],
         "wall_seconds": result.wall_seconds,

@@ -176,6 +176,17 @@ class Reservation:
     cores: int
 
 
+@dataclass(frozen=True, slots=True)
+class Failure:
+    """``node`` fails at ``start`` and is repaired at ``end`` (``math.inf``: never): its cores
+    go away, unannounced (no scheduler or start rule foresees it), and the jobs running there
+    then are killed (docs/model.md, node availability)."""
+
+    node: int
+    start: float
+    end: float
+
+
 @dataclass(frozen=True)
 class Platform:
     """An ordered set of nodes. Node ``index`` is its position; the order is the file's order.
@@ -186,7 +197,8 @@ class Platform:
     ``availability`` lists low-level changes of node availability every run applies when they
     are due (no start foresees them); ``reservations`` the cores held in advance over
     intervals, which the engine's start rule foresees (a native file's ``downtime`` and
-    ``reservations``).
+    ``reservations``); ``failures`` the node failures no one foresees (a native file's
+    ``failures``).
     ``notes`` are what the loader left out of the file (e.g. a SimGrid platform's links), which
     runs report as input warnings. ``companions`` are the other files the loader took node or
     processor types from (IRMaSim's and Batsim's catalogues): with ``source`` they make the
@@ -200,6 +212,7 @@ class Platform:
     contention_params: tuple[tuple[str, float], ...] = ()
     availability: tuple[Availability, ...] = ()
     reservations: tuple[Reservation, ...] = ()
+    failures: tuple[Failure, ...] = ()
     notes: tuple[str, ...] = ()
     companions: tuple[str, ...] = ()
     arrays: "PlatformArrays" = field(init=False, repr=False, compare=False)

@@ -24,7 +24,7 @@ from hetsched.documents import file_stem, read_structured
 from hetsched.fileio import StrictModel, check_unique, record_namer, validate
 from hetsched.limits import MAX_CORES_PER_NODE, MAX_NODES, MAX_OVERSUBSCRIPTION
 from hetsched.platform.model import (SECONDS_PER_HOUR, Node, NodeType, Platform, Processor,
-                                     Reservation)
+                                     Failure, Reservation)
 from hetsched.platform.reservations import from_downtime, overbooked
 from hetsched.models.contention import PROCESSOR_PARAMETERS
 from hetsched.quantities import (ClockGhz, Coefficient, Cores, Count, MemoryGb, OpsPerCycle,
@@ -161,6 +161,15 @@ class ReservationSpec(StrictModel):
     cores: Cores | None = None
 
 
+class FailureSpec(StrictModel):
+    """A node (by name) that fails at ``start``, unannounced, and is repaired at ``end``
+    (without ``end``, never): the jobs running there are killed."""
+
+    node: str
+    start: Seconds
+    end: Seconds | None = None
+
+
 class PlatformSpec(StrictModel):
     name: str | None = Field(None, min_length=1)
     node_types: list[NodeTypeSpec] = Field(min_length=1)
@@ -169,6 +178,7 @@ class PlatformSpec(StrictModel):
     contention_params: dict[str, Coefficient] = {}
     downtime: list[DowntimeSpec] = []
     reservations: list[ReservationSpec] = []
+    failures: list[FailureSpec] = []
 
 
 def load_native_platform(path: str | Path) -> Platform:
@@ -191,6 +201,7 @@ def native_platform_from_data(data: Any, path: Path) -> Platform:
                     contention=spec.contention,
                     contention_params=tuple(spec.contention_params.items()),
                     reservations=_reservations(spec, nodes, path),
+                    failures=_failures(spec, nodes, path),
                     notes=_idle_boot_times(spec))
 
 
@@ -220,9 +231,7 @@ def _reservations(spec: PlatformSpec, nodes: tuple[Node, ...],
     windows: dict[Node, list[tuple[float, float, int]]] = {}
     for i, down in enumerate(spec.downtime):
         record = f"downtime[{i}]"
-        node = _node(down.node, by_name, path, record)
-        end = math.inf if down.end is None else down.end
-        _check_window(down.start, end, path, record)
+        node, end = _window(down, by_name, path, record)
         if down.cores > node.type.cores:
             raise InputError(path, f"{down.cores} cores left available, but node "
                                    f"'{node.name}' has {node.type.cores}", record=record,
@@ -233,9 +242,7 @@ def _reservations(spec: PlatformSpec, nodes: tuple[Node, ...],
     first = len(held)  # downtime alone never takes more cores than a node has
     for i, booking in enumerate(spec.reservations):
         record = f"reservations[{i}]"
-        node = _node(booking.node, by_name, path, record)
-        end = math.inf if booking.end is None else booking.end
-        _check_window(booking.start, end, path, record)
+        node, end = _window(booking, by_name, path, record)
         cores = node.type.cores if booking.cores is None else booking.cores
         held.append(Reservation(node.index, booking.start, end, cores))
     over = overbooked(held, [node.type.cores for node in nodes])
@@ -246,6 +253,23 @@ def _reservations(spec: PlatformSpec, nodes: tuple[Node, ...],
                                "overlap it)", record=f"reservations[{over - first}]",
                          field="cores")
     return tuple(held)
+
+
+def _failures(spec: PlatformSpec, nodes: tuple[Node, ...], path: Path) -> tuple[Failure, ...]:
+    by_name = {node.name: node for node in nodes}
+    return tuple(Failure(node.index, failure.start, end) for i, failure in
+                 enumerate(spec.failures)
+                 for node, end in [_window(failure, by_name, path, f"failures[{i}]")])
+
+
+def _window(spec: DowntimeSpec | ReservationSpec | FailureSpec, by_name: dict[str, Node],
+            path: Path, record: str) -> tuple[Node, float]:
+    """The node a downtime, reservation or failure names and its end (``math.inf`` without
+    one), checked: a known node, an end after the start."""
+    node = _node(spec.node, by_name, path, record)
+    end = math.inf if spec.end is None else spec.end
+    _check_window(spec.start, end, path, record)
+    return node, end
 
 
 def _node(name: str, by_name: dict[str, Node], path: Path, record: str) -> Node:

@@ -20,7 +20,7 @@ import numpy as np
 
 from hetsched.errors import ConfigError, InputError, SchedulerError
 from hetsched.models.speed import rate as task_rate
-from hetsched.platform.model import Platform
+from hetsched.platform.model import Failure, Platform
 from hetsched.sim.protocol import (Decision, Dequeue, Enqueue, Events, Reject, Scheduler,
                                    Start, WakeUp, run_name)
 from hetsched.models import contention as models
@@ -28,10 +28,11 @@ from hetsched.sim.checks import check_run
 from hetsched.models.contention import ContentionModel, Group
 from hetsched.sim.dependencies import Dependencies
 from hetsched.options import check_walltime
-from hetsched.sim.events import (AVAILABILITY, BOOT, FINISH, KILL, RELEASE, SHARE_END,
-                                 SUBMIT, Availability, EventQueue)
-from hetsched.sim.jobs import (ALIVE, FINISHED, HELD, KILLED, PENDING, QUEUED, REJECTED,
-                               JobTable)
+from hetsched.sim.events import (AVAILABILITY, BOOT, FAILURE, FINISH, KILL, RELEASE, REPAIR,
+                                 SHARE_END, SUBMIT, Availability, EventQueue)
+from hetsched.sim.failures import Failures
+from hetsched.sim.jobs import (ALIVE, FAILED, FINISHED, HELD, KILLED, PENDING, QUEUED,
+                               REJECTED, JobTable)
 from hetsched.sim.ondemand import charged_seconds
 from hetsched.sim.projection import project
 from hetsched.sim.rates import changed_rates, early_ends, node_wide, rerated
@@ -69,7 +70,9 @@ class Simulation:
     ``per_event`` is set); ``availability`` lists changes of node availability
     (:class:`~hetsched.sim.events.Availability`) beyond the platform's own
     (``Platform.availability``), applied when due (no start foresees them, unlike the
-    platform's ``reservations``: :mod:`hetsched.sim.reservations`); ``walltime`` is the
+    platform's ``reservations``: :mod:`hetsched.sim.reservations`); ``failures`` lists node
+    failures beyond the platform's own (``Platform.failures``; :mod:`hetsched.sim.failures`:
+    the jobs on a failed node are killed, state ``FAILED``); ``walltime`` is the
     walltime rule: ``kill`` ends a job still running ``Job.walltime`` seconds after its start
     (state ``KILLED``), ``ignore`` lets it run, ``auto`` (the default) kills for Batsim
     workloads (``metadata["format"]``) only; ``timeseries=False`` records no time series
@@ -83,7 +86,7 @@ class Simulation:
                  contention: str | ContentionModel | None = None,
                  progress: ProgressCallback | None = None, timeseries: bool = True,
                  per_event: bool = False, availability: Iterable[Availability] = (),
-                 walltime: str = "auto") -> None:
+                 walltime: str = "auto", failures: Iterable[Failure] = ()) -> None:
         self.platform = platform
         self.workload = workload
         self.scheduler = scheduler
@@ -139,6 +142,11 @@ class Simulation:
             changes = tuple(self.reservations.changes(platform, changes))
         for change in changes:
             self.events.push(change.time, AVAILABILITY, change.node, change.cores)
+        self.failures = Failures(platform, (*platform.failures, *failures), changes)
+        for failure in self.failures.failures:
+            self.events.push(failure.start, FAILURE, failure.node)
+            if failure.end < math.inf:
+                self.events.push(failure.end, REPAIR, failure.node)
         self._last_change: dict[int, float] = {}  # each node's last availability change
         for change in changes:
             self._last_change[change.node] = max(change.time,
@@ -277,7 +285,8 @@ class Simulation:
         forward (:mod:`hetsched.sim.projection`, a step per job ending there). Where they do
         not, the whole run is forked and run on without a scheduler until they have ended:
         a node that is off or booting (starts wait for its boot) or holds a job waiting for
-        another node's boot; under a contention model also a node with a local queue (the
+        another node's boot; while a failure is still to come (it may kill them); under a
+        contention model also a node with a local queue (the
         engine starts its heads as jobs end), with jobs that also run on other nodes (whose
         rates change with those nodes), or with availability changes."""
         if not 0 <= node < len(self.platform.nodes):
@@ -293,6 +302,8 @@ class Simulation:
         state = self.state
         runs = state.jobs_on(node).values()
         if node in state.booting or state.is_off(node) or any(not run.shares for run in runs):
+            return False
+        if self.failures.last_start >= self.clock[0]:
             return False
         return self.contention is None or not (
             state.local_queues.get(node) or self._last_change.get(node, -math.inf) >= self.clock[0]
@@ -381,9 +392,18 @@ class Simulation:
                 if self._admit(jobs[index]):
                     submitted.append(jobs[index])
             elif kind == AVAILABILITY:
-                self.state.set_available(index, version)
+                if not self.failures.down(index, t):  # else it applies at the repair
+                    self.state.set_available(index, version)
+                    self._drain((index,), t)
                 available.append(index)
-                self._drain((index,), t)
+            elif kind == FAILURE:
+                finished.extend(self._fail(index, t))
+                available.append(index)
+            elif kind == REPAIR:
+                if not self.failures.down(index, t):  # no other failure of it in force
+                    self.state.set_available(index, self.failures.capacity(index, t))
+                    self._drain((index,), t)
+                available.append(index)
             elif kind == RELEASE:
                 self.jobs.set_state(index, PENDING)
                 self.jobs.pending[index] = jobs[index]
@@ -626,10 +646,22 @@ class Simulation:
                            for proc, threads in self.state.assign(node, count)])
         return tuple(shares)
 
-    def _kill(self, run: RunningJob, now: float) -> None:
-        """``run`` reached its walltime: it ends now, killed; its descendants are rejected."""
-        self._finish(run, now, KILLED)
-        self.jobs.set_reason(run.job.index, "walltime reached")
+    def _fail(self, node: int, now: float) -> list[Job]:
+        """``node`` fails now: it has no core left and the jobs running there are killed
+        (whole, on all their nodes); those killed."""
+        self.state.set_available(node, 0)
+        runs = [run for run in self.state.jobs_on(node).values() if run.shares]
+        reason = f"node {self.platform.nodes[node].name} failed at {now:g} s"
+        for run in runs:
+            self._kill(run, now, reason, FAILED)
+        return [run.job for run in runs]
+
+    def _kill(self, run: RunningJob, now: float, reason: str = "walltime reached",
+              end_state: int = KILLED) -> None:
+        """``run`` ends now, killed (at its walltime, or by a failure: ``reason``); its
+        descendants are rejected."""
+        self._finish(run, now, end_state)
+        self.jobs.set_reason(run.job.index, reason)
         self._reject_descendants(run.job.index)
         if self.jobs.queued_on:
             self._drain(run.nodes, now)
@@ -679,7 +711,7 @@ class Simulation:
         for index, parent in self.deps.descendants(ancestor):
             if jobs.state(index) in ALIVE:
                 jobs.pending.pop(index, None)
-                what = "killed" if jobs.state(parent) == KILLED else "rejected"
+                what = "killed" if jobs.state(parent) in (KILLED, FAILED) else "rejected"
                 jobs.reject(index, f"parent '{workload[parent].id}' was {what}: "
                                    f"{jobs.reason(parent)}")
                 self._report_progress()

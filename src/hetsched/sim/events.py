@@ -5,7 +5,8 @@ this order: boot completions (an on-demand node comes up and the jobs held for i
 that everything else at that instant sees it up), finishes, share ends (one share of a running
 job has done its work before the job's end: under a node-wide contention model its node is
 re-rated then; the scheduler does not hear of it), walltime kills (so a job that ends exactly
-at its walltime finishes), node availability changes,
+at its walltime finishes), node failures (a job that ends exactly when its node fails
+finishes), node repairs, node availability changes,
 releases (jobs whose last parent just finished), submissions, wake-ups (so one asked for the
 current instant comes after everything else due then). Simultaneous finishes go by node (the
 lowest node of each job), then in the order they were scheduled: a finish's ``seq`` carries
@@ -35,14 +36,17 @@ class Kind(IntEnum):
     FINISH = 1
     SHARE_END = 2
     KILL = 3
-    AVAILABILITY = 4
-    RELEASE = 5
-    SUBMIT = 6
-    WAKE = 7
+    FAILURE = 4
+    REPAIR = 5
+    AVAILABILITY = 6
+    RELEASE = 7
+    SUBMIT = 8
+    WAKE = 9
 
 
 # plain ints in the heap: tuples of ints compare faster than tuples of enum members
-BOOT, FINISH, SHARE_END, KILL, AVAILABILITY, RELEASE, SUBMIT, WAKE = (int(k) for k in Kind)
+(BOOT, FINISH, SHARE_END, KILL, FAILURE, REPAIR, AVAILABILITY, RELEASE, SUBMIT,
+ WAKE) = (int(k) for k in Kind)
 
 
 Entry = tuple[float, int, int, int, int]

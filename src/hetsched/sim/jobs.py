@@ -21,9 +21,9 @@ from hetsched.sim.shared import SharedParts
 from hetsched.workload.model import Job
 
 # plain ints for the hot paths (an enum member lookup costs more than the comparison)
-PENDING, QUEUED, RUNNING, FINISHED, REJECTED, HELD, KILLED = (
+PENDING, QUEUED, RUNNING, FINISHED, REJECTED, HELD, KILLED, FAILED = (
     int(s) for s in (JobState.PENDING, JobState.QUEUED, JobState.RUNNING, JobState.FINISHED,
-                     JobState.REJECTED, JobState.HELD, JobState.KILLED))
+                     JobState.REJECTED, JobState.HELD, JobState.KILLED, JobState.FAILED))
 ALIVE = frozenset((PENDING, QUEUED, RUNNING, HELD))
 
 CHUNK_BITS = 9

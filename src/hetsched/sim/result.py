@@ -21,6 +21,7 @@ class JobState(IntEnum):
     UNFINISHED = 5
     HELD = 6  # submitted, waiting for its parents (never an end state)
     KILLED = 7  # reached its walltime (the engine's walltime rule)
+    FAILED = 8  # killed by a failure of one of its nodes
 
 
 class TimeSeries:

@@ -14,7 +14,9 @@ from hetsched.sim.result import JobState, SimResult
 from hetsched.workload.model import SPREAD, Job
 
 END_STATES = frozenset({JobState.FINISHED, JobState.REJECTED, JobState.UNFINISHED,
-                        JobState.KILLED})
+                        JobState.KILLED, JobState.FAILED})
+#: The end states of jobs that ran (to their end, or killed).
+RAN = frozenset({JobState.FINISHED, JobState.KILLED, JobState.FAILED})
 
 
 def check_result(result: SimResult, any_nodes: Collection[int] = ()) -> None:
@@ -23,30 +25,33 @@ def check_result(result: SimResult, any_nodes: Collection[int] = ()) -> None:
     or its last parent's end; allocations of the job's shape (its tasks, its node count, an
     even split; only the tasks for the jobs in ``any_nodes``, started with ``any_nodes``); no
     node over its slots, memory or disk at any time; no job on cores a reservation holds
-    during its reserved time. Raises ``AssertionError`` naming the job or node."""
+    during its reserved time; no job on a node while it is failed, and a job killed by a
+    failure ended when one of its nodes failed. Raises ``AssertionError`` naming the job or node."""
     assert len(result.state) == len(result.workload.jobs), "not one state per job"
     for job in result.workload.jobs:
         _check_job(result, job, job.index in any_nodes)
     _check_capacity(result)
     if result.platform.reservations:
         _check_reservations(result)
+    if result.platform.failures:
+        _check_failures(result)
 
 
 def _check_job(result: SimResult, job: Job, any_nodes: bool) -> None:
     i, what = job.index, f"job '{job.id}'"
     state = JobState(int(result.state[i]))
     assert state in END_STATES, f"{what} ends {state.name}, not an end state"
-    if state in (JobState.REJECTED, JobState.UNFINISHED):
+    if state in (JobState.REJECTED, JobState.UNFINISHED, JobState.FAILED):
         assert result.reason.get(i), f"{what} is {state.name} without a reason"
     allocation, start, end = result.allocation[i], result.start[i], result.end[i]
     if allocation is None:
-        assert state is not JobState.FINISHED and state is not JobState.KILLED, \
+        assert state not in RAN, \
             f"{what} is {state.name} without an allocation"
         assert math.isnan(start), f"{what} has a start but no allocation"
         return
     assert state is not JobState.REJECTED, f"{what} is rejected but was started"
     assert start >= job.submit, f"{what} starts at {start}, before its submission {job.submit}"
-    if state in (JobState.FINISHED, JobState.KILLED):
+    if state in RAN:
         assert end >= start, f"{what} ends at {end}, before its start {start}"
     for parent in job.parents:
         p = result.workload.by_id[parent].index
@@ -122,6 +127,27 @@ def _check_reservations(result: SimResult) -> None:
         over = next(((t, h) for t, h in zip(times, held) if h > slots), None)
         assert over is None, (f"node {node} holds {over[1]} slots (reservations and jobs in "
                               f"their reserved time) at {over[0]}, more than its {slots}")
+
+
+def _check_failures(result: SimResult) -> None:
+    """No job holds a node from a failure of it to its repair (a job killed by the failure
+    ends at its start); each job killed by a failure ended at the start of a failure of one of
+    its nodes."""
+    failures = result.platform.failures
+    for job, allocation in zip(result.workload.jobs, result.allocation):
+        if allocation is None:
+            continue
+        start, end = float(result.start[job.index]), float(result.end[job.index])
+        end = math.inf if math.isnan(end) else end
+        nodes = {node for node, _ in allocation}
+        for f in failures:
+            assert f.node not in nodes or not (start < f.end and end > f.start), \
+                f"job '{job.id}' holds node {f.node} from {start} to {end}, across its " \
+                f"failure from {f.start} to {f.end}"
+        if result.state[job.index] == JobState.FAILED:
+            assert any(f.node in nodes and f.start == end for f in failures), \
+                f"job '{job.id}' was killed by a failure at {end}, but none of its nodes " \
+                "failed then"
 
 
 def check_completes(result: SimResult, after_fork: bool = False) -> None:
