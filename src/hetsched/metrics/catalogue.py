@@ -89,8 +89,9 @@ class Catalogue(Mapping[str, Metric]):
         return Catalogue(replace(self.find(key), key=name) for name, key in names.items())
 
 
-def _count(key: str, direction: Direction, label: str, description: str) -> Metric:
-    return Metric(key, "count", direction, label, fmt_count, description)
+def _count(key: str, direction: Direction, label: str, description: str,
+           optional: bool = False) -> Metric:
+    return Metric(key, "count", direction, label, fmt_count, description, optional)
 
 
 def _seconds(key: str, label: str, description: str) -> Metric:
@@ -120,7 +121,9 @@ SUMMARY: tuple[Metric, ...] = (
            "means over finished jobs leave them out, as they leave out rejected jobs"),
     _count("failed_kills", LOWER, "jobs killed by failures",
            "jobs killed when one of their nodes failed (`final_state` `COMPLETED_KILLED`; "
-           "the reason names the node and the time). Not finished, not in `killed`"),
+           "the reason names the node and the time). Not finished, not in `killed`. No "
+           "value (`null`) on a platform without failures that killed none",
+           optional=True),
     _count("skipped_records", NEUTRAL, "records skipped",
            "input records the loader could not turn into jobs (listed in `summary.json`); "
            "the same for every scheduler"),

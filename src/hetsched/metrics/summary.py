@@ -36,6 +36,13 @@ def rental_cost(result: SimResult) -> float:
     return float(prices @ result.node_charged_seconds / SECONDS_PER_HOUR)
 
 
+def failed_kills(result: SimResult) -> float:
+    """Jobs killed by node failures; NaN (no value: the tables leave the row out) for a run
+    on a platform without failures that killed none."""
+    count = result.count(JobState.FAILED)
+    return count if count or result.platform.failures else float("nan")
+
+
 def dssim_turnaround(result: SimResult, wait: np.ndarray, run: np.ndarray) -> float:
     """ds-sim's average turnaround: mean wait and mean execution, each truncated to whole
     seconds, then added (NaN without finished jobs, and for always-on platforms)."""
@@ -85,7 +92,7 @@ def summarize(result: SimResult) -> dict[str, float | int]:
         "rejected": result.count(JobState.REJECTED),
         "unfinished": result.count(JobState.UNFINISHED),
         "killed": result.count(JobState.KILLED),
-        "failed_kills": result.count(JobState.FAILED),
+        "failed_kills": failed_kills(result),
         "skipped_records": len(result.workload.skipped),
         "makespan": window,
         "mean_wait": _stat(rec.wait[done], np.mean),
