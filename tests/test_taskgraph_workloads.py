@@ -230,3 +230,15 @@ def test_schedulers_keep_the_contract_on_the_textbook_graph(name: str) -> None:
     path = shared("dag/arabnejad2014_peft.json")
     platform = load_platform(path)
     assert check_scheduler(name, platform, load_workload(path, platform)).name == "given"
+
+
+def test_a_processor_far_cheaper_than_the_others_keeps_a_clock_within_the_limits(
+        tmp_path: Path) -> None:
+    """Clocks only order the processors: one whose costs sum 1e6 times lower is as fast as
+    the limit allows, not 1e6 GHz."""
+    path = write(tmp_path / "g.json", {"name": "g", "processors": 2, "edges": [],
+                                       "tasks": {"1": [1e6, 1.0], "2": [1e6, 1.0]}})
+    platform = load_platform(path)
+    assert [n.type.clock_ghz for n in platform.nodes] == [1.0, 1000.0]
+    result = simulate(platform, load_workload(path, platform), create("heft"))
+    assert result.end.tolist() == [1.0, 2.0]  # the rows' times, whatever the clocks

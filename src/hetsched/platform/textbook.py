@@ -8,8 +8,9 @@ which the graph's jobs' ETC rows name (:mod:`hetsched.workload.taskgraph`). The 
 unrelated, so no speed gives them; a speed still orders the nodes for the rules that read one
 (the slowest node, where estimates without a row are given; node selections by speed): a
 processor's clock is the largest of the processors' summed costs over its own (1 GHz, one
-operation a cycle, on the processor whose costs sum highest; faster as its costs sum lower).
-Memory and disk are unlimited and there is no power model.
+operation a cycle, on the processor whose costs sum highest; faster as its costs sum lower, at
+most ``limits.MAX_CLOCK_GHZ``: only the order matters). Memory and disk are unlimited and there
+is no power model.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from hetsched.errors import InputError
+from hetsched.limits import MAX_CLOCK_GHZ
 from hetsched.mapping.dag_io import processor_name, textbook_graph
 from hetsched.mapping.graph import TaskGraph
 from hetsched.parsing import quote
@@ -44,7 +46,8 @@ def textbook_platform(data: Any, path: Path) -> Platform:
     graph = simulated_graph(data, path)
     totals = graph.cost.sum(axis=0)
     highest = float(totals.max())
-    nodes = tuple(_node(p, highest / float(total)) for p, total in enumerate(totals))
+    nodes = tuple(_node(p, min(highest / float(total), MAX_CLOCK_GHZ))
+                  for p, total in enumerate(totals))
     return Platform(graph.name, nodes, str(path))
 
 
