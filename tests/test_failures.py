@@ -23,10 +23,10 @@ from hetsched.platform.model import Failure, NodeType, Platform
 from hetsched.schedulers import Start, create
 from hetsched.sim.engine import Simulation, simulate
 from hetsched.sim.result import JobState
-from hetsched.testing import check_result, contract_inputs
+from hetsched.testing import check_result
 from hetsched.workload.model import Job, Workload
 from support import assert_one_line_error, write
-from test_reservations import _one_per_family
+from test_reservations import _one_per_family, runs_on_every_family
 
 EIGHT = NodeType("fast", 8, 1.0)  # 1 GHz: a job of s seconds takes s seconds
 
@@ -177,24 +177,8 @@ def test_native_failures_and_their_bad_input(tmp_path) -> None:
 
 @pytest.mark.parametrize("name", _one_per_family())
 def test_every_scheduler_family_runs_on_a_platform_with_failures(name: str) -> None:
-    scheduler = create(name)
-    for inputs in contract_inputs():
-        trace = generate_failures(inputs.platform, mtbf=2000.0, mttr=200.0, horizon=5000.0,
-                                  seed=1)
-        platform = replace(inputs.platform, failures=trace)
-        try:
-            scheduler.check(platform, inputs.workload)
-        except ConfigError:
-            continue
-        result = simulate(platform, inputs.workload, scheduler)
-        # irmasim_minimal's tasks go anywhere; coalloc's one per node (docs/coalloc.md)
-        anywhere = range(len(inputs.workload.jobs)) \
-            if name in ("irmasim_minimal", "coalloc") else ()
-        check_result(result, anywhere)
-        assert not any(state == JobState.UNFINISHED for state in result.state.tolist()), \
-            result.reason
-        return
-    pytest.fail(f"{name} runs on none of the contract inputs")
+    runs_on_every_family(name, lambda platform: replace(platform, failures=generate_failures(
+        platform, mtbf=2000.0, mttr=200.0, horizon=5000.0, seed=1)))
 
 
 def test_generate_failures_then_run_end_to_end(tmp_path) -> None:

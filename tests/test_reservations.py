@@ -4,6 +4,8 @@ one, and every scheduler family runs on a platform with them."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import math
 from dataclasses import replace
 
@@ -153,11 +155,13 @@ def _one_per_family() -> list[str]:
     return sorted({*chosen.values(), "conservative"})
 
 
-@pytest.mark.parametrize("name", _one_per_family())
-def test_every_scheduler_family_runs_beside_reservations(name: str) -> None:
+def runs_on_every_family(name: str, change: Callable[[Platform], Platform]) -> None:
+    """Scheduler ``name`` on the first contract input it accepts, its platform changed by
+    ``change``: the invariants hold (no job on reserved or failed cores, every job in an end
+    state) and no job is left unfinished."""
     scheduler = create(name)
     for inputs in contract_inputs():
-        platform = _reserved(inputs.platform)
+        platform = change(inputs.platform)
         try:
             scheduler.check(platform, inputs.workload)
         except ConfigError:
@@ -166,9 +170,14 @@ def test_every_scheduler_family_runs_beside_reservations(name: str) -> None:
         # irmasim_minimal's tasks go anywhere; coalloc's one per node (docs/coalloc.md)
         anywhere = range(len(inputs.workload.jobs)) \
             if name in ("irmasim_minimal", "coalloc") else ()
-        check_result(result, anywhere)  # no job on reserved cores, every job in an end state
+        check_result(result, anywhere)
         assert not any(state == JobState.UNFINISHED for state in result.state.tolist()), \
             result.reason
         return
     pytest.fail(f"{name} runs on none of the contract inputs")
+
+
+@pytest.mark.parametrize("name", _one_per_family())
+def test_every_scheduler_family_runs_beside_reservations(name: str) -> None:
+    runs_on_every_family(name, _reserved)
 
