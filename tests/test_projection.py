@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from hetsched.platform.model import NodeType, Platform, Processor
+from hetsched.platform.model import Failure, NodeType, Platform, Processor
 from hetsched.errors import SchedulerError
 from hetsched.sim import projection
 from hetsched.sim.engine import Simulation
@@ -174,12 +174,14 @@ def waiting_job(sim: Simulation, rng: np.random.Generator) -> Job | None:
 def test_the_what_if_is_the_runs_on_booting_nodes_local_queues_and_multi_node_jobs(
         contention: str | None, seed: int) -> None:
     """Nodes that boot, local queues the engine drains, jobs whose rates change with other
-    nodes and availability changes: ``project`` still gives the run's ends."""
+    nodes, availability changes and failures ahead: ``project`` still gives the run's ends."""
     rng = np.random.default_rng(100 + seed)
     changes = [Availability(float(rng.integers(10, 200)), int(rng.integers(0, 4)),
                             int(rng.integers(4, 9))) for _ in range(3)]
+    failures = [Failure(int(rng.integers(0, 4)), float(rng.integers(100, 300)),
+                        float(rng.integers(300, 500))) for _ in range(2)]
     sim = Simulation(mixed_platform(), mixed_workload(rng, 40), None, contention=contention,
-                     availability=changes)
+                     availability=changes, failures=failures)
     job = waiting_job(sim, rng)
     assert job is not None
     compared = 0

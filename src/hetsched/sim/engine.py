@@ -285,10 +285,11 @@ class Simulation:
         forward (:mod:`hetsched.sim.projection`, a step per job ending there). Where they do
         not, the whole run is forked and run on without a scheduler until they have ended:
         a node that is off or booting (starts wait for its boot) or holds a job waiting for
-        another node's boot; while a failure is still to come (it may kill them); under a
-        contention model also a node with a local queue (the
-        engine starts its heads as jobs end), with jobs that also run on other nodes (whose
-        rates change with those nodes), or with availability changes."""
+        another node's boot; a node whose failure, or with a job that also runs on other
+        nodes any failure, is still to come (it may kill them); under a contention model also
+        a node with a local queue (the engine starts its heads as jobs end), with jobs that
+        also run on other nodes (whose rates change with those nodes), or with availability
+        changes ahead."""
         if not 0 <= node < len(self.platform.nodes):
             raise SchedulerError(f"{self._name}: project(): no node {node!r} (the nodes are "
                                  f"0 to {len(self.platform.nodes) - 1})")
@@ -303,11 +304,14 @@ class Simulation:
         runs = state.jobs_on(node).values()
         if node in state.booting or state.is_off(node) or any(not run.shares for run in runs):
             return False
-        if self.failures.last_start >= self.clock[0]:
+        now, failures = self.clock[0], self.failures
+        spread = any(len(run.allocation) > 1 for run in runs)
+        if failures.last_on.get(node, -math.inf) >= now or (spread
+                                                              and failures.last_start >= now):
             return False
         return self.contention is None or not (
-            state.local_queues.get(node) or self._last_change.get(node, -math.inf) >= self.clock[0]
-            or any(len(run.allocation) > 1 for run in runs))
+            spread or state.local_queues.get(node)
+            or self._last_change.get(node, -math.inf) >= now)
 
     def _forked_ends(self, node: int, starts: Sequence[Job]) -> dict[int, float]:
         """:meth:`project` by a fork of the run, run on without a scheduler (beyond any

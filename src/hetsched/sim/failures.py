@@ -34,6 +34,8 @@ class Failures:
         self.setpoints = {node: [c for c in changes if c.node == node] for node in self.windows}
         self.cores = [node.type.cores for node in platform.nodes]
         self.last_start = max((f.start for f in self.failures), default=-math.inf)
+        self.last_on = {node: max(start for start, _ in spans)
+                        for node, spans in self.windows.items()}  # each node's last failure
 
     def __bool__(self) -> bool:
         return bool(self.failures)
