@@ -1,26 +1,27 @@
 """Co-allocation in the simulator: windows booked for parallel jobs (docs/coalloc.md).
 
 A job of ``n = ntasks`` tasks runs one task per node on ``n`` distinct nodes that are wholly
-free (no running job by its estimate, no reservation, no booking of this scheduler) over a
-common window ``[t, t + T)``; ``T`` is the job's estimate on its slowest chosen node (the
-engine's own estimate of the allocation, ``SpeedModel.estimate_on``). Jobs are booked in
-submission order (FCFS booking) by :func:`hetsched.coalloc.search`, with the job's criterion
-(else the scheduler's), budget and minimum speed; a booking is never moved later, except when
-a job running past its estimate still holds a booked node at the booked start: that job is
-booked again from then. A job no window fits within the horizon is rejected with the reason.
+free (no running job by its estimate, no reservation, no booking) over a common window
+``[t, t + T)``; ``T`` is the job's estimate on its slowest chosen node (the engine's own
+estimate of the allocation, ``SpeedModel.estimate_on``). Jobs are booked in submission order
+(FCFS booking) by :func:`hetsched.coalloc.search`, with the job's criterion (else the
+scheduler's), budget and minimum speed, as ``Reserve`` decisions: the engine holds each window
+and starts its job then (:mod:`hetsched.sim.bookings`). A booking is never moved later, except
+when a job running past its estimate still holds a booked node at the booked start: the booked
+job then starts as soon as its nodes are free. A job no window fits within the horizon is
+rejected with the reason.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 import numpy as np
 
 from hetsched.coalloc import Request, Slots, criterion as coalloc_criterion, search
 from hetsched.errors import ConfigError
-from hetsched.sim.protocol import Decision, Events, Reject, Scheduler, Start, WakeUp
+from hetsched.sim.protocol import Decision, Events, Reject, Reserve, Scheduler
 from hetsched.sim.resources import room
 from hetsched.sim.view import ClusterView
 from hetsched.workload.model import Job, criterion_problem
@@ -30,16 +31,6 @@ from hetsched.workload.model import Job, criterion_problem
 UNBOUNDED = 1e12
 #: The slots' additive attributes a ``max:NAME`` / ``min:NAME`` criterion may sum.
 ATTRIBUTES = ("speed",)
-
-
-@dataclass(frozen=True)
-class Booking:
-    """``job`` booked on ``nodes`` (one task each) over ``[start, end)``."""
-
-    job: Job
-    nodes: tuple[int, ...]
-    start: float
-    end: float
 
 
 class CoAllocation(Scheduler):
@@ -64,67 +55,35 @@ class CoAllocation(Scheduler):
 
     def reset(self, view: ClusterView, rng: np.random.Generator) -> None:
         super().reset(view, rng)
-        self.bookings: dict[int, Booking] = {}
         self.waiting: list[Job] = list(view.pending.values())  # a fork's pending jobs
-        self.woken_at: set[float] = set()
 
     def decide(self, now: float, events: Events) -> Iterator[Decision]:
-        self.waiting.extend(events.arrived)
-        yield from self._book_waiting(now)
-        yield from self._start_due(now)
-        if self.waiting:  # booked again: a job past its estimate held a node
-            yield from self._book_waiting(now)
-            yield from self._start_due(now)
-        self.woken_at = {t for t in self.woken_at if t > now}
-        for start in sorted({b.start for b in self.bookings.values()} - self.woken_at):
-            self.woken_at.add(start)
-            yield WakeUp(start)
-
-    def _start_due(self, now: float) -> Iterator[Decision]:
-        """Starts the jobs booked from now, one task on each booked node; a job whose node is
-        still held by a job past its estimate waits to be booked again."""
-        due = sorted((b for b in self.bookings.values() if b.start <= now),
-                     key=lambda b: b.job.index)
-        for booking in due:
-            del self.bookings[booking.job.index]
-            if all(self._whole_free_now(node) for node in booking.nodes):
-                yield Start(booking.job, tuple((node, 1) for node in booking.nodes),
-                            any_nodes=True)
-            else:
-                self.waiting.append(booking.job)
-
-    def _book_waiting(self, now: float) -> Iterator[Decision]:
-        """Books the waiting jobs in order; rejects those no window fits. A job that finds no
-        window only because a job past its estimate holds a node now waits for the next event."""
-        waiting, self.waiting = self.waiting, []
+        """Books the jobs that arrived (and a fork's pending ones), in order; rejects those no
+        window fits."""
+        waiting, self.waiting = [*self.waiting, *events.arrived], []
         for job in waiting:
-            booking, reason, blocked = self._book(job, now)
-            if booking is not None:
-                self.bookings[job.index] = booking
-            elif blocked:
-                self.waiting.append(job)
-            else:
-                yield Reject(job, reason)
+            booking = self._book(job, now)
+            yield booking if isinstance(booking, Reserve) else Reject(job, booking)
 
-    def _book(self, job: Job, now: float) -> tuple[Booking | None, str, bool]:
-        """``job``'s booking, or why none: ``(None, reason, blocked)``."""
+    def _book(self, job: Job, now: float) -> Reserve | str:
+        """``job``'s booking, or why none."""
         view = self.view
         rule = job.criterion or self.criterion
         problem = unusable(rule)
         if problem:
-            return None, f"coalloc: {problem}", False
+            return f"coalloc: {problem}"
         eligible = self._eligible(job)
         if len(eligible) < job.ntasks:
-            return None, (f"coalloc: needs {job.ntasks} distinct nodes of speed >= "
-                          f"{job.min_performance:g} with room for one task; the platform has "
-                          f"{len(eligible)}"), False
+            return (f"coalloc: needs {job.ntasks} distinct nodes of speed >= "
+                    f"{job.min_performance:g} with room for one task; the platform has "
+                    f"{len(eligible)}")
         cheapest, dearest = self._cost_range(job, eligible)
         budget = dearest if job.budget is None else job.budget
         if cheapest > budget:
-            return None, (f"coalloc: budget {budget:g} too small: the cheapest window of "
-                          f"{job.ntasks} nodes costs {cheapest:g}"), False
+            return (f"coalloc: budget {budget:g} too small: the cheapest window of "
+                    f"{job.ntasks} nodes costs {cheapest:g}")
         until = now + UNBOUNDED if self.horizon is None else self.horizon
-        slots, blocked = self._slots(job, eligible, now, until)
+        slots = self._slots(eligible, now, until)
         volume, performance = self._performance(job, slots["node"])
         request = Request(job.ntasks, volume, budget, 0.0, rule)
         table = Slots(np.array(slots["node"], dtype=np.int64), slots["start"], slots["end"],
@@ -134,11 +93,9 @@ class CoAllocation(Scheduler):
         if found is None:
             by = f"before {until:g}" if self.horizon is not None else \
                 f"in the next {UNBOUNDED:g} s"
-            return None, (f"coalloc: no common free window of {job.ntasks} nodes within the "
-                          f"budget {by}"), blocked
-        nodes = tuple(sorted(found.nodes))
-        end = found.start + view.speed.estimate_on(job, list(nodes))
-        return Booking(job, nodes, found.start, end), "", False
+            return f"coalloc: no common free window of {job.ntasks} nodes within the budget {by}"
+        return Reserve(job, tuple((int(node), 1) for node in sorted(found.nodes)), found.start,
+                       any_nodes=True)
 
     def _eligible(self, job: Job) -> list[int]:
         """The nodes fast enough for ``job`` with the memory and disk for one of its tasks."""
@@ -183,34 +140,19 @@ class CoAllocation(Scheduler):
             return job.req_time, np.ones(index.size)
         return job.req_time * speed.slowest, self.view.platform.arrays.speed[index]
 
-    def _slots(self, job: Job, eligible: list[int], now: float,
-               until: float) -> tuple[dict[str, list], bool]:
-        """The spans in which each eligible node is wholly free from now to ``until``, less
-        this scheduler's bookings; and whether a node that looks free now is still held by a
-        job past its estimate."""
+    def _slots(self, eligible: list[int], now: float, until: float) -> dict[str, list]:
+        """The spans in which each eligible node is wholly free from now to ``until`` (beside
+        running jobs by their estimates, reservations and bookings)."""
         view = self.view
         total = view.platform.arrays.slots
-        booked: dict[int, list[tuple[float, float]]] = {}
-        for b in self.bookings.values():
-            for node in b.nodes:
-                booked.setdefault(node, []).append((b.start, b.end))
         columns: dict[str, list] = {"node": [], "start": [], "end": []}
-        blocked = False
         for node in eligible:
-            held_now = not self._whole_free_now(node)
             for start, end in _free_spans(view.free_intervals(node, now, until),
                                           int(total[node])):
-                if held_now and start <= now:
-                    blocked = True
-                    continue
-                for a, b in _minus(start, end, sorted(booked.get(node, ()))):
-                    columns["node"].append(node)
-                    columns["start"].append(a)
-                    columns["end"].append(b)
-        return columns, blocked
-
-    def _whole_free_now(self, node: int) -> bool:
-        return bool(self.view.free_slots[node] == self.view.platform.arrays.slots[node])
+                columns["node"].append(node)
+                columns["start"].append(start)
+                columns["end"].append(end)
+        return columns
 
 
 def _free_spans(pieces: list[tuple[float, float, int]], whole: int) -> list[tuple[float, float]]:
@@ -224,20 +166,6 @@ def _free_spans(pieces: list[tuple[float, float, int]], whole: int) -> list[tupl
         else:
             spans.append((start, end))
     return spans
-
-
-def _minus(start: float, end: float,
-           taken: list[tuple[float, float]]) -> list[tuple[float, float]]:
-    """``[start, end)`` less the sorted spans ``taken``."""
-    spans = []
-    for a, b in taken:
-        if a > start:
-            spans.append((start, min(a, end)))
-        start = max(start, b)
-        if start >= end:
-            return [s for s in spans if s[1] > s[0]]
-    spans.append((start, end))
-    return [s for s in spans if s[1] > s[0]]
 
 
 def unusable(name: str) -> str | None:

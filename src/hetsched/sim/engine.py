@@ -21,15 +21,16 @@ import numpy as np
 from hetsched.errors import ConfigError, InputError, SchedulerError
 from hetsched.models.speed import rate as task_rate
 from hetsched.platform.model import Failure, Platform
-from hetsched.sim.protocol import (Decision, Dequeue, Enqueue, Events, Reject, Scheduler,
-                                   Start, WakeUp, run_name)
+from hetsched.sim.bookings import Booking, Bookings
+from hetsched.sim.protocol import (Decision, Dequeue, Enqueue, Events, Reject, Reserve,
+                                   Scheduler, Start, WakeUp, run_name)
 from hetsched.models import contention as models
 from hetsched.sim.checks import check_run
 from hetsched.models.contention import ContentionModel, Group
 from hetsched.sim.dependencies import Dependencies
 from hetsched.options import check_walltime
-from hetsched.sim.events import (AVAILABILITY, BOOT, FAILURE, FINISH, KILL, RELEASE, REPAIR,
-                                 SHARE_END, SUBMIT, Availability, EventQueue)
+from hetsched.sim.events import (AVAILABILITY, BOOKED, BOOT, FAILURE, FINISH, KILL, RELEASE,
+                                 REPAIR, SHARE_END, SUBMIT, Availability, EventQueue)
 from hetsched.sim.failures import Failures
 from hetsched.sim.jobs import (ALIVE, FAILED, FINISHED, HELD, KILLED, PENDING, QUEUED,
                                REJECTED, JobTable)
@@ -122,8 +123,11 @@ class Simulation:
         self.dirty: set[int] = set()  # processors whose threads changed this instant
         self.reservations = Reservations(platform, platform.reservations)
         self._reserved = bool(self.reservations)  # (read on every start: a plain bool)
+        self.bookings = Bookings()  # the windows booked by Reserve, not started yet
+        self._waiting: set[int] = set()  # booked jobs whose window began, not started yet
+        self._booked_started: list[Job] = []  # booked jobs started at this instant
         self.view = ClusterView(platform, self.state, self.jobs, self.clock, workload.jobs,
-                                weakref.ref(self), self.reservations)
+                                weakref.ref(self), self.reservations, self.bookings)
         self._times_on = self.view.speed.times_on
         self.fresh: set[int] = set()  # jobs started this instant (their finish not pushed)
         self.last_end = self.t0
@@ -219,6 +223,8 @@ class Simulation:
             elif kind is Reject:
                 self._take_pending(decision.job, "reject")
                 self._reject(decision.job, decision.reason)
+            elif kind is Reserve:
+                self._reserve(decision, now)
             else:
                 raise SchedulerError(f"{self._name}: unknown decision {decision!r}")
 
@@ -262,8 +268,12 @@ class Simulation:
         other.series = self.series.copy()
         other.clock = [self.clock[0]]
         other.dirty = set(self.dirty)
+        other.bookings = self.bookings.copy()
+        other._waiting, other._booked_started = set(self._waiting), []
         other.view = ClusterView(self.platform, other.state, other.jobs, other.clock,
-                                 self.workload.jobs, weakref.ref(other), self.reservations)
+                                 self.workload.jobs, weakref.ref(other), self.reservations,
+                                 other.bookings)
+        other.view._reserved = self._reserved
         other.fresh = set(self.fresh)
         other._rng, other._rng_state = None, self._generator_state()
         other.scheduler = scheduler
@@ -285,8 +295,9 @@ class Simulation:
         forward (:mod:`hetsched.sim.projection`, a step per job ending there). Where they do
         not, the whole run is forked and run on without a scheduler until they have ended:
         a node that is off or booting (starts wait for its boot) or holds a job waiting for
-        another node's boot; a node whose failure, or with a job that also runs on other
-        nodes any failure, is still to come (it may kill them); under a contention model also
+        another node's boot; a node with bookings (the engine starts their jobs); a node
+        whose failure, or with a job that also runs on other nodes any failure, is still to
+        come (it may kill them); under a contention model also
         a node with a local queue (the engine starts its heads as jobs end), with jobs that
         also run on other nodes (whose rates change with those nodes), or with availability
         changes ahead."""
@@ -302,7 +313,8 @@ class Simulation:
         """Whether the jobs on ``node`` evolve with that node alone (see :meth:`project`)."""
         state = self.state
         runs = state.jobs_on(node).values()
-        if node in state.booting or state.is_off(node) or any(not run.shares for run in runs):
+        if node in state.booting or state.is_off(node) or any(not run.shares for run in runs) \
+                or node in self.bookings.on_node:  # (the engine starts booked jobs there)
             return False
         now, failures = self.clock[0], self.failures
         spread = any(len(run.allocation) > 1 for run in runs)
@@ -382,7 +394,7 @@ class Simulation:
                 if run is not None and run.version == version:
                     self._finish(run, t)
                     finished.append(run.job)
-                    if self.jobs.queued_on:
+                    if self.jobs.queued_on or self._waiting:
                         touched.update([node for node, _ in run.allocation])
                     if self.per_event:
                         break
@@ -408,6 +420,10 @@ class Simulation:
                     self.state.set_available(index, self.failures.capacity(index, t))
                     self._drain((index,), t)
                 available.append(index)
+            elif kind == BOOKED:
+                booking = self.bookings.by_job.get(index)
+                if booking is not None and booking.start == t:  # (else cancelled or moved)
+                    self._start_booked(booking, t)
             elif kind == RELEASE:
                 self.jobs.set_state(index, PENDING)
                 self.jobs.pending[index] = jobs[index]
@@ -434,7 +450,10 @@ class Simulation:
                 break
         if touched:
             self._drain(touched, t)
-        if not (finished or submitted or released or available or woken or booted):
+        started: tuple[Job, ...] = ()
+        if self._booked_started:
+            started, self._booked_started = tuple(self._booked_started), []
+        if not (finished or submitted or released or available or woken or booted or started):
             if self.dirty:  # only shares ended: their nodes' new rates start now all the same
                 self._rerate(t)
             return None
@@ -443,7 +462,7 @@ class Simulation:
         return _new(Events, (tuple(submitted) if submitted else (),
                              tuple(finished) if finished else (), woken,
                              tuple(released) if released else (),
-                             tuple(available) if available else (), booted))
+                             tuple(available) if available else (), booted, started))
 
     def _close_instant(self) -> None:
         """What follows the decisions of an instant: rates of the nodes that changed, then
@@ -457,7 +476,9 @@ class Simulation:
         if self.record_timeseries:
             state = self.state
             held = state.held_count  # started on a booting node: waiting, not running yet
-            self.series.append(now, len(self.jobs.pending) + len(self.jobs.queued_on) + held,
+            waiting = len(self.jobs.pending) + len(self.jobs.queued_on) + held + len(
+                self.bookings.by_job)
+            self.series.append(now, waiting,
                                len(state.running) - held, state.total_busy_cores,
                                state.total_power)
 
@@ -507,16 +528,21 @@ class Simulation:
         self._drain((node,), now)
 
     def _dequeue(self, job: Job) -> None:
-        """Back to pending, keeping the pending jobs in submission order."""
+        """Out of its local queue, or its booking cancelled: back to pending, keeping the
+        pending jobs in submission order."""
         jobs = self.jobs
         node = jobs.queued_on.pop(job.index, None)
-        if node is None:
+        if job.index in self.bookings.by_job:
+            self.bookings.remove(job.index)
+            self._waiting.discard(job.index)
+        elif node is None:
             raise SchedulerError(f"{self._name}: cannot dequeue job '{job.id}': "
-                                 f"it waits in no local queue")
-        queue = self.state.local_queues[node]
-        queue.remove(job)
-        if not queue:
-            del self.state.local_queues[node]
+                                 f"it waits in no local queue and has no booking")
+        else:
+            queue = self.state.local_queues[node]
+            queue.remove(job)
+            if not queue:
+                del self.state.local_queues[node]
         jobs.set_state(job.index, PENDING)
         items = sorted([*jobs.pending.items(), (job.index, job)])
         jobs.pending.clear()
@@ -529,7 +555,12 @@ class Simulation:
             self.events.push_wake(at)
 
     def _drain(self, nodes: Iterable[int], now: float) -> None:
-        """Start the local-queue heads that fit on ``nodes`` (in node order)."""
+        """Start the booked jobs waiting for ``nodes`` (in booking order) that fit now, then
+        the local-queue heads that fit there (in node order)."""
+        if self._waiting:
+            nodes = set(nodes)
+            for booking in self.bookings.waiting_on(self._waiting, nodes):
+                self._start_booked(booking, now)
         if not self.jobs.queued_on:
             return
         for node in sorted(nodes):
@@ -581,21 +612,61 @@ class Simulation:
             run.shares = ()
             state.hold(run, wait)
 
-    def _overlap(self, job: Job, nodes: list[int], cores: list[int], now: float) -> str | None:
-        """Why ``job`` cannot start on ``nodes`` now beside the reservations (its tasks must
-        fit there until its reserved end: its start, after any boot, plus its estimate), or
-        ``None``."""
+    def _overlap(self, job: Job, nodes: list[int], cores: list[int], now: float,
+                 since: float | None = None, exclude: int = -1) -> str | None:
+        """Why ``job`` cannot start on ``nodes`` now (or, booked, from ``since``) beside the
+        reservations and the bookings (its tasks must fit there until its reserved end: its
+        start, after any boot, plus its estimate), or ``None``."""
         state = self.state
         up = max([state.start_time(node, now) for node in nodes]) if self._on_demand else now
-        until = up + self._times_on(job, nodes)[1]
+        until = max(up, since or now) + self._times_on(job, nodes)[1]
         for node, count in zip(nodes, cores):
             room = self.reservations.room(node, now, until, int(state.free_slots[node]),
-                                          state.jobs_on(node))
+                                          state.jobs_on(node),
+                                          self.bookings.pieces(node, now, until, exclude),
+                                          since)
             if count > room:
                 return (f"would overlap a reservation: {count} task(s) on node {node} until "
-                        f"its reserved end {until:g}, where reservations and running jobs "
-                        f"leave {max(room, 0)} slot(s) free from {now:g}")
+                        f"its reserved end {until:g}, where reservations, bookings and running "
+                        f"jobs leave {max(room, 0)} slot(s) free from {since or now:g}")
         return None
+
+    def _reserve(self, decision: Reserve, now: float) -> None:
+        """Book ``decision``'s window, checked (:mod:`hetsched.sim.bookings`)."""
+        job, start = decision.job, decision.start
+        pairs = tuple([(int(n), int(c)) for n, c in decision.allocation])
+        nodes, cores = [n for n, _ in pairs], [c for _, c in pairs]
+        if not (isinstance(start, (int, float)) and now <= start < math.inf):
+            raise SchedulerError(f"{self._name}: cannot book job '{job.id}' from {start!r}: "
+                                 f"a window starts now ({now:g}) or later")
+        self._take_pending(job, "book")
+        a = self.platform.arrays
+        problem = allocation_problem(job, nodes, cores, a.slots, a.memory_mb, a.disk_mb,
+                                     decision.any_nodes) or self._overlap(job, nodes, cores, now,
+                                                                          start)
+        if problem:
+            raise SchedulerError(f"{self._name}: booking of job '{job.id}' from {start:g} "
+                                 f"{problem}")
+        self.bookings.add(Booking(job, pairs, float(start), self._times_on(job, nodes)[1],
+                                  decision.any_nodes))
+        self._reserved = self.view._reserved = True
+        self.jobs.set_state(job.index, QUEUED)
+        self.events.push(float(start), BOOKED, job.index)
+
+    def _start_booked(self, booking: Booking, now: float) -> None:
+        """Start ``booking``'s job now if its allocation is free (beside the other bookings),
+        else let it wait for its nodes (:meth:`_drain` tries again as they change)."""
+        job, state = booking.job, self.state
+        nodes, cores = [n for n, _ in booking.allocation], [c for _, c in booking.allocation]
+        if allocation_problem(job, nodes, cores, state.free_slots, state.free_mem,
+                              state.free_disk, booking.any_nodes) or self._overlap(
+                job, nodes, cores, now, exclude=job.index):
+            self._waiting.add(job.index)
+            return
+        self.bookings.remove(job.index)
+        self._waiting.discard(job.index)
+        self._start(job, booking.allocation, now, booking.any_nodes, checked=True)
+        self._booked_started.append(job)
 
     def _run(self, run: RunningJob, now: float) -> None:
         """``run``'s threads start now: they take their cores and its end is scheduled."""
@@ -667,7 +738,7 @@ class Simulation:
         self._finish(run, now, end_state)
         self.jobs.set_reason(run.job.index, reason)
         self._reject_descendants(run.job.index)
-        if self.jobs.queued_on:
+        if self.jobs.queued_on or self._waiting:
             self._drain(run.nodes, now)
 
     def _finish(self, run: RunningJob, now: float, end_state: int = FINISHED) -> None:
@@ -769,6 +840,9 @@ class Simulation:
                 reason = "not submitted before the horizon"
             else:
                 reason = f"{was.name.lower()} at the horizon"
+            booking = self.bookings.by_job.get(index)
+            if booking is not None:
+                reason = f"booked from {booking.start:g} s, never started ({reason})"
             jobs.set_reason(index, reason)
 
     def _unfinished_parent(self, job: Job) -> str | None:

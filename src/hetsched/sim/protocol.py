@@ -69,14 +69,28 @@ class Reject(NamedTuple):
     reason: str
 
 
-Decision = Union[Start, Enqueue, Dequeue, WakeUp, Reject]
+class Reserve(NamedTuple):
+    """Book ``allocation`` (pairs ``(node, slots)``) for ``job`` from ``start`` (now or later)
+    for its estimate on that allocation; the engine starts the job then, and lets no other
+    start or booking take those slots meanwhile (:mod:`hetsched.sim.bookings`). ``Dequeue``
+    cancels a booking not started yet (the job is pending again). ``any_nodes``: as for
+    :class:`Start`."""
+
+    job: Job
+    allocation: tuple[tuple[int, int], ...]
+    start: float
+    any_nodes: bool = False
+
+
+Decision = Union[Start, Enqueue, Dequeue, WakeUp, Reject, Reserve]
 
 
 class Events(NamedTuple):
     """What happened at the current instant: jobs ``submitted`` (now pending), jobs
     ``finished``, whether a wake-up fired, jobs ``released`` (pending now that their last
-    parent finished), nodes whose availability changed (``available``) and on-demand nodes
-    that finished booting (``booted``; the jobs held for them have started)."""
+    parent finished), nodes whose availability changed (``available``), on-demand nodes
+    that finished booting (``booted``; the jobs held for them have started) and jobs whose
+    booked window began (``started``: the engine started them, :class:`Reserve`)."""
 
     submitted: tuple[Job, ...] = ()
     finished: tuple[Job, ...] = ()
@@ -84,6 +98,7 @@ class Events(NamedTuple):
     released: tuple[Job, ...] = ()
     available: tuple[int, ...] = ()
     booted: tuple[int, ...] = ()
+    started: tuple[Job, ...] = ()
 
     @property
     def arrived(self) -> tuple[Job, ...]:

@@ -5,7 +5,8 @@ A node's free slots at a time ``t`` ahead of now are its free slots now, less th
 reservations hold then beyond what they hold now, plus the slots of the running jobs expected
 (by their estimate) to have ended by then (:meth:`Reservations.profile`). A job may start on
 a node only if its tasks fit there at every time from now to its reserved end (start plus its
-estimate): :meth:`Reservations.room`. Nodes without reservations cost nothing.
+estimate): :meth:`Reservations.room`. Nodes without reservations cost nothing. The windows
+schedulers book (:mod:`hetsched.sim.bookings`) come in as extra pieces taken.
 """
 
 from __future__ import annotations
@@ -82,10 +83,11 @@ class Reservations:
                 for i, end in zip(range(first, stop), ends) if held[i] != before]
 
     def profile(self, node: int, now: float, until: float, free: int,
-                runs: Mapping[int, RunningJob]) -> list[Piece]:
+                runs: Mapping[int, RunningJob], booked: Sequence[Piece] = ()) -> list[Piece]:
         """``node``'s free slots from ``now`` to ``until``, in pieces: ``free`` (its free
-        slots now) changed by the reservations' changes and the estimated ends of ``runs``
-        (its running jobs; one past its estimate is expected to end now)."""
+        slots now) changed by the reservations' changes, the estimated ends of ``runs``
+        (its running jobs; one past its estimate is expected to end now) and the ``booked``
+        pieces (``(start, end, slots)`` taken: the bookings of :mod:`hetsched.sim.bookings`)."""
         steps: dict[float, int] = {}
         per_core = self.slots_per_core[node]
         if node in self.steps:
@@ -99,6 +101,10 @@ class Reservations:
             if end < until:
                 count = sum(c for n, c in run.allocation if n == node)
                 steps[end] = steps.get(end, 0) + count
+        for start, end, slots in booked:
+            steps[start] = steps.get(start, 0) - slots
+            if end < until:
+                steps[end] = steps.get(end, 0) + slots
         pieces: list[Piece] = []
         start = now
         for time in sorted(steps):
@@ -111,10 +117,16 @@ class Reservations:
         return pieces
 
     def room(self, node: int, now: float, until: float, free: int,
-             runs: Mapping[int, RunningJob]) -> int:
-        """The slots ``node`` keeps free from ``now`` to ``until``: what a job reserved over
-        that time may take there (``free``, its free slots now, without reservations ahead)."""
+             runs: Mapping[int, RunningJob], booked: Sequence[Piece] = (),
+             since: float | None = None) -> int:
+        """The slots ``node`` keeps free from ``since`` (default: ``now``) to ``until``: what a
+        job reserved over that time may take there (``free``, its free slots now, without
+        reservations or ``booked`` pieces ahead)."""
         steps = self.steps.get(node)
-        if steps is None or bisect_right(steps[0], now) == bisect_left(steps[0], until):
+        if not booked and since is None and (
+                steps is None or bisect_right(steps[0], now) == bisect_left(steps[0], until)):
             return free
-        return min(piece[2] for piece in self.profile(node, now, until, free, runs))
+        pieces = self.profile(node, now, until, free, runs, booked)
+        if since is not None and since > now:  # (a window of no length: the free slots then)
+            pieces = [piece for piece in pieces if piece[1] > since] or pieces[-1:]
+        return min(piece[2] for piece in pieces)

@@ -12,6 +12,7 @@ import numpy as np
 from hetsched.errors import SchedulerError
 from hetsched.models.speed import SpeedModel
 from hetsched.platform.model import Platform
+from hetsched.sim.bookings import Booking, Bookings
 from hetsched.sim.jobs import JobTable
 from hetsched.sim.ondemand import ACTIVE, BOOTING, IDLE, INACTIVE
 from hetsched.sim.reservations import Piece, Reservations
@@ -63,10 +64,14 @@ class ClusterView:
     def __init__(self, platform: Platform, state: ClusterState, jobs: JobTable,
                  clock: list[float], workload: Sequence[Job],
                  projector: Callable[[], Projector | None],
-                 reservations: Reservations | None = None) -> None:
+                 reservations: Reservations | None = None,
+                 bookings: Bookings | None = None) -> None:
         self.platform = platform
         self._reservations = reservations or Reservations(platform, ())
-        self._reserved = bool(self._reservations)  # (read on every placement: a plain bool)
+        self._bookings = Bookings() if bookings is None else bookings
+        # reservations or bookings to check (read on every placement: a plain bool; the run
+        # sets it on its first booking)
+        self._reserved = bool(self._reservations) or bool(self._bookings)
         self._workload = workload
         self._projector = projector  # the run's what-if, held weakly (the run owns the view)
         self.speed = SpeedModel(platform)
@@ -139,6 +144,11 @@ class ClusterView:
         a booting node hold their resources and start at this time (their ``start``)."""
         return self._state.up_since[node]
 
+    @property
+    def bookings(self) -> Mapping[int, Booking]:
+        """The windows booked (``Reserve``) whose jobs have not started, by job index."""
+        return MappingProxyType(self._bookings.by_job)
+
     def local_queue(self, node: int) -> tuple[Job, ...]:
         return tuple(self._state.local_queues.get(node, ()))
 
@@ -162,7 +172,8 @@ class ClusterView:
 
     def fits(self, job: Job, node: int, cores: int | None = None) -> bool:
         """Whether ``cores`` (default: all tasks of ``job``) fit on ``node`` right now and,
-        beside the reservations, until the job's reserved end there (:meth:`free_slots_for`)."""
+        beside the reservations and bookings, until the job's reserved end there
+        (:meth:`free_slots_for`)."""
         state = self._state
         k = job.ntasks if cores is None else cores
         return fits(job, k, node, state.free_slots, state.free_mem, state.free_disk) and (
@@ -178,7 +189,7 @@ class ClusterView:
         if not self._reserved:
             return self.free_slots
         free = self._state.free_slots.copy()
-        for node in self._reservations.steps:
+        for node in {*self._reservations.steps, *self._bookings.on_node}:
             free[node] = min(free[node], self._room(job, node, longest))
         return free
 
@@ -186,19 +197,24 @@ class ClusterView:
         """The slots ``node`` keeps free from now to ``job``'s reserved end there."""
         estimate = self.speed.estimate(job, node) if job.nodes == 1 and not longest else \
             float(self.speed.estimates(job).max())
-        state = self._state
-        return self._reservations.room(node, self.now, self.start_time(node) + estimate,
-                                       int(state.free_slots[node]), state.jobs_on(node))
+        state, now = self._state, self.now
+        until = self.start_time(node) + estimate
+        return self._reservations.room(node, now, until, int(state.free_slots[node]),
+                                       state.jobs_on(node),
+                                       self._bookings.pieces(node, now, until))
 
     def reserved_ahead(self, until: float = math.inf) -> dict[int, list[Piece]]:
-        """Per node with reservations still to change, the slots they take after now beyond
-        those they hold now (``free_slots`` counts those), as ``(start, end, slots)`` pieces
-        (negative slots: given back when a reservation in force ends); what a policy's own
+        """Per node with reservations still to change or bookings, the slots they take after
+        now beyond those they hold now (``free_slots`` counts those), as ``(start, end,
+        slots)`` pieces (negative slots: given back when a reservation in force ends; a booking
+        is one piece over its window, from now once due); what a policy's own
         projection of free resources subtracts. Only the pieces that begin before ``until``:
         a projection then holds until that time."""
-        ahead = {node: self._reservations.ahead(node, self.now, until)
-                 for node in self._reservations.steps}
-        return {node: pieces for node, pieces in ahead.items() if pieces}
+        now, bookings = self.now, self._bookings
+        ahead = {node: self._reservations.ahead(node, now, until)
+                 + bookings.pieces(node, now, until)
+                 for node in {*self._reservations.steps, *bookings.on_node}}
+        return {node: pieces for node, pieces in sorted(ahead.items()) if pieces}
 
     def start_time(self, node: int) -> float:
         """When a job started on ``node`` now would start: now, or at the node's boot
@@ -207,12 +223,14 @@ class ClusterView:
 
     def free_intervals(self, node: int, t0: float, t1: float) -> list[Piece]:
         """``node``'s free slots over ``[t0, t1)`` (from now at the earliest), as ``(start,
-        end, free slots)`` pieces: its free slots now, less what reservations take as they
-        begin, plus what running jobs give back at their estimated ends (one past its
-        estimate is expected to end now) and reservations as they end."""
+        end, free slots)`` pieces: its free slots now, less what reservations and bookings
+        take as they begin, plus what running jobs give back at their estimated ends (one past
+        its estimate is expected to end now) and reservations and bookings as they end."""
         state, now = self._state, self.now
-        pieces = self._reservations.profile(node, now, max(t1, now), int(state.free_slots[node]),
-                                            state.jobs_on(node))
+        until = max(t1, now)
+        pieces = self._reservations.profile(node, now, until, int(state.free_slots[node]),
+                                            state.jobs_on(node),
+                                            self._bookings.pieces(node, now, until))
         return [(max(a, t0), b, free) for a, b, free in pieces if b > t0 and a < t1]
 
     def project(self, node: int, starts: Sequence[Job] = ()) -> dict[int, float]:

@@ -13,7 +13,7 @@ import numpy as np
 from hetsched.output.jobs_csv import write_jobs_csv
 from hetsched.platform.model import Platform
 from hetsched.sim.engine import Simulation
-from hetsched.sim.protocol import Decision, Events, Scheduler, Start, run_name
+from hetsched.sim.protocol import Decision, Events, Reserve, Scheduler, Start, run_name
 from hetsched.sim.result import SimResult
 from hetsched.sim.view import ClusterView
 from hetsched.testing.inputs import Inputs
@@ -62,7 +62,7 @@ class _Watched(Scheduler):
             self._unchanged(before, "its decisions")
             if decision is None:
                 return
-            if type(decision) is Start and decision.any_nodes:
+            if type(decision) in (Start, Reserve) and decision.any_nodes:
                 self.any_nodes.add(decision.job.index)
             yield decision
 
