@@ -130,6 +130,18 @@ def test_too_few_fast_nodes_and_no_window_before_the_horizon_are_reasons() -> No
                                 "before 1000")
 
 
+def test_without_its_own_horizon_the_scheduler_searches_up_to_the_run_s() -> None:
+    # j0 (6 tasks) fits from 0 within a run horizon of 150. j1 (8 tasks of 100 s) has one
+    # window of all 8 nodes, [300, 400) (j0 until 100 at most, node 0 reserved over
+    # [100, 300), node 6 from 400 for good): unbounded it would be booked there; searched up
+    # to the run's horizon it is rejected, naming it
+    jobs = (_job(0, 0.0, 6, 100.0), _job(1, 0.0, 8, 100.0))
+    result = simulate(_platform(), Workload("w", jobs), CoAllocation(), horizon=150.0)
+    assert result.state[0] == JobState.FINISHED
+    assert result.reason[1] == ("coalloc: no common free window of 8 nodes within the budget "
+                                "before 150")
+
+
 def test_a_booked_window_waits_for_the_reservation_and_is_not_delayed() -> None:
     # the three slow nodes: node 0 is reserved over [100, 300). A (3 tasks, 150 s) at 0 would
     # cross the reservation: its window is [300, 450). B (2 tasks, 50 s) at 1 fits before it

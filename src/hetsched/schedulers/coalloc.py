@@ -82,7 +82,8 @@ class CoAllocation(Scheduler):
         if cheapest > budget:
             return (f"coalloc: budget {budget:g} too small: the cheapest window of "
                     f"{job.ntasks} nodes costs {cheapest:g}")
-        until = now + UNBOUNDED if self.horizon is None else self.horizon
+        horizon = self.horizon if self.horizon is not None else view.horizon
+        until = now + UNBOUNDED if horizon is None else horizon
         slots = self._slots(eligible, now, until)
         volume, performance = self._performance(job, slots["node"])
         request = Request(job.ntasks, volume, budget, 0.0, rule)
@@ -91,7 +92,7 @@ class CoAllocation(Scheduler):
                       {"speed": [view.speed.speeds[n] for n in slots["node"]]})
         found = search(table, request) if len(table) >= job.ntasks else None
         if found is None:
-            by = f"before {until:g}" if self.horizon is not None else \
+            by = f"before {until:g}" if horizon is not None else \
                 f"in the next {UNBOUNDED:g} s"
             return f"coalloc: no common free window of {job.ntasks} nodes within the budget {by}"
         return Reserve(job, tuple((int(node), 1) for node in sorted(found.nodes)), found.start,

@@ -49,6 +49,8 @@ class Projector(Protocol):
     (:class:`~hetsched.sim.engine.Simulation`), which the view cannot import (the run imports
     the view)."""
 
+    horizon: float | None
+
     def project(self, node: int, starts: Sequence[Job] = ()) -> dict[int, float]: ...
 
 
@@ -92,6 +94,13 @@ class ClusterView:
     @property
     def now(self) -> float:
         return self._clock[0]
+
+    @property
+    def horizon(self) -> float | None:
+        """The run's horizon (when it stops: s), ``None`` without one: what a policy that plans
+        ahead may bound its search with."""
+        projector = self._projector()
+        return None if projector is None else projector.horizon
 
     @property
     def all_submitted(self) -> bool:
