@@ -149,10 +149,11 @@ def test_write_run_files_and_summary(tmp_path: Path) -> None:
     assert sorted(written) == ["jobs.csv", "jobs.swf", "summary.json", "timeseries.csv"]
     summary = json.loads((tmp_path / "out" / "summary.json").read_text())
     assert set(summary) == {"hetsched_version", "scheduler", "seed", "inputs", "options",
-                            "metrics", "units", "nodes", "reservations", "rejected",
+                            "metrics", "units", "nodes", "reservations", "failures",
+                            "rejected",
                             "unfinished", "killed", "failed_kills", "skipped_records",
                             "wall_seconds"}
-    assert summary["reservations"] == []  # the bundled platform has none
+    assert summary["reservations"] == summary["failures"] == []  # the platform has none
     assert set(summary["units"]) == set(summary["metrics"])  # every metric names its unit
     assert summary["scheduler"] == "fcfs" and summary["seed"] == 0
     assert summary["inputs"]["platform"]["path"] == str(default_platform_path())

@@ -1,6 +1,6 @@
 """``summary.json`` (metrics and their units, inputs' hashes, version, seed, per-node totals,
-the platform's reservations, every job not finished and why) and ``timeseries.csv`` (queue
-length, running jobs, busy cores, power)."""
+the platform's reservations, the run's node failures, every job not finished and why) and
+``timeseries.csv`` (queue length, running jobs, busy cores, power)."""
 
 from __future__ import annotations
 
@@ -72,6 +72,14 @@ def reservation_entries(result: SimResult) -> list[dict[str, Any]]:
             for r in result.platform.reservations]
 
 
+def failure_entries(result: SimResult) -> list[dict[str, Any]]:
+    """The run's node failures as a native file gives them: node name, start, end (``inf``,
+    never repaired: ``null`` in JSON)."""
+    nodes = result.platform.nodes
+    return [{"node": nodes[f.node].name, "start": f.start, "end": f.end}
+            for f in result.failures]
+
+
 def jobs_in_state(result: SimResult, state: JobState) -> list[dict[str, str]]:
     jobs = result.workload.jobs
     return [{"job_id": jobs[i].id, "reason": result.reason.get(i, "")}
@@ -91,6 +99,7 @@ def summary(result: SimResult, options: Mapping[str, Any] | None = None) -> dict
         "units": UNITS,
         "nodes": node_totals(result),
         "reservations": reservation_entries(result),
+        "failures": failure_entries(result),
         "rejected": jobs_in_state(result, JobState.REJECTED),
         "unfinished": jobs_in_state(result, JobState.UNFINISHED),
         "killed": jobs_in_state(result, JobState.KILLED),

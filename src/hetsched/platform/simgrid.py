@@ -7,8 +7,10 @@ is a list of pstate speeds with SimGrid's units (``f``, ``kf`` … ``Yf``, ``flo
 ``yottaflops``; a plain number is flop/s); a node runs at the speed of the host's initial
 pstate (``pstate``, default 0), one core per ``core``. Batsim's roles: the host with
 ``<prop id="role" value="master">`` (or named ``master_host``, Batsim's default master) and
-``storage`` hosts are not compute nodes (see :func:`_masters`). Links, routes and every
-other element are ignored (links with one note, which runs report as an input warning).
+``storage`` hosts are not compute nodes (see :func:`_masters`). Hosts' state and speed
+profiles become failures and reservations (:mod:`hetsched.platform.simgrid_availability`).
+Links, routes and every other element are ignored (links with one note, which runs report as
+an input warning).
 
 Power is SimGrid's host energy plugin, whose ``wattage_per_state`` gives per pstate
 ``Idle:AllCores`` or ``Idle:Epsilon:AllCores`` (Epsilon = Idle when absent): a host with no
@@ -30,6 +32,7 @@ from hetsched.errors import InputError
 from hetsched.limits import MAX_CORES_PER_NODE, MAX_NODES, MAX_POWER_W, MAX_SPEED, MIN_SPEED
 from hetsched.parsing import parse_float, parse_int, quote
 from hetsched.platform.model import Node, NodeType, Platform
+from hetsched.platform.simgrid_availability import host_availability
 from hetsched.xmldoc import attribute, integer
 
 #: SimGrid's speed units, in flop/s.
@@ -89,7 +92,11 @@ def simgrid_platform(root: ET.Element, path: Path) -> Platform:
         raise InputError(path, "no compute host (every host is Batsim's master or storage)",
                          record="<platform>")
     links = any(True for _ in root.iter("link"))
-    return Platform(path.stem, tuple(nodes), str(path), notes=(LINKS_IGNORED,) if links else ())
+    found = host_availability(root, path, {name for host in hosts for name in host.names},
+                              {node.name: node for node in nodes})
+    return Platform(path.stem, tuple(nodes), str(path), reservations=tuple(found.reservations),
+                    failures=tuple(found.failures),
+                    notes=((LINKS_IGNORED,) if links else ()) + tuple(found.notes))
 
 
 def _check_version(root: ET.Element, path: Path) -> None:

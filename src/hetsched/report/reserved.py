@@ -1,5 +1,8 @@
-"""Where the Gantt chart draws the platform's reservations: on which core ids, over which
-times.
+"""Where the Gantt chart draws the platform's reservations and the run's node failures: on
+which core ids, over which times.
+
+A failure takes the whole node: it is drawn over all the node's ids, from its start to its
+repair, clipped to the run's window (:func:`failed_blocks`).
 
 A reservation holds a number of a node's cores, not particular ones, and the core ids of the
 jobs (``jobs.csv``, :mod:`hetsched.output.core_ids`) were given without regard to it. The
@@ -32,6 +35,16 @@ def reserved_blocks(run: RunData) -> np.ndarray:
         held = steps((start, end, int(slots)) for _, start, end, slots in mine.tolist())
         blocks += _node_blocks(run, int(node), held)
     return np.array(blocks, float).reshape(-1, 4)
+
+
+def failed_blocks(run: RunData) -> np.ndarray:
+    """Rows ``(t0, t1, lo, hi)``: node failures over all the node's ids ``[lo, hi)``, clipped
+    to the run's window (failures wholly outside it left out)."""
+    w0, w1 = run.window
+    rows = [(max(start, w0), min(end, w1), run.offsets[int(node)],
+             run.offsets[int(node)] + run.slots[int(node)])
+            for node, start, end in run.failures.tolist() if start < w1 and end > w0]
+    return np.array(rows, float).reshape(-1, 4)
 
 
 def _node_blocks(run: RunData, node: int,

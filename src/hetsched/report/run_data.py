@@ -1,7 +1,7 @@
 """What the figures of one run need, from a run directory (``jobs.csv``, ``summary.json``,
 ``timeseries.csv``, as ``hetsched run`` writes them) or from a simulation result: when each
 job waited and ran, on which core ids and whether it was killed, the platform's nodes and
-reservations, and the time series.
+reservations, the run's node failures, and the time series.
 
 Reading a run directory checks every value the figures use: a missing file or column, or a
 value that is not a number, is one :class:`~hetsched.errors.InputError` naming the file, the
@@ -34,8 +34,12 @@ JOB_FIELDS = ("job_id", "submission_time", "starting_time", "finish_time",
               "allocated_resources")
 #: The fields of a reservation in ``summary.json`` (``end`` ``null``: for good).
 RESERVATION_FIELDS = ("node", "start", "end", "cores")
-#: ``jobs.csv``'s ``final_state`` of a killed job (drawn outlined).
+#: The fields of a node failure in ``summary.json`` (``end`` ``null``: never repaired).
+FAILURE_FIELDS = ("node", "start", "end")
+#: ``jobs.csv``'s ``final_state`` of a killed job (drawn outlined): at its walltime, or by
+#: a failure of its node.
 KILLED = FINAL_STATE[JobState.KILLED]
+KILLED_STATES = (KILLED, FINAL_STATE[JobState.FAILED])
 #: Most cores and slots (threads it can run) of a node in ``summary.json``.
 NODE_LIMITS = {"cores": MAX_CORES_PER_NODE, "slots": MAX_CORES_PER_NODE * MAX_OVERSUBSCRIPTION}
 
@@ -48,7 +52,9 @@ class RunData:
     ranges ``[lo, hi)`` jobs held, one row ``(job, lo, hi)`` each; node ``n`` owns ids
     ``[offsets[n], offsets[n] + slots[n])``. ``reservations`` are the platform's, one row
     ``(node, start, end, slots held)`` each (``end`` inf: for good; slots: the reserved cores
-    times the node's slots per core); ``killed`` says which jobs were killed."""
+    times the node's slots per core); ``failures`` the run's node failures, one row ``(node,
+    start, end)`` each (``end`` inf: never repaired); ``killed`` says which jobs were killed
+    (at their walltime or by a failure)."""
 
     title: str
     window: tuple[float, float]
@@ -66,6 +72,7 @@ class RunData:
     power_w: np.ndarray
     reservations: np.ndarray = field(default_factory=lambda: np.zeros((0, 4)))
     killed: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))
+    failures: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))
 
     @property
     def offsets(self) -> np.ndarray:
@@ -80,13 +87,13 @@ def from_result(result: Any, title: str) -> RunData:
     """The figures' data of a :class:`~hetsched.sim.result.SimResult` (the same columns the
     run's files would hold)."""
     from hetsched.output.jobs_csv import job_columns
-    from hetsched.output.summary_json import (node_totals, reservation_entries,
-                                              timeseries_columns)
+    from hetsched.output.summary_json import (failure_entries, node_totals,
+                                              reservation_entries, timeseries_columns)
 
     jobs = job_columns(result)
     return _assemble(title, (result.t0, result.t_end), node_totals(result), jobs,
                      timeseries_columns(result), lambda index: f"job {jobs['job_id'][index]}",
-                     reservation_entries(result))
+                     reservation_entries(result), failure_entries(result))
 
 
 def read_run_dir(run_dir: str | Path) -> RunData:
@@ -108,12 +115,13 @@ def read_run_dir(run_dir: str | Path) -> RunData:
     window = (start, start + summary["metrics"]["makespan"])
     return _assemble(title, window, summary["nodes"], jobs, series,
                      lambda index: f"line {lines[index]}", summary.get("reservations", []),
-                     run_dir / "jobs.csv")
+                     summary.get("failures", []), run_dir / "jobs.csv")
 
 
 def _assemble(title: str, window: tuple[float, float], nodes: Sequence[Mapping[str, Any]],
               jobs: Mapping[str, Any], series: Mapping[str, Any], record: Any,
-              reservations: Sequence[Mapping[str, Any]], path: Path | str = "jobs") -> RunData:
+              reservations: Sequence[Mapping[str, Any]], failures: Sequence[Mapping[str, Any]],
+              path: Path | str = "jobs") -> RunData:
     slots = np.array([node["slots"] for node in nodes], np.int64)
     ranges = _core_ranges(jobs["allocated_resources"], int(slots.sum()), record, path)
     start, end = (np.asarray(jobs[name], float) for name in ("starting_time", "finish_time"))
@@ -125,7 +133,8 @@ def _assemble(title: str, window: tuple[float, float], nodes: Sequence[Mapping[s
                    np.asarray(jobs["submission_time"], float), start, end, ranges,
                    *(np.asarray(series[name], float) for name in TimeSeries.FIELDS),
                    _reservation_rows(reservations, nodes),
-                   np.array([state == KILLED for state in jobs["final_state"]], bool))
+                   np.array([state in KILLED_STATES for state in jobs["final_state"]], bool),
+                   _failure_rows(failures, nodes))
 
 
 def _reservation_rows(reservations: Sequence[Mapping[str, Any]],
@@ -139,6 +148,14 @@ def _reservation_rows(reservations: Sequence[Mapping[str, Any]],
         rows.append((index[r["node"]], r["start"], end,
                      r["cores"] * node["slots"] // node["cores"]))
     return np.array(rows, float).reshape(-1, 4)
+
+
+def _failure_rows(failures: Sequence[Mapping[str, Any]],
+                  nodes: Sequence[Mapping[str, Any]]) -> np.ndarray:
+    """``(node, start, end)`` rows of ``summary.json``'s failures."""
+    index = {str(node["name"]): i for i, node in enumerate(nodes)}
+    return np.array([(index[f["node"]], f["start"], math.inf if f["end"] is None else f["end"])
+                     for f in failures], float).reshape(-1, 3)
 
 
 def _core_ranges(cells: Sequence[str], total: int, record: Any, path: Path | str) -> np.ndarray:
@@ -182,22 +199,25 @@ def _read_summary(path: Path) -> dict[str, Any]:
                            if value is None else
                            f"not a whole number from 1 to {most:,}: {quote(str(value))}")
                 raise InputError(path, problem, f"nodes[{i}]", key)
-    _check_reservations(path, summary.get("reservations", []), nodes)
+    _check_windows(path, "reservations", summary.get("reservations", []), nodes)
+    _check_windows(path, "failures", summary.get("failures", []), nodes)
     return summary
 
 
-def _check_reservations(path: Path, reservations: Any, nodes: list[dict[str, Any]]) -> None:
-    """``summary.json``'s ``reservations`` (absent from runs written before them: none)."""
-    if not isinstance(reservations, list):
-        raise InputError(path, "not a list", field="reservations")
+def _check_windows(path: Path, key: str, entries: Any, nodes: list[dict[str, Any]]) -> None:
+    """``summary.json``'s ``reservations`` or ``failures`` (absent from runs written before
+    them: none): each names a node, a start and an end (``null``: for good); a reservation
+    also the cores it holds."""
+    if not isinstance(entries, list):
+        raise InputError(path, "not a list", field=key)
     cores = {node["name"]: node["cores"] for node in nodes}
-    for i, r in enumerate(reservations):
-        record = f"reservations[{i}]"
+    for i, r in enumerate(entries):
+        record = f"{key}[{i}]"
         if not isinstance(r, dict):
             raise InputError(path, "not an object", record)
-        for key in RESERVATION_FIELDS:
-            if key not in r:
-                raise InputError(path, "missing", record, key)
+        for name in RESERVATION_FIELDS if key == "reservations" else FAILURE_FIELDS:
+            if name not in r:
+                raise InputError(path, "missing", record, name)
         if r["node"] not in cores:
             raise InputError(path, f"no node {quote(str(r['node']))} in 'nodes'", record,
                              "node")
@@ -207,10 +227,15 @@ def _check_reservations(path: Path, reservations: Any, nodes: list[dict[str, Any
         if r["end"] is not None and not (_is_time(r["end"]) and r["end"] > r["start"]):
             raise InputError(path, f"not a time after start, nor null (for good): "
                                    f"{quote(str(r['end']))}", record, "end")
-        held, most = r["cores"], cores[r["node"]]
-        if not isinstance(held, int) or isinstance(held, bool) or not 1 <= held <= most:
-            raise InputError(path, f"not a whole number from 1 to the node's {most} cores: "
-                                   f"{quote(str(held))}", record, "cores")
+        if key == "reservations":
+            _check_held(path, record, r["cores"], cores[r["node"]])
+
+
+def _check_held(path: Path, record: str, held: Any, most: int) -> None:
+    """A reservation's ``cores``: a whole number from 1 to the node's cores."""
+    if not isinstance(held, int) or isinstance(held, bool) or not 1 <= held <= most:
+        raise InputError(path, f"not a whole number from 1 to the node's {most} cores: "
+                               f"{quote(str(held))}", record, "cores")
 
 
 def _is_time(value: Any) -> bool:

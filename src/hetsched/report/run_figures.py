@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from hetsched.report.mpl import pyplot, save
-from hetsched.report.reserved import reserved_blocks
+from hetsched.report.reserved import failed_blocks, reserved_blocks
 from hetsched.report.run_data import RunData
 from hetsched.report.series import EXACT_LIMIT, envelope, integral, time_unit
 
@@ -28,16 +28,17 @@ HEADROOM = 1.22
 #: Lines between nodes up to this many nodes (more would grey the chart out).
 SEPARATED_NODES = 200
 WIDTH = 10.0
-#: The legend's names of the Gantt chart's reservations and killed jobs.
+#: The legend's names of the Gantt chart's reservations, node failures and killed jobs.
 RESERVED_LABEL = "reserved / unavailable"
+FAILED_LABEL = "node failed"
 KILLED_LABEL = "killed"
 
 
 def gantt(run: RunData) -> Any:
     """Each job a bar over the core ids it held, from its start to its end (or the end of
     the window, lighter, for a job still running), a killed job outlined; the platform's
-    reservations hatched grey (:mod:`~hetsched.report.reserved` says on which ids); nodes
-    separated by lines."""
+    reservations hatched grey (:mod:`~hetsched.report.reserved` says on which ids), node
+    failures cross-hatched red over the whole node; nodes separated by lines."""
     from matplotlib.collections import PolyCollection
 
     plt = pyplot()
@@ -60,11 +61,17 @@ def gantt(run: RunData) -> Any:
         ax.add_collection(PolyCollection(
             _boxes(run, scale, *blocks.T), facecolors=(0.5, 0.5, 0.5, 0.3), edgecolors="0.3",
             linewidths=0, hatch="////", zorder=3, label=RESERVED_LABEL))
+    failed = failed_blocks(run)
+    if len(failed):
+        ax.add_collection(PolyCollection(
+            _boxes(run, scale, *failed.T), facecolors=(0.85, 0.1, 0.1, 0.25),
+            edgecolors=(0.7, 0.0, 0.0), linewidths=0, hatch="xxxx", zorder=3,
+            label=FAILED_LABEL))
     _node_axis(ax, run)
     ax.set_xlim(0, (run.window[1] - run.window[0]) / scale or 1)
     ax.set_xlabel(f"time ({unit})")
     title = f"{run.title}: jobs on cores ({np.unique(job).size:,} jobs started)"
-    if killed.any() or len(blocks):
+    if killed.any() or len(blocks) or len(failed):
         ax.set_title(title, fontsize=10, loc="left")
         ax.legend(loc="lower right", bbox_to_anchor=(1.0, 1.0), fontsize=8, ncol=2,
                   frameon=False, borderaxespad=0.2)

@@ -867,7 +867,7 @@ class Simulation:
             node_charged_seconds=charged_seconds(self.platform, self.state.up_since, allocation,
                                                  end, self.t0, t_end)
             if self._on_demand else None,
-            contention=self.contention_name)
+            contention=self.contention_name, failures=self.failures.failures)
 
 
 def model_generator(seed: int) -> np.random.Generator:

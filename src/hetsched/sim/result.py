@@ -7,7 +7,7 @@ from enum import IntEnum
 
 import numpy as np
 
-from hetsched.platform.model import Platform
+from hetsched.platform.model import Failure, Platform
 from hetsched.sim.shared import SharedParts
 from hetsched.workload.model import Workload
 
@@ -95,6 +95,8 @@ class SimResult:
     platform has no power model (:attr:`Platform.has_power_model`), or the driver has none.
     ``contention`` names the contention model the run used (``None``: the driver has none).
     ``timeseries`` is ``None`` for a run made without one (the engine's ``timeseries=False``).
+    ``failures`` are the node failures of the run (the platform's and those given to the
+    engine), as reports draw them.
     """
 
     platform: Platform
@@ -117,6 +119,7 @@ class SimResult:
     horizon: float | None = None
     node_charged_seconds: np.ndarray | None = None
     contention: str | None = None
+    failures: tuple[Failure, ...] = ()
 
     @property
     def has_energy(self) -> bool:

@@ -64,14 +64,18 @@ def renamed_nodes(platform: Platform, fmt: str) -> list[str]:
             f"{fmt} names them so"] if renamed else []
 
 
-def platform_losses(platform: Platform, fmt: str, *, contention: str | None) -> list[str]:
-    """Downtime and reservations, and a contention model other than ``contention`` (the one
-    the format's reader gives; ``None``: the format keeps any)."""
+def platform_losses(platform: Platform, fmt: str, *, contention: str | None,
+                    keeps_failures: bool = False) -> list[str]:
+    """Downtime, reservations and (unless the format ``keeps_failures``) failures, and a
+    contention model other than ``contention`` (the one the format's reader gives; ``None``:
+    the format keeps any)."""
     lines = []
     if platform.availability:
         lines.append(f"the platform has downtime: {fmt} has none")
     if platform.reservations:
         lines.append(f"the platform has reservations: {fmt} has none")
+    if platform.failures and not keeps_failures:
+        lines.append(f"the platform has node failures: {fmt} has none")
     if contention is not None and (platform.contention, platform.contention_params) != (
             contention, ()):
         lines.append(f"the platform's contention model is {platform.contention}: {fmt} gives "

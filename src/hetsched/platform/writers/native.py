@@ -12,7 +12,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from hetsched.platform.model import NodeType, Platform, Processor, Reservation
+from hetsched.platform.model import Failure, NodeType, Platform, Processor, Reservation
 from hetsched.platform.writers import PlatformWriter, renamed_nodes
 
 FMT = "the native format"
@@ -103,6 +103,8 @@ def native_document(platform: Platform) -> dict[str, Any]:
         doc["downtime"] = entries
     if platform.reservations:
         doc["reservations"] = [reservation_record(platform, r) for r in platform.reservations]
+    if platform.failures:
+        doc["failures"] = [failure_record(platform, f) for f in platform.failures]
     return doc
 
 
@@ -113,6 +115,14 @@ def reservation_record(platform: Platform, reservation: Reservation) -> dict[str
     if reservation.end < math.inf:
         record["end"] = reservation.end
     return {**record, "cores": reservation.cores}
+
+
+def failure_record(platform: Platform, failure: Failure) -> dict[str, Any]:
+    """A failure as a native ``failures`` entry (no ``end``: never repaired)."""
+    record: dict[str, Any] = {"node": platform.nodes[failure.node].name, "start": failure.start}
+    if failure.end < math.inf:
+        record["end"] = failure.end
+    return record
 
 
 def losses(platform: Platform) -> list[str]:

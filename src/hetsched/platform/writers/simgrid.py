@@ -9,7 +9,12 @@ rounding). SimGrid's host is one processor with no memory.
 A cluster other than ``cluster0`` whose nodes are one run of one node type, named a common
 prefix and consecutive numbers, becomes a ``<cluster>`` (its ``radical`` the numbers; ``bw``
 and ``lat``, which SimGrid requires and hetsched ignores, are placeholders: hetsched models no
-network), so cluster and node names survive; other nodes are ``<host>``s in ``cluster0``."""
+network), so cluster and node names survive; other nodes are ``<host>``s in ``cluster0``.
+
+A node's failures become its state profile (:mod:`hetsched.platform.simgrid_availability`):
+a ``<trace>`` written inline, ``start 0`` and ``end 1`` per failure (overlapping failures of
+a node joined: the node is down while any is in force), connected to the host by
+``<trace_connect kind="HOST_AVAIL">``, which the reader turns back into the same failures."""
 
 from __future__ import annotations
 
@@ -19,7 +24,7 @@ import re
 from pathlib import Path
 from xml.sax.saxutils import quoteattr
 
-from hetsched.platform.model import Node, NodeType, Platform
+from hetsched.platform.model import Failure, Node, NodeType, Platform
 from hetsched.platform.writers import (PlatformWriter, platform_losses, type_losses)
 
 FMT = "SimGrid XML"
@@ -88,8 +93,36 @@ def _elements(platform: Platform) -> list[str]:
     return elements
 
 
+def _down(failures: list[Failure]) -> list[tuple[float, float]]:
+    """The times a node is down, from its failures: their union, in time order."""
+    spans: list[tuple[float, float]] = []
+    for f in sorted(failures, key=lambda f: f.start):
+        if spans and f.start <= spans[-1][1]:
+            spans[-1] = (spans[-1][0], max(spans[-1][1], f.end))
+        else:
+            spans.append((f.start, f.end))
+    return spans
+
+
+def _state_profiles(platform: Platform) -> list[str]:
+    """Each failing node's state profile, inline, and its connection to the host."""
+    by_node: dict[int, list[Failure]] = {}
+    for failure in platform.failures:
+        by_node.setdefault(failure.node, []).append(failure)
+    elements = []
+    for node, failures in sorted(by_node.items()):
+        name = platform.nodes[node].name
+        lines = [f"{start!r} 0\n" + (f"{end!r} 1\n" if end < math.inf else "")
+                 for start, end in _down(failures)]
+        trace = quoteattr(f"{name}.state")
+        elements.append(f"    <trace id={trace} periodicity=\"0\">\n{''.join(lines)}    </trace>"
+                        f"\n    <trace_connect kind=\"HOST_AVAIL\" trace={trace} "
+                        f"element={quoteattr(name)}/>")
+    return elements
+
+
 def write_simgrid(platform: Platform, path: Path) -> Path:
-    hosts = _elements(platform)
+    hosts = _elements(platform) + _state_profiles(platform)
     lines = ['<?xml version="1.0"?>',
              '<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">',
              '<platform version="4.1">', '  <zone id="AS0" routing="Full">',
@@ -118,7 +151,7 @@ def losses(platform: Platform) -> list[str]:
                      f"numbered names: {FMT} puts their hosts in cluster0")
     if "master_host" in {n.name for n in platform.nodes}:
         lines.append(f"a node is named master_host: {FMT} needs the name for Batsim's master")
-    return lines + platform_losses(platform, FMT, contention="none")
+    return lines + platform_losses(platform, FMT, contention="none", keeps_failures=True)
 
 
 WRITER = PlatformWriter("simgrid", ".xml", write_simgrid, losses,
