@@ -57,6 +57,28 @@ def check_walltime(rule: object) -> str:
     return str(rule)
 
 
+#: What becomes of the jobs a node failure kills: ``kill`` ends them, ``requeue`` sends them
+#: back to pending (:class:`hetsched.sim.engine.Simulation`).
+FAILURE_POLICIES = ("kill", "requeue")
+
+
+def check_on_failure(policy: object) -> str:
+    if policy not in FAILURE_POLICIES:
+        raise ConfigError(f"on_failure must be one of {', '.join(FAILURE_POLICIES)}, got "
+                          f"{policy!r}")
+    return str(policy)
+
+
+def check_max_attempts(attempts: object) -> int | None:
+    """``None`` (no limit) or a whole number >= 1 of attempts a requeued job may make."""
+    if attempts is None:
+        return None
+    if isinstance(attempts, bool) or not isinstance(attempts, numbers.Integral) \
+            or attempts < 1:
+        raise ConfigError(f"max_attempts must be a whole number >= 1, got {attempts!r}")
+    return int(attempts)
+
+
 #: How SWF records are placed (``SwfOptions.placement``): see :mod:`hetsched.workload.swf`.
 PLACEMENTS = ("auto", "single", "spread")
 #: Largest ``SwfOptions.estimate_factor``.
