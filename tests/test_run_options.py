@@ -24,7 +24,9 @@ runner = CliRunner()
 #: A value other than the default for each option (a new option must be added here).
 EXAMPLES = {"horizon": 3600.0, "strict": True, "swf_placement": "single",
             "reference_speed": 2e9, "estimate_factor": 2.0, "contention": "deside",
-            "walltime": "kill", "scale_delays": True}
+            "walltime": "kill", "scale_delays": True,
+            "failures": str(Path(__file__).parent / "data" / "failures" / "default_platform.csv"),
+            "on_failure": "requeue", "max_attempts": 3}
 
 
 def _arguments(name: str, value: object) -> list[str]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import os
 
 from hetsched.errors import ConfigError
 from hetsched.limits import MAX_SPEED, MAX_TIME
@@ -77,6 +78,18 @@ def check_max_attempts(attempts: object) -> int | None:
             or attempts < 1:
         raise ConfigError(f"max_attempts must be a whole number >= 1, got {attempts!r}")
     return int(attempts)
+
+
+def check_failure_trace(path: object) -> str | None:
+    """``None`` (no trace beyond the platform's failures) or the path of a failure trace
+    (read when the run loads its inputs: :mod:`hetsched.platform.failure_trace`)."""
+    if path is None:
+        return None
+    if isinstance(path, os.PathLike):
+        path = os.fspath(path)
+    if not isinstance(path, str) or not path:
+        raise ConfigError(f"failures must be the path of a failure trace file, got {path!r}")
+    return path
 
 
 #: How SWF records are placed (``SwfOptions.placement``): see :mod:`hetsched.workload.swf`.

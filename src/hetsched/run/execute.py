@@ -6,8 +6,10 @@ studies) comes through :func:`run_simulation`."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from hetsched.errors import ConfigError
+from hetsched.platform.failure_trace import read_failure_trace
 from hetsched.platform.model import Platform
 from hetsched.run.inputs import PathLike, load_inputs
 from hetsched.run.options import RunOptions
@@ -33,6 +35,10 @@ def run_simulation(platform: PathLike | Platform | None, workload: PathLike | Wo
     plat, work = load_inputs(platform, workload, options.swf())
     if options.scale_delays:
         work = scale_delays(work, plat.slowest_speed)
+    if options.failures is not None:  # the platform's own: what results and checks read
+        plat = replace(plat, failures=(*plat.failures,
+                                       *read_failure_trace(options.failures, plat)))
     return simulate(plat, work, policy, seed=seed, horizon=options.horizon,
                     strict=options.strict, progress=progress, contention=options.contention,
-                    walltime=options.walltime, timeseries=timeseries)
+                    walltime=options.walltime, timeseries=timeseries,
+                    on_failure=options.on_failure, max_attempts=options.max_attempts)
