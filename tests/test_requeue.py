@@ -79,7 +79,7 @@ def test_a_requeued_job_goes_last_in_line_and_runs_elsewhere() -> None:
     jobs = Workload("w", (job("a", 0, 8, 1000), job("x", 200, 8, 100)))
     sim = Simulation(nodes(1, Failure(0, 300.0, 500.0)), jobs, on_failure="requeue")
     sim.apply([Start.on(sim.advance().events.submitted[0], 0)])
-    while (step := sim.advance()).now < 300.0:
+    while sim.advance().now < 300.0:
         sim.apply([])
     assert [j.id for j in sim.view.pending.values()] == ["x", "a"]
     result = simulate(nodes(1, Failure(0, 300.0, 500.0)), jobs, create("fcfs"),

@@ -52,10 +52,15 @@ def check_number(name: str, value: object, minimum: float | None = None,
 WALLTIME_RULES = ("auto", "kill", "ignore")
 
 
+def check_choice(name: str, value: object, choices: tuple[str, ...]) -> str:
+    """``value``, one of ``choices`` (option ``name``)."""
+    if value not in choices:
+        raise ConfigError(f"{name} must be one of {', '.join(choices)}, got {value!r}")
+    return str(value)
+
+
 def check_walltime(rule: object) -> str:
-    if rule not in WALLTIME_RULES:
-        raise ConfigError(f"walltime must be one of {', '.join(WALLTIME_RULES)}, got {rule!r}")
-    return str(rule)
+    return check_choice("walltime", rule, WALLTIME_RULES)
 
 
 #: What becomes of the jobs a node failure kills: ``kill`` ends them, ``requeue`` sends them
@@ -64,10 +69,7 @@ FAILURE_POLICIES = ("kill", "requeue")
 
 
 def check_on_failure(policy: object) -> str:
-    if policy not in FAILURE_POLICIES:
-        raise ConfigError(f"on_failure must be one of {', '.join(FAILURE_POLICIES)}, got "
-                          f"{policy!r}")
-    return str(policy)
+    return check_choice("on_failure", policy, FAILURE_POLICIES)
 
 
 def check_max_attempts(attempts: object) -> int | None:

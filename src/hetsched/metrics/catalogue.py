@@ -129,10 +129,8 @@ SUMMARY: tuple[Metric, ...] = (
            "0 under `kill`). A job's attempts are `jobs.csv`'s `attempts`. No value (`null`) "
            "on a platform without failures that killed none", optional=True),
     Metric("work_lost", "core*s", LOWER, "work lost (core·s)", fmt_sci,
-           "Σ over the attempts killed by failures (requeued, or ended `COMPLETED_KILLED`) "
-           "of (kill time − attempt start) × cores. Under `requeue` the work is done again; "
-           "it is counted in `busy_core_seconds` and its energy in the job's. No value "
-           "(`null`) on a platform without failures that killed none", optional=True),
+           "Σ over the attempts failures killed (requeued or ended) of (kill time − attempt "
+           "start) × cores, also in `busy_core_seconds`. No value as `requeued`", optional=True),
     _count("skipped_records", NEUTRAL, "records skipped",
            "input records the loader could not turn into jobs (listed in `summary.json`); "
            "the same for every scheduler"),

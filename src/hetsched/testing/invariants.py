@@ -154,8 +154,9 @@ def _check_failures(result: SimResult) -> None:
 
 
 def _check_requeued(result: SimResult) -> None:
-    """Each job requeued after a failure (``on_failure="requeue"``) had killed attempts that began after its submission, the
-    first not after its last start, and ran for no negative time."""
+    """Each job requeued after a failure (``on_failure="requeue"``) had killed attempts that
+    began after its submission, the first not after its last start, and ran for no negative
+    time."""
     for index, requeued in result.requeued.items():
         job, start = result.workload.jobs[index], float(result.start[index])
         what = f"job '{job.id}'"
