@@ -12,6 +12,7 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
@@ -335,3 +336,27 @@ def test_jobs_columns_have_attempts_and_first_start() -> None:
     columns = job_columns(result)
     assert columns["attempts"].tolist() == [2] and columns["first_start"].tolist() == [0.0]
     assert columns["starting_time"].tolist() == [6.0]
+
+
+def test_a_failure_trace_drawn_from_the_runs_seed(tmp_path) -> None:
+    import hetsched
+    from hetsched.run.failures import TRACE_STREAM, trace_horizon
+
+    platform = load_platform(write(tmp_path / "p.json", PLATFORM))
+    workload = Workload("w", tuple(job(f"j{i}", 30.0 * i, 4, 200.0) for i in range(40)))
+    runs = [hetsched.simulate(platform, workload, "easy", seed=seed, failure_mtbf=500.0,
+                              failure_mttr=60.0, on_failure="requeue") for seed in (1, 1, 2)]
+    drawn = [run.result.platform.failures for run in runs]
+    horizon = trace_horizon(platform, workload, None)
+    assert horizon == 39 * 30.0 + 200.0
+    stream = np.random.SeedSequence(1).spawn(TRACE_STREAM + 1)[TRACE_STREAM]
+    assert drawn[0] == generate_failures(platform, 500.0, 60.0, horizon, stream)
+    assert drawn[0] == drawn[1] and drawn[0] != drawn[2] and drawn[0]
+    same = ("requeued", "work_lost", "makespan", "mean_wait")
+    assert [runs[0].summary[key] for key in same] == [runs[1].summary[key] for key in same]
+    assert all(run.summary["finished"] == 40 for run in runs)
+    cut = hetsched.simulate(platform, workload, "easy", seed=1, failure_mtbf=500.0,
+                            failure_mttr=60.0, horizon=300.0)
+    assert all(f.start < 300.0 for f in cut.result.platform.failures)
+    with pytest.raises(ConfigError, match="failure_mtbf must be > 0"):
+        RunOptions(failure_mtbf=0.0)

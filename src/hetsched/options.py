@@ -94,6 +94,14 @@ def check_failure_trace(path: object) -> str | None:
     return path
 
 
+def check_mtbf(seconds: object) -> float | None:
+    """``None`` (no drawn failure trace) or a mean time between failures, in seconds
+    (> 0)."""
+    if seconds is None:
+        return None
+    return check_number("failure_mtbf", seconds, positive=True, maximum=MAX_TIME)
+
+
 #: How SWF records are placed (``SwfOptions.placement``): see :mod:`hetsched.workload.swf`.
 PLACEMENTS = ("auto", "single", "spread")
 #: Largest ``SwfOptions.estimate_factor``.

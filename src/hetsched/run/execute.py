@@ -6,11 +6,10 @@ studies) comes through :func:`run_simulation`."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 
 from hetsched.errors import ConfigError
-from hetsched.platform.failure_trace import read_failure_trace
 from hetsched.platform.model import Platform
+from hetsched.run.failures import with_run_failures
 from hetsched.run.inputs import PathLike, load_inputs
 from hetsched.run.options import RunOptions
 from hetsched.sim.protocol import Scheduler
@@ -35,9 +34,7 @@ def run_simulation(platform: PathLike | Platform | None, workload: PathLike | Wo
     plat, work = load_inputs(platform, workload, options.swf())
     if options.scale_delays:
         work = scale_delays(work, plat.slowest_speed)
-    if options.failures is not None:  # the platform's own: what results and checks read
-        plat = replace(plat, failures=(*plat.failures,
-                                       *read_failure_trace(options.failures, plat)))
+    plat = with_run_failures(plat, work, options, seed)
     return simulate(plat, work, policy, seed=seed, horizon=options.horizon,
                     strict=options.strict, progress=progress, contention=options.contention,
                     walltime=options.walltime, timeseries=timeseries,
