@@ -79,10 +79,10 @@ class Simulation:
     the jobs on a failed node are killed); ``on_failure`` is what becomes of them: ``kill``
     (the default) ends them, state ``FAILED``; ``requeue`` sends them back to pending, to run
     again from scratch, until ``max_attempts`` attempts (``None``: no limit) were killed;
-    ``walltime`` is the
-    walltime rule: ``kill`` ends a job still running ``Job.walltime`` seconds after its start
-    (state ``KILLED``), ``ignore`` lets it run, ``auto`` (the default) kills for Batsim
-    workloads (``metadata["format"]``) only; ``timeseries=False`` records no time series
+    ``walltime`` is the walltime rule: ``kill`` ends a job still running ``Job.walltime``
+    seconds after its start (state ``KILLED``), ``ignore`` lets it run, ``auto`` (the
+    default) kills for Batsim workloads (``metadata["format"]``) only; ``timeseries=False``
+    records no time series
     (the result's is ``None``): up to a tenth quicker, for runs whose series nobody reads (a
     sweep's).
     """
