@@ -360,3 +360,21 @@ def test_a_failure_trace_drawn_from_the_runs_seed(tmp_path) -> None:
     assert all(f.start < 300.0 for f in cut.result.platform.failures)
     with pytest.raises(ConfigError, match="failure_mtbf must be > 0"):
         RunOptions(failure_mtbf=0.0)
+
+
+def test_a_simgrid_platform_fails_from_a_trace_file(tmp_path) -> None:
+    # energy_platform.xml: four one-core hosts (Mercury, Venus, Earth, Mars)
+    platform = Path(__file__).parent / "data" / "batsim_platforms" / "energy_platform.xml"
+    trace = tmp_path / "trace.csv"
+    trace.write_text("node,start,end\nMercury,50,80\nVenus,50,80\nEarth,50,80\nMars,50,80\n")
+    swf = tmp_path / "w.swf"
+    swf.write_text("".join(f"{i + 1} {i * 10} -1 100 1 -1 -1 1 200 -1 1 1 1 -1 1 -1 -1 -1\n"
+                           for i in range(4)))
+    out = tmp_path / "run"
+    result = runner.invoke(app, ["run", "-p", str(platform), "-w", str(swf), "--failures",
+                                 str(trace), "--on-failure", "requeue", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    rows = list(csv.DictReader(open(out / "jobs.csv")))
+    assert [row["attempts"] for row in rows] == ["2"] * 4
+    assert all(float(row["starting_time"]) >= 80.0 for row in rows)
+    assert all(row["final_state"] == "COMPLETED_SUCCESSFULLY" for row in rows)
