@@ -27,7 +27,7 @@ from hetsched.platform.model import Failure, NodeType, Platform
 from hetsched.run.options import RunOptions
 from hetsched.schedulers import Start, create
 from hetsched.sim.engine import Simulation, simulate
-from hetsched.sim.result import JobState
+from hetsched.sim.result import JobState, Requeued
 from hetsched.sweep import load_results
 from hetsched.sweep.runner import run_sweep
 from hetsched.testing import check_result
@@ -63,6 +63,8 @@ def test_a_requeued_job_runs_again_after_the_repair_and_its_dependant_waits(tmp_
     assert result.first_start.tolist() == [0.0, 1500.0]
     assert not result.reason
     check_result(result)
+    with pytest.raises(AssertionError, match="before its first start 600"):
+        check_result(replace(result, requeued={0: Requeued(1, 600.0, 4800.0)}))
     summary, before = summarize(result), summarize(killed)
     assert (summary["requeued"], summary["failed_kills"], summary["work_lost"]) == (1, 0, 2400.0)
     assert (before["requeued"], before["failed_kills"], before["work_lost"]) == (0, 1, 2400.0)
