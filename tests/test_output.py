@@ -62,7 +62,7 @@ def default_run(scheduler: str, seed: int) -> SimResult:
 
 def test_columns_are_batsims_then_ours(tmp_path: Path) -> None:
     assert list(COLUMNS) == BATSIM + ["node", "node_type", "bounded_slowdown", "het_slowdown",
-                                      "cost"]
+                                      "cost", "attempts", "first_start"]
     path = write_jobs_csv(tiny_run(), tmp_path / "jobs.csv")
     assert path.read_text().splitlines()[0] == ",".join(COLUMNS)
 

@@ -17,7 +17,7 @@ from hetsched.platform.model import NodeType, Platform, Reservation
 from hetsched.schedulers import Start, create, entries
 from hetsched.sim.engine import Simulation, simulate
 from hetsched.sim.events import Availability
-from hetsched.sim.result import JobState
+from hetsched.sim.result import JobState, SimResult
 from hetsched.testing import check_result, contract_inputs
 from hetsched.workload.model import Job, Workload
 from support import write
@@ -155,10 +155,11 @@ def _one_per_family() -> list[str]:
     return sorted({*chosen.values(), "conservative"})
 
 
-def runs_on_every_family(name: str, change: Callable[[Platform], Platform]) -> None:
+def runs_on_every_family(name: str, change: Callable[[Platform], Platform],
+                         **options: object) -> SimResult:
     """Scheduler ``name`` on the first contract input it accepts, its platform changed by
-    ``change``: the invariants hold (no job on reserved or failed cores, every job in an end
-    state) and no job is left unfinished."""
+    ``change``, with the engine's ``options``: the invariants hold (no job on reserved or
+    failed cores, every job in an end state) and no job is left unfinished; the result."""
     scheduler = create(name)
     for inputs in contract_inputs():
         platform = change(inputs.platform)
@@ -166,14 +167,14 @@ def runs_on_every_family(name: str, change: Callable[[Platform], Platform]) -> N
             scheduler.check(platform, inputs.workload)
         except ConfigError:
             continue
-        result = simulate(platform, inputs.workload, scheduler)
+        result = simulate(platform, inputs.workload, scheduler, **options)
         # irmasim_minimal's tasks go anywhere; coalloc's one per node (docs/coalloc.md)
         anywhere = range(len(inputs.workload.jobs)) \
             if name in ("irmasim_minimal", "coalloc") else ()
         check_result(result, anywhere)
         assert not any(state == JobState.UNFINISHED for state in result.state.tolist()), \
             result.reason
-        return
+        return result
     pytest.fail(f"{name} runs on none of the contract inputs")
 
 

@@ -24,7 +24,10 @@ runner = CliRunner()
 #: A value other than the default for each option (a new option must be added here).
 EXAMPLES = {"horizon": 3600.0, "strict": True, "swf_placement": "single",
             "reference_speed": 2e9, "estimate_factor": 2.0, "contention": "deside",
-            "walltime": "kill", "scale_delays": True}
+            "walltime": "kill", "scale_delays": True,
+            "failures": str(Path(__file__).parent / "data" / "failures" / "default_platform.csv"),
+            "on_failure": "requeue", "max_attempts": 3, "failure_mtbf": 20000.0,
+            "failure_mttr": 600.0}
 
 
 def _arguments(name: str, value: object) -> list[str]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import os
 
 from hetsched.errors import ConfigError
 from hetsched.limits import MAX_SPEED, MAX_TIME
@@ -51,10 +52,54 @@ def check_number(name: str, value: object, minimum: float | None = None,
 WALLTIME_RULES = ("auto", "kill", "ignore")
 
 
+def check_choice(name: str, value: object, choices: tuple[str, ...]) -> str:
+    """``value``, one of ``choices`` (option ``name``)."""
+    if value not in choices:
+        raise ConfigError(f"{name} must be one of {', '.join(choices)}, got {value!r}")
+    return str(value)
+
+
 def check_walltime(rule: object) -> str:
-    if rule not in WALLTIME_RULES:
-        raise ConfigError(f"walltime must be one of {', '.join(WALLTIME_RULES)}, got {rule!r}")
-    return str(rule)
+    return check_choice("walltime", rule, WALLTIME_RULES)
+
+
+#: What becomes of the jobs a node failure kills: ``kill`` ends them, ``requeue`` sends them
+#: back to pending (:class:`hetsched.sim.engine.Simulation`).
+FAILURE_POLICIES = ("kill", "requeue")
+
+
+def check_on_failure(policy: object) -> str:
+    return check_choice("on_failure", policy, FAILURE_POLICIES)
+
+
+def check_max_attempts(attempts: object) -> int | None:
+    """``None`` (no limit) or a whole number >= 1 of attempts a requeued job may make."""
+    if attempts is None:
+        return None
+    if isinstance(attempts, bool) or not isinstance(attempts, numbers.Integral) \
+            or attempts < 1:
+        raise ConfigError(f"max_attempts must be a whole number >= 1, got {attempts!r}")
+    return int(attempts)
+
+
+def check_failure_trace(path: object) -> str | None:
+    """``None`` (no trace beyond the platform's failures) or the path of a failure trace
+    (read when the run loads its inputs: :mod:`hetsched.platform.failure_trace`)."""
+    if path is None:
+        return None
+    if isinstance(path, os.PathLike):
+        path = os.fspath(path)
+    if not isinstance(path, str) or not path:
+        raise ConfigError(f"failures must be the path of a failure trace file, got {path!r}")
+    return path
+
+
+def check_mtbf(seconds: object) -> float | None:
+    """``None`` (no drawn failure trace) or a mean time between failures, in seconds
+    (> 0)."""
+    if seconds is None:
+        return None
+    return check_number("failure_mtbf", seconds, positive=True, maximum=MAX_TIME)
 
 
 #: How SWF records are placed (``SwfOptions.placement``): see :mod:`hetsched.workload.swf`.

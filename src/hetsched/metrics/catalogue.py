@@ -124,6 +124,13 @@ SUMMARY: tuple[Metric, ...] = (
            "the reason names the node and the time). Not finished, not in `killed`. No "
            "value (`null`) on a platform without failures that killed none",
            optional=True),
+    _count("requeued", NEUTRAL, "attempts requeued",
+           "attempts killed by failures that went back to pending (`--on-failure requeue`; "
+           "0 under `kill`). A job's attempts are `jobs.csv`'s `attempts`. No value (`null`) "
+           "on a platform without failures that killed none", optional=True),
+    Metric("work_lost", "core*s", LOWER, "work lost (core·s)", fmt_sci,
+           "Σ over the attempts failures killed (requeued or ended) of (kill time − attempt "
+           "start) × cores, also in `busy_core_seconds`. No value as `requeued`", optional=True),
     _count("skipped_records", NEUTRAL, "records skipped",
            "input records the loader could not turn into jobs (listed in `summary.json`); "
            "the same for every scheduler"),
@@ -213,7 +220,7 @@ RUN_TABLE: tuple[str, ...] = (
     "mean_bounded_slowdown", "max_bounded_slowdown", "mean_het_slowdown", "utilisation",
     "energy_j", "edp_js", "rental_cost", "total_cost", "mean_cost", "dssim_turnaround",
     "dssim_utilisation", "finished", "rejected", "unfinished", "killed", "failed_kills",
-    "skipped_records", "wall_seconds", "jobs_per_second")
+    "requeued", "work_lost", "skipped_records", "wall_seconds", "jobs_per_second")
 #: The metrics ``hetsched report`` shows by default (those with a value).
 REPORT_METRICS: tuple[str, ...] = ("makespan", "mean_wait", "mean_bounded_slowdown",
                                    "mean_het_slowdown", "utilisation", "energy_j", "edp_js")

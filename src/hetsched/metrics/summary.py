@@ -38,9 +38,29 @@ def rental_cost(result: SimResult) -> float:
 
 def failed_kills(result: SimResult) -> float:
     """Jobs killed by node failures; NaN (no value: the tables leave the row out) for a run
-    on a platform without failures that killed none."""
+    without failures (the platform's and those given to the engine) that killed none."""
     count = result.count(JobState.FAILED)
-    return count if count or result.platform.failures else float("nan")
+    return count if count or _may_fail(result) else float("nan")
+
+
+def requeued(result: SimResult) -> float:
+    """Attempts killed by failures and requeued; NaN as for :func:`failed_kills`."""
+    count = sum(entry.killed for entry in result.requeued.values())
+    return count if count or _may_fail(result) else float("nan")
+
+
+def work_lost(result: SimResult) -> float:
+    """Core-seconds of the attempts failures killed: the requeued ones and the last attempts
+    of the jobs they ended; NaN as for :func:`failed_kills`."""
+    failed = np.flatnonzero(result.state == JobState.FAILED).tolist()
+    lost = sum(entry.work_lost for entry in result.requeued.values()) + sum(
+        (result.end[i] - result.start[i]) * sum(cores for _, cores in result.allocation[i])
+        for i in failed)
+    return float(lost) if failed or result.requeued or _may_fail(result) else float("nan")
+
+
+def _may_fail(result: SimResult) -> bool:
+    return bool(result.failures)
 
 
 def dssim_turnaround(result: SimResult, wait: np.ndarray, run: np.ndarray) -> float:
@@ -93,6 +113,8 @@ def summarize(result: SimResult) -> dict[str, float | int]:
         "unfinished": result.count(JobState.UNFINISHED),
         "killed": result.count(JobState.KILLED),
         "failed_kills": failed_kills(result),
+        "requeued": requeued(result),
+        "work_lost": work_lost(result),
         "skipped_records": len(result.workload.skipped),
         "makespan": window,
         "mean_wait": _stat(rec.wait[done], np.mean),

@@ -10,6 +10,12 @@ finish, every job's ``cost`` when no node has a price) are empty cells, never ``
 are written with ``repr`` (shortest text that reads back to the same float), so the file is
 byte-identical for the same inputs and seed.
 
+With ``--on-failure requeue`` a job a failure killed runs again: its row is still one, the
+start, end, times and allocation are its last attempt's (none for a job pending again when the
+run ended), ``consumed_energy`` counts every attempt, ``attempts`` says how many times it was
+started (0: never) and ``first_start`` when the first attempt began (its wait from submission
+to first start is ``first_start − submission_time``).
+
 ``allocated_resources`` lists global core ids (node ``n`` owns
 ``[offset_n, offset_n + cores_n)``), assigned by :mod:`hetsched.output.core_ids` so that no core
 is held by two jobs at once.
@@ -36,7 +42,8 @@ BATSIM_COLUMNS = (
     "finish_time", "waiting_time", "turnaround_time", "stretch", "allocated_resources",
     "consumed_energy", "metadata",
 )
-EXTRA_COLUMNS = ("node", "node_type", "bounded_slowdown", "het_slowdown", "cost")
+EXTRA_COLUMNS = ("node", "node_type", "bounded_slowdown", "het_slowdown", "cost", "attempts",
+                 "first_start")
 COLUMNS = BATSIM_COLUMNS + EXTRA_COLUMNS
 
 FINAL_STATE = {
@@ -116,7 +123,7 @@ def job_columns(result: SimResult) -> dict[str, list[object] | np.ndarray]:
         "metadata": [result.reason.get(job.index, "") for job in jobs],
         "node": [n for n, _ in nodes], "node_type": [t for _, t in nodes],
         "bounded_slowdown": rec.bounded_slowdown, "het_slowdown": rec.het_slowdown,
-        "cost": rec.cost,
+        "cost": rec.cost, "attempts": result.attempts, "first_start": result.first_start,
     }
 
 

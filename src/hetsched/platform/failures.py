@@ -19,14 +19,16 @@ from hetsched.platform.model import Failure, Platform
 
 
 def generate_failures(platform: Platform, mtbf: float, mttr: float, horizon: float,
-                      seed: int = 0) -> tuple[Failure, ...]:
+                      seed: int | np.random.SeedSequence = 0) -> tuple[Failure, ...]:
     """The failures of every node of ``platform`` from 0 to ``horizon`` (seconds), ordered by
-    node then time."""
+    node then time (``seed``: a whole number, or the sequence whose children the nodes
+    draw from)."""
     for name, value in (("mtbf", mtbf), ("mttr", mttr), ("horizon", horizon)):
         if not (isinstance(value, (int, float)) and math.isfinite(value) and value > 0):
             raise ConfigError(f"failure trace: {name} must be a finite number of seconds "
                               f"> 0, not {value!r}")
-    streams = np.random.SeedSequence(seed).spawn(len(platform.nodes))
+    sequence = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+    streams = sequence.spawn(len(platform.nodes))
     failures = []
     for node, stream in enumerate(streams):
         draw = np.random.default_rng(stream)

@@ -201,7 +201,7 @@ def native_platform_from_data(data: Any, path: Path) -> Platform:
                     contention=spec.contention,
                     contention_params=tuple(spec.contention_params.items()),
                     reservations=_reservations(spec, nodes, path),
-                    failures=_failures(spec, nodes, path),
+                    failures=failures_of(spec.failures, nodes, path),
                     notes=_idle_boot_times(spec))
 
 
@@ -255,10 +255,12 @@ def _reservations(spec: PlatformSpec, nodes: tuple[Node, ...],
     return tuple(held)
 
 
-def _failures(spec: PlatformSpec, nodes: tuple[Node, ...], path: Path) -> tuple[Failure, ...]:
+def failures_of(specs: list[FailureSpec], nodes: tuple[Node, ...],
+                path: Path) -> tuple[Failure, ...]:
+    """The failures a native ``failures`` list gives on ``nodes`` (named ``failures[i]`` in
+    errors), checked: known nodes, ends after starts."""
     by_name = {node.name: node for node in nodes}
-    return tuple(Failure(node.index, failure.start, end) for i, failure in
-                 enumerate(spec.failures)
+    return tuple(Failure(node.index, failure.start, end) for i, failure in enumerate(specs)
                  for node, end in [_window(failure, by_name, path, f"failures[{i}]")])
 
 

@@ -9,6 +9,7 @@ from collections.abc import Callable
 
 from hetsched.errors import ConfigError
 from hetsched.platform.model import Platform
+from hetsched.run.failures import with_run_failures
 from hetsched.run.inputs import PathLike, load_inputs
 from hetsched.run.options import RunOptions
 from hetsched.sim.protocol import Scheduler
@@ -33,6 +34,8 @@ def run_simulation(platform: PathLike | Platform | None, workload: PathLike | Wo
     plat, work = load_inputs(platform, workload, options.swf())
     if options.scale_delays:
         work = scale_delays(work, plat.slowest_speed)
+    plat = with_run_failures(plat, work, options, seed)
     return simulate(plat, work, policy, seed=seed, horizon=options.horizon,
                     strict=options.strict, progress=progress, contention=options.contention,
-                    walltime=options.walltime, timeseries=timeseries)
+                    walltime=options.walltime, timeseries=timeseries,
+                    on_failure=options.on_failure, max_attempts=options.max_attempts)

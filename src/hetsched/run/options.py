@@ -17,8 +17,11 @@ from typing import TYPE_CHECKING, Any
 
 from hetsched.errors import ConfigError, did_you_mean
 from hetsched.models.contention import check_contention
-from hetsched.options import (check_estimate_factor, check_flag, check_horizon,
-                              check_placement, check_reference_speed, check_walltime)
+from hetsched.limits import MAX_TIME
+from hetsched.options import (check_estimate_factor, check_failure_trace, check_flag,
+                              check_horizon, check_max_attempts, check_mtbf, check_number,
+                              check_on_failure, check_placement, check_reference_speed,
+                              check_walltime)
 
 if TYPE_CHECKING:
     from hetsched.workload.swf import SwfOptions
@@ -73,6 +76,26 @@ class RunOptions:
         "(Batsim's delays) as work: their duration holds on the slowest node, faster nodes "
         "run them faster. Default: the same duration on every node, as in Batsim.",
         before=False, keyed_if_set=True)
+    failures: str | None = option(
+        None, check_failure_trace, "Failure trace file added to the platform's failures: "
+        "a CSV file with the header node,start,end (nodes by name, times in s, end empty: "
+        "never repaired) or a native platform file's failures list (what `generate "
+        "failures` writes). Any platform format.", before=None, keyed_if_set=True)
+    on_failure: str = option(
+        "kill", check_on_failure, "What becomes of the jobs a node failure kills: kill (they "
+        "end COMPLETED_KILLED) or requeue (pending again, run again from scratch).",
+        before="kill", keyed_if_set=True)
+    max_attempts: int | None = option(
+        None, check_max_attempts, "With --on-failure requeue: the most attempts a job "
+        "makes; a job whose last one a failure kills ends COMPLETED_KILLED (default: no "
+        "limit).", before=None, keyed_if_set=True)
+    failure_mtbf: float | None = option(
+        None, check_mtbf, "Draw a failure trace from the run's seed: each node's mean time "
+        "between failures (s), up to the horizon, else the last submission + the longest "
+        "job.", before=None, keyed_if_set=True)
+    failure_mttr: float = option(
+        3600.0, partial(check_number, "failure_mttr", positive=True, maximum=MAX_TIME),
+        "With --failure-mtbf: the mean repair time (s).", before=3600.0, keyed_if_set=True)
 
     def __post_init__(self) -> None:
         for spec in fields(self):

@@ -141,11 +141,12 @@ class _IrmasimManager(Scheduler):
                 for (node, cores), memory, _ in footprint(job, self.placed[job.index]):
                     self.held_cores[node] += cores
                     self.held_mem[node] += memory
+            # (released first: a job a failure requeued is submitted again, and may start)
+            self.release(events.finished)
             yield from self.submit(events.submitted)
             yield from self.schedule()
             self.held_cores[:] = 0
             self.held_mem[:] = 0
-            self.release(events.finished)
             yield from self.submit(events.released)  # jobs those ends released (a DAG's)
         else:
             self.release(events.finished)

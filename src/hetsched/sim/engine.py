@@ -28,12 +28,12 @@ from hetsched.models import contention as models
 from hetsched.sim.checks import check_run
 from hetsched.models.contention import ContentionModel, Group
 from hetsched.sim.dependencies import Dependencies
-from hetsched.options import check_walltime
+from hetsched.options import check_max_attempts, check_on_failure, check_walltime
 from hetsched.sim.events import (AVAILABILITY, BOOKED, BOOT, FAILURE, FINISH, KILL, RELEASE,
                                  REPAIR, SHARE_END, SUBMIT, Availability, EventQueue)
 from hetsched.sim.failures import Failures
 from hetsched.sim.jobs import (ALIVE, FAILED, FINISHED, HELD, KILLED, PENDING, QUEUED,
-                               REJECTED, JobTable)
+                               REJECTED, RUNNING, JobTable)
 from hetsched.sim.ondemand import charged_seconds
 from hetsched.sim.projection import project
 from hetsched.sim.rates import changed_rates, early_ends, node_wide, rerated
@@ -45,6 +45,10 @@ from hetsched.sim.view import ClusterView
 from hetsched.workload.model import Job, Workload
 
 ProgressCallback = Callable[[int, int], None]
+
+#: A running job's ``version`` holds its attempt above this bit (the rate changes below), so
+#: that no event of a killed attempt applies to the next one.
+ATTEMPT_SHIFT = 32
 
 
 _new = tuple.__new__
@@ -73,10 +77,13 @@ class Simulation:
     (``Platform.availability``), applied when due (no start foresees them, unlike the
     platform's ``reservations``: :mod:`hetsched.sim.reservations`); ``failures`` lists node
     failures beyond the platform's own (``Platform.failures``; :mod:`hetsched.sim.failures`:
-    the jobs on a failed node are killed, state ``FAILED``); ``walltime`` is the
-    walltime rule: ``kill`` ends a job still running ``Job.walltime`` seconds after its start
-    (state ``KILLED``), ``ignore`` lets it run, ``auto`` (the default) kills for Batsim
-    workloads (``metadata["format"]``) only; ``timeseries=False`` records no time series
+    the jobs on a failed node are killed); ``on_failure`` is what becomes of them: ``kill``
+    (the default) ends them, state ``FAILED``; ``requeue`` sends them back to pending, to run
+    again from scratch, until ``max_attempts`` attempts (``None``: no limit) were killed;
+    ``walltime`` is the walltime rule: ``kill`` ends a job still running ``Job.walltime``
+    seconds after its start (state ``KILLED``), ``ignore`` lets it run, ``auto`` (the
+    default) kills for Batsim workloads (``metadata["format"]``) only; ``timeseries=False``
+    records no time series
     (the result's is ``None``): up to a tenth quicker, for runs whose series nobody reads (a
     sweep's).
     """
@@ -87,7 +94,8 @@ class Simulation:
                  contention: str | ContentionModel | None = None,
                  progress: ProgressCallback | None = None, timeseries: bool = True,
                  per_event: bool = False, availability: Iterable[Availability] = (),
-                 walltime: str = "auto", failures: Iterable[Failure] = ()) -> None:
+                 walltime: str = "auto", failures: Iterable[Failure] = (),
+                 on_failure: str = "kill", max_attempts: int | None = None) -> None:
         self.platform = platform
         self.workload = workload
         self.scheduler = scheduler
@@ -98,6 +106,8 @@ class Simulation:
         rule = check_walltime(walltime)
         self.kills = rule == "kill" or (rule == "auto"
                                         and workload.metadata.get("format") == "batsim")
+        self.requeues = check_on_failure(on_failure) == "requeue"
+        self.max_attempts = check_max_attempts(max_attempts)
         self.progress = progress
         self.record_timeseries = timeseries
         self.asked_per_event = per_event
@@ -300,7 +310,8 @@ class Simulation:
         come (it may kill them); under a contention model also
         a node with a local queue (the engine starts its heads as jobs end), with jobs that
         also run on other nodes (whose rates change with those nodes), or with availability
-        changes ahead."""
+        changes ahead. With ``on_failure="requeue"``, a job the fork sees requeued ends
+        ``inf``: when it runs again is the scheduler's choice."""
         if not 0 <= node < len(self.platform.nodes):
             raise SchedulerError(f"{self._name}: project(): no node {node!r} (the nodes are "
                                  f"0 to {len(self.platform.nodes) - 1})")
@@ -335,9 +346,12 @@ class Simulation:
         for job in starts:
             table.pending.pop(job.index, None)
             fork._start(job, ((node, job.ntasks),), now, checked=True)
-        while any(table.alive_at(index) for index in watched) and fork._next() is not None:
+        while any(table.state(index) == RUNNING for index in watched) \
+                and fork._next() is not None:
             pass
-        return {index: table.end_time(index) for index in watched}
+        # a job requeued after a failure ends when a scheduler runs it again: not foreseen
+        return {index: math.inf if index in table.requeued and math.isnan(end) else end
+                for index in watched for end in [table.end_time(index)]}
 
     @property
     def known(self) -> int:
@@ -413,7 +427,9 @@ class Simulation:
                     self._drain((index,), t)
                 available.append(index)
             elif kind == FAILURE:
-                finished.extend(self._fail(index, t))
+                killed, requeued = self._fail(index, t)
+                finished.extend(killed)
+                submitted.extend(requeued)  # pending again, as if submitted now
                 available.append(index)
             elif kind == REPAIR:
                 if not self.failures.down(index, t):  # no other failure of it in force
@@ -430,8 +446,8 @@ class Simulation:
                 released.append(jobs[index])
             elif kind == KILL:
                 run = running.get(index)
-                if run is None:  # it ended before its walltime
-                    continue
+                if run is None or run.version >> ATTEMPT_SHIFT != version >> ATTEMPT_SHIFT:
+                    continue  # it ended before its walltime (or this attempt was killed)
                 self._kill(run, t)
                 finished.append(run.job)
                 if self.per_event:
@@ -600,7 +616,11 @@ class Simulation:
         at = now if wait < 0 else state.up_since[wait]
         # RunningJob(...) without the dataclass's Python __init__ (once per job)
         run = _new_object(RunningJob)
-        run.job, run.allocation, run.start, run.version = job, pairs, at, 0
+        run.job, run.allocation, run.start = job, pairs, at
+        requeued = self.jobs.requeued
+        # a requeued job's attempt: versions no event of its killed attempts carries
+        run.version = requeued[job.index].killed << ATTEMPT_SHIFT \
+            if requeued and job.index in requeued else 0
         duration, guess = self._times_on(job, nodes)
         run.est_end = at + guess
         run.end = at + duration
@@ -674,14 +694,15 @@ class Simulation:
         if self.contention is None:
             nodes = run.allocation
             self.events.push_finish(run.end, nodes[0][0] if len(nodes) == 1 else
-                                    min(node for node, _ in nodes), run.job.index, 0)
+                                    min(node for node, _ in nodes), run.job.index,
+                                    run.version)
         else:  # its finish event is pushed once the instant's rates are known
             self.dirty.update(share.processor for share in run.shares)
             self.fresh.add(run.job.index)
         if self.kills and run.job.walltime is not None:
             limit = run.start + run.job.walltime
             if self.contention is not None or limit < run.end:  # else it ends first
-                self.events.push(limit, KILL, run.job.index)
+                self.events.push(limit, KILL, run.job.index, run.version)
 
     def _boot_wait(self, nodes: list[int], now: float) -> int:
         """Boot the switched-off nodes among ``nodes``; the node whose boot a job started on
@@ -721,15 +742,36 @@ class Simulation:
                            for proc, threads in self.state.assign(node, count)])
         return tuple(shares)
 
-    def _fail(self, node: int, now: float) -> list[Job]:
+    def _fail(self, node: int, now: float) -> tuple[list[Job], list[Job]]:
         """``node`` fails now: it has no core left and the jobs running there are killed
-        (whole, on all their nodes); those killed."""
+        (whole, on all their nodes): ended, or requeued (``on_failure="requeue"``) while
+        they have attempts left; those killed, and those of them requeued."""
         self.state.set_available(node, 0)
         runs = [run for run in self.state.jobs_on(node).values() if run.shares]
         reason = f"node {self.platform.nodes[node].name} failed at {now:g} s"
+        requeued = []
         for run in runs:
-            self._kill(run, now, reason, FAILED)
-        return [run.job for run in runs]
+            attempts = self.jobs.attempts(run.job.index) if self.requeues else 1
+            if self.requeues and (self.max_attempts is None or attempts < self.max_attempts):
+                self._requeue(run, now)
+                requeued.append(run.job)
+            else:
+                self._kill(run, now, f"{reason} after {attempts} attempt{'s' * (attempts > 1)}"
+                           if self.requeues else reason, FAILED)
+        return [run.job for run in runs], requeued
+
+    def _requeue(self, run: RunningJob, now: float) -> None:
+        """``run`` stops now, its work lost, and its job is pending again (last in line, as
+        if submitted now); its descendants wait for it."""
+        job = run.job
+        self.state.release(run, now)
+        self.jobs.requeue(job.index, now, sum([cores for _, cores in run.allocation]),
+                          self._job_energy(run, now))
+        self.jobs.pending[job.index] = job
+        if self.contention is not None:
+            self.dirty.update(share.processor for share in run.shares)
+        if self.jobs.queued_on:
+            self._drain(run.nodes, now)
 
     def _kill(self, run: RunningJob, now: float, reason: str = "walltime reached",
               end_state: int = KILLED) -> None:
@@ -867,7 +909,8 @@ class Simulation:
             node_charged_seconds=charged_seconds(self.platform, self.state.up_since, allocation,
                                                  end, self.t0, t_end)
             if self._on_demand else None,
-            contention=self.contention_name, failures=self.failures.failures)
+            contention=self.contention_name, failures=self.failures.failures,
+            requeued=dict(jobs.requeued))
 
 
 def model_generator(seed: int) -> np.random.Generator:

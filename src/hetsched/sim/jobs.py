@@ -5,8 +5,9 @@ they happen), an allocation, an energy, a count of parents not finished yet and,
 otherwise than finished, a reason. They are kept per chunk of :data:`CHUNK` jobs, shared by
 copies until written (:class:`~hetsched.sim.shared.SharedParts`), so that
 :meth:`JobTable.copy` costs O(jobs / CHUNK) and each holder copies a chunk only when it first
-changes a job of it. The pending jobs, the jobs in local queues and the counts of submitted
-and ended jobs complete the table.
+changes a job of it. The pending jobs, the jobs in local queues, the counts of submitted
+and ended jobs and the jobs requeued after a failure (few: a dict, so that runs without
+failures pay nothing) complete the table.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import math
 import numpy as np
 
 from hetsched.sim.resources import Allocation
-from hetsched.sim.result import JobState
+from hetsched.sim.result import JobState, Requeued
 from hetsched.sim.shared import SharedParts
 from hetsched.workload.model import Job
 
@@ -55,11 +56,12 @@ class _Chunk:
 
 class JobTable(SharedParts[_Chunk]):
     """Every job's state, by job index, in chunks; ``pending`` (submitted, neither started nor
-    queued, in submission order) and ``queued_on`` (the node of each job in a local queue);
-    ``known`` jobs submitted so far of ``expected`` in all (a fork expects no more), ``done``
-    ended while the run went on."""
+    queued, in the order they became pending) and ``queued_on`` (the node of each job in a
+    local queue); ``known`` jobs submitted so far of ``expected`` in all (a fork expects no
+    more), ``done`` ended while the run went on; ``requeued``: the jobs a failure killed and
+    sent back to pending (``on_failure="requeue"``), by index."""
 
-    __slots__ = ("pending", "queued_on", "known", "expected", "done")
+    __slots__ = ("pending", "queued_on", "known", "expected", "done", "requeued")
 
     def __init__(self, parent_count: list[int]) -> None:
         super().__init__([_Chunk(parent_count[lo:lo + CHUNK])
@@ -69,6 +71,7 @@ class JobTable(SharedParts[_Chunk]):
         self.known = 0
         self.expected = len(parent_count)
         self.done = 0
+        self.requeued: dict[int, Requeued] = {}
 
     def copy(self) -> "JobTable":
         """An independent copy; the chunks are shared until either table changes one."""
@@ -77,6 +80,7 @@ class JobTable(SharedParts[_Chunk]):
         other.pending = self.pending.copy()
         other.queued_on = self.queued_on.copy()
         other.known, other.expected, other.done = self.known, self.expected, self.done
+        other.requeued = self.requeued.copy()  # (its values are immutable)
         return other
 
     @property
@@ -98,8 +102,30 @@ class JobTable(SharedParts[_Chunk]):
         i = index & _IN_CHUNK
         chunk.state[i] = state
         chunk.end[i] = at
-        chunk.energy[i] = energy
+        chunk.energy[i] += energy  # (a requeued job's killed attempts' energy is in already)
         self.done += 1
+
+    def requeue(self, index: int, at: float, cores: int, energy: float) -> None:
+        """The attempt of job ``index`` on ``cores`` was killed at ``at`` after using
+        ``energy``: the job is pending again, with no start or allocation (its work is lost;
+        the energy stays the job's)."""
+        chunk = self.writable(index >> CHUNK_BITS)
+        i = index & _IN_CHUNK
+        start = chunk.start[i]
+        before = self.requeued.get(index)
+        self.requeued[index] = Requeued(1, start, (at - start) * cores) if before is None \
+            else Requeued(before.killed + 1, before.first_start,
+                          before.work_lost + (at - start) * cores)
+        chunk.state[i] = PENDING
+        chunk.start[i] = math.nan
+        chunk.allocation[i] = None
+        chunk.energy[i] += energy
+
+    def attempts(self, index: int) -> int:
+        """How many times job ``index`` was started so far (the current attempt counted)."""
+        before = self.requeued.get(index)
+        started = not math.isnan(self.parts[index >> CHUNK_BITS].start[index & _IN_CHUNK])
+        return (before.killed if before is not None else 0) + started
 
     def reject(self, index: int, reason: str) -> None:
         """Job ``index`` will not run, for ``reason``."""

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import IntEnum
+from typing import NamedTuple
 
 import numpy as np
 
@@ -22,6 +23,16 @@ class JobState(IntEnum):
     HELD = 6  # submitted, waiting for its parents (never an end state)
     KILLED = 7  # reached its walltime (the engine's walltime rule)
     FAILED = 8  # killed by a failure of one of its nodes
+
+
+class Requeued(NamedTuple):
+    """A job whose attempts failures killed and requeued (``on_failure="requeue"``): how many
+    (``killed``), when the first began (``first_start``) and the core-seconds they ran
+    (``work_lost``: Σ (kill time − attempt start) × cores)."""
+
+    killed: int
+    first_start: float
+    work_lost: float
 
 
 class TimeSeries:
@@ -97,6 +108,9 @@ class SimResult:
     ``timeseries`` is ``None`` for a run made without one (the engine's ``timeseries=False``).
     ``failures`` are the node failures of the run (the platform's and those given to the
     engine), as reports draw them.
+    ``requeued``: the jobs a failure killed and sent back to pending (``on_failure="requeue"``),
+    by index; ``start``, ``end`` and ``allocation`` are a job's last attempt's (NaN/``None``
+    for a job pending again when the run ended), ``job_energy_j`` counts every attempt.
     """
 
     platform: Platform
@@ -120,10 +134,28 @@ class SimResult:
     node_charged_seconds: np.ndarray | None = None
     contention: str | None = None
     failures: tuple[Failure, ...] = ()
+    requeued: dict[int, Requeued] = field(default_factory=dict)
 
     @property
     def has_energy(self) -> bool:
         return self.node_energy_j is not None
+
+    @property
+    def attempts(self) -> np.ndarray:
+        """How many times each job was started: its killed and requeued attempts, plus one
+        if it started again (0: never started)."""
+        attempts = (~np.isnan(self.start)).astype(np.int64)
+        for index, requeued in self.requeued.items():
+            attempts[index] += requeued.killed
+        return attempts
+
+    @property
+    def first_start(self) -> np.ndarray:
+        """When each job's first attempt started (its ``start`` unless it was requeued)."""
+        first = self.start.copy()
+        for index, requeued in self.requeued.items():
+            first[index] = requeued.first_start
+        return first
 
     def count(self, state: JobState) -> int:
         return int(np.count_nonzero(self.state == state))

@@ -210,6 +210,8 @@ def load_sweep(path: str | Path) -> Sweep:
     _unique(path, "schedulers", [s.label for s in schedulers])
     _unique(path, "seeds", spec.seeds)
     values = [getattr(spec.options, name) for name in OptionsEntry.model_fields]
+    values = [[_trace_path(base, value) for value in listed] if name == "failures" else listed
+              for name, listed in zip(OptionsEntry.model_fields, values)]
     for name, listed in zip(OptionsEntry.model_fields, values):
         _unique(path, f"options.{name}", listed)
     _check_size(path, [platforms, workloads, schedulers, spec.seeds, *values])
@@ -218,6 +220,12 @@ def load_sweep(path: str | Path) -> Sweep:
                     for combination in itertools.product(*values))
     return Sweep(path, platforms, workloads, schedulers, tuple(spec.seeds), options,
                  spec.job_records)
+
+
+def _trace_path(base: Path, value: object) -> object:
+    """A failure trace's path (the run option ``failures``), relative to the sweep file."""
+    return str((base / Path(value).expanduser()).resolve()) if isinstance(value, str) \
+        else value
 
 
 def input_sha256(path: str | Path, kind: str) -> str:

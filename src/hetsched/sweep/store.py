@@ -74,6 +74,7 @@ OUTCOME: dict[str, str] = {
 }
 RUN_COLUMNS: tuple[str, ...] = (*IDENTITY, *OUTCOME)
 _JOB_TYPES = {"requested_number_of_resources": "INTEGER", "success": "INTEGER",
+              "attempts": "INTEGER",
               **{name: "TEXT" for name in ("job_id", "workload_name", "profile", "final_state",
                                            "allocated_resources", "metadata", "node",
                                            "node_type")}}

@@ -26,15 +26,18 @@ def check_result(result: SimResult, any_nodes: Collection[int] = ()) -> None:
     even split; only the tasks for the jobs in ``any_nodes``, started with ``any_nodes``); no
     node over its slots, memory or disk at any time; no job on cores a reservation holds
     during its reserved time; no job on a node while it is failed, and a job killed by a
-    failure ended when one of its nodes failed. Raises ``AssertionError`` naming the job or node."""
+    failure ended when one of its nodes failed; a job requeued after a failure first started
+    after its submission and not after its last start. Raises ``AssertionError`` naming the
+    job or node."""
     assert len(result.state) == len(result.workload.jobs), "not one state per job"
     for job in result.workload.jobs:
         _check_job(result, job, job.index in any_nodes)
     _check_capacity(result)
     if result.platform.reservations:
         _check_reservations(result)
-    if result.platform.failures:
+    if result.failures:
         _check_failures(result)
+    _check_requeued(result)
 
 
 def _check_job(result: SimResult, job: Job, any_nodes: bool) -> None:
@@ -133,7 +136,7 @@ def _check_failures(result: SimResult) -> None:
     """No job holds a node from a failure of it to its repair (a job killed by the failure
     ends at its start); each job killed by a failure ended at the start of a failure of one of
     its nodes."""
-    failures = result.platform.failures
+    failures = result.failures
     for job, allocation in zip(result.workload.jobs, result.allocation):
         if allocation is None:
             continue
@@ -148,6 +151,20 @@ def _check_failures(result: SimResult) -> None:
             assert any(f.node in nodes and f.start == end for f in failures), \
                 f"job '{job.id}' was killed by a failure at {end}, but none of its nodes " \
                 "failed then"
+
+
+def _check_requeued(result: SimResult) -> None:
+    """Each job requeued after a failure (``on_failure="requeue"``) had killed attempts that
+    began after its submission, the first not after its last start, and ran for no negative
+    time."""
+    for index, requeued in result.requeued.items():
+        job, start = result.workload.jobs[index], float(result.start[index])
+        what = f"job '{job.id}'"
+        assert requeued.killed >= 1 and requeued.work_lost >= 0, f"{what}: {requeued}"
+        assert requeued.first_start >= job.submit, \
+            f"{what} first started at {requeued.first_start}, before its submission"
+        assert math.isnan(start) or start >= requeued.first_start, \
+            f"{what} last started at {start}, before its first start {requeued.first_start}"
 
 
 def check_completes(result: SimResult, after_fork: bool = False) -> None:
