@@ -90,3 +90,22 @@ def test_bad_events_are_one_line_errors(tmp_path: Path, line: object, field: str
     assert_mentions(message, str(path), "line 2", fragment)
     if field:
         assert f"field '{field}'" in message
+
+
+def test_the_run_option_takes_machines_out_of_any_platform(tmp_path: Path) -> None:
+    # the bundled example's machines 0-5 (by name: efficient-0 … medium-1) are unavailable
+    # from 0 to 2000: until then only medium-2 and medium-3 take jobs
+    import hetsched
+
+    events_file = Path(__file__).parent / "data" / "batsim_events" / "default_platform.jsonl"
+    run = hetsched.simulate(scheduler="fcfs", batsim_events=str(events_file))
+    platform, result = run.result.platform, run.result
+    by_name = sorted(range(len(platform.nodes)), key=lambda i: platform.nodes[i].name)
+    out = set(by_name[:6])
+    for i, allocation in enumerate(result.allocation):
+        if allocation is not None and result.start[i] < 2000:
+            assert not out & {node for node, _ in allocation}, (i, allocation)
+    assert any(result.start[i] >= 2000 and out & {n for n, _ in result.allocation[i]}
+               for i in range(len(result.allocation)) if result.allocation[i])
+    plain = hetsched.simulate(scheduler="fcfs")
+    assert run.summary["mean_wait"] > plain.summary["mean_wait"]

@@ -208,3 +208,17 @@ def test_generate_failures_then_run_end_to_end(tmp_path) -> None:
     assert summary["metrics"]["failed_kills"] == len(killed)
     bad = runner.invoke(app, [*args[:4], "-1", *args[5:]])
     assert_one_line_error(bad, "mtbf")
+
+
+@pytest.mark.parametrize("spec", ["easy", "conservative"])
+def test_a_head_that_fits_nowhere_while_its_node_is_down_lets_the_others_run(spec: str) -> None:
+    # node 0 (8 cores) is down from 0 to 1000, node 1 has 4 cores: a (8 tasks) fits nowhere
+    # until the repair, which nothing foresees: EASY has no shadow time for it (it raised
+    # "fits nowhere even when the cluster is empty" before) and b (4 tasks) runs at once
+    small = NodeType("small", 4, 1.0)
+    platform = Platform("p", Platform.from_counts("p", [(EIGHT, 1), (small, 1)]).nodes,
+                        failures=(Failure(0, 0.0, 1000.0),))
+    jobs = (job("a", 1, 8, 100), job("b", 2, 4, 100))
+    result = simulate(platform, Workload("w", jobs), create(spec))
+    check_result(result)
+    assert result.start.tolist() == [1000.0, 2.0]

@@ -342,7 +342,7 @@ def test_jobs_columns_have_attempts_and_first_start() -> None:
 
 def test_a_failure_trace_drawn_from_the_runs_seed(tmp_path) -> None:
     import hetsched
-    from hetsched.run.failures import TRACE_STREAM, trace_horizon
+    from hetsched.run.availability import TRACE_STREAM, trace_horizon
 
     platform = load_platform(write(tmp_path / "p.json", PLATFORM))
     workload = Workload("w", tuple(job(f"j{i}", 30.0 * i, 4, 200.0) for i in range(40)))

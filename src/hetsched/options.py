@@ -82,16 +82,28 @@ def check_max_attempts(attempts: object) -> int | None:
     return int(attempts)
 
 
-def check_failure_trace(path: object) -> str | None:
-    """``None`` (no trace beyond the platform's failures) or the path of a failure trace
-    (read when the run loads its inputs: :mod:`hetsched.platform.failure_trace`)."""
+def check_file(name: str, what: str, path: object) -> str | None:
+    """``None`` or the path of a file option ``name`` names (``what`` it holds; read when the
+    run loads its inputs)."""
     if path is None:
         return None
     if isinstance(path, os.PathLike):
         path = os.fspath(path)
     if not isinstance(path, str) or not path:
-        raise ConfigError(f"failures must be the path of a failure trace file, got {path!r}")
+        raise ConfigError(f"{name} must be the path of {what}, got {path!r}")
     return path
+
+
+def check_failure_trace(path: object) -> str | None:
+    """``None`` (no trace beyond the platform's failures) or the path of a failure trace
+    (:mod:`hetsched.platform.failure_trace`)."""
+    return check_file("failures", "a failure trace file", path)
+
+
+def check_batsim_events(path: object) -> str | None:
+    """``None`` or the path of a Batsim external events file
+    (:mod:`hetsched.platform.batsim_events`)."""
+    return check_file("batsim_events", "a Batsim events file", path)
 
 
 def check_mtbf(seconds: object) -> float | None:

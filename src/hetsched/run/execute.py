@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from hetsched.errors import ConfigError
 from hetsched.platform.model import Platform
-from hetsched.run.failures import with_run_failures
+from hetsched.run.availability import with_run_availability
 from hetsched.run.inputs import PathLike, load_inputs
 from hetsched.run.options import RunOptions
 from hetsched.sim.protocol import Scheduler
@@ -34,7 +34,7 @@ def run_simulation(platform: PathLike | Platform | None, workload: PathLike | Wo
     plat, work = load_inputs(platform, workload, options.swf())
     if options.scale_delays:
         work = scale_delays(work, plat.slowest_speed)
-    plat = with_run_failures(plat, work, options, seed)
+    plat = with_run_availability(plat, work, options, seed)
     return simulate(plat, work, policy, seed=seed, horizon=options.horizon,
                     strict=options.strict, progress=progress, contention=options.contention,
                     walltime=options.walltime, timeseries=timeseries,

@@ -18,10 +18,10 @@ from typing import TYPE_CHECKING, Any
 from hetsched.errors import ConfigError, did_you_mean
 from hetsched.models.contention import check_contention
 from hetsched.limits import MAX_TIME
-from hetsched.options import (check_estimate_factor, check_failure_trace, check_flag,
-                              check_horizon, check_max_attempts, check_mtbf, check_number,
-                              check_on_failure, check_placement, check_reference_speed,
-                              check_walltime)
+from hetsched.options import (check_batsim_events, check_estimate_factor, check_failure_trace,
+                              check_flag, check_horizon, check_max_attempts, check_mtbf,
+                              check_number, check_on_failure, check_placement,
+                              check_reference_speed, check_walltime)
 
 if TYPE_CHECKING:
     from hetsched.workload.swf import SwfOptions
@@ -32,13 +32,14 @@ _ORIGINAL = object()
 
 
 def option(default: Any, check: Callable[[Any], Any], text: str, *, before: Any = _ORIGINAL,
-           keyed_if_set: bool = False) -> Any:
+           keyed_if_set: bool = False, path: bool = False) -> Any:
     """A run option: its ``default``, the ``check`` that returns its value or raises a one-line
     ConfigError, and its help ``text``. An option added after results stores began gives
     ``before``, what runs stored before it did (they hold NULL for it); ``keyed_if_set``: it
     joined a sweep run's identity later too, so it is part of the key only away from its
-    default (stores made before it keep their keys)."""
-    metadata = {"check": check, "help": text, "keyed_if_set": keyed_if_set}
+    default (stores made before it keep their keys); ``path``: its value is a file's path (a
+    sweep file's is relative to the sweep file)."""
+    metadata = {"check": check, "help": text, "keyed_if_set": keyed_if_set, "path": path}
     if before is not _ORIGINAL:
         metadata["before"] = before
     return field(default=default, metadata=metadata)
@@ -80,7 +81,7 @@ class RunOptions:
         None, check_failure_trace, "Failure trace file added to the platform's failures: "
         "a CSV file with the header node,start,end (nodes by name, times in s, end empty: "
         "never repaired) or a native platform file's failures list (what `generate "
-        "failures` writes). Any platform format.", before=None, keyed_if_set=True)
+        "failures` writes). Any platform format.", before=None, keyed_if_set=True, path=True)
     on_failure: str = option(
         "kill", check_on_failure, "What becomes of the jobs a node failure kills: kill (they "
         "end COMPLETED_KILLED) or requeue (pending again, run again from scratch).",
@@ -96,6 +97,12 @@ class RunOptions:
     failure_mttr: float = option(
         3600.0, partial(check_number, "failure_mttr", positive=True, maximum=MAX_TIME),
         "With --failure-mtbf: the mean repair time (s).", before=3600.0, keyed_if_set=True)
+    batsim_events: str | None = option(
+        None, check_batsim_events, "Batsim external events file (Batsim's --events: JSON "
+        "lines machine_unavailable / machine_available): machines take no new job from "
+        "one to the other (running jobs are not killed). Any platform format; machines by "
+        "Batsim's numbering (nodes sorted by name).", before=None, keyed_if_set=True,
+        path=True)
 
     def __post_init__(self) -> None:
         for spec in fields(self):
@@ -150,6 +157,8 @@ class RunOptions:
 #: The run options' names, in order: one column each in a results store.
 RUN_OPTIONS: tuple[str, ...] = tuple(spec.name for spec in fields(RunOptions))
 _META = {spec.name: spec.metadata for spec in fields(RunOptions)}
+#: The run options whose values are files' paths.
+PATH_OPTIONS: frozenset[str] = frozenset(name for name in RUN_OPTIONS if _META[name]["path"])
 _DEFAULTS = {spec.name: spec.default for spec in fields(RunOptions)}
 
 

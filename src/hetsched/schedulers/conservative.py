@@ -52,6 +52,8 @@ class ConservativeBackfill(Backfilling):
         self.started: dict[int, Booking] = {}  # running job -> its real start and estimate
         self.stale: dict[int, tuple[float, float]] = {}  # reserved job -> starts to search
         self.waiting: set[int] = set()  # due but could not start
+        # jobs no time fits (nodes down or reserved for good): booked again when nodes change
+        self.unbooked: dict[int, Job] = {}
         # the profile is what re-projecting from the running jobs gives (never sure on nodes
         # that boot: a job started on one runs from its boot)
         self.exact = not view.platform.has_on_demand
@@ -67,6 +69,8 @@ class ConservativeBackfill(Backfilling):
             if events.available or events.booted:  # only re-projecting sees what changed
                 self.exact = False
             early = self._ended_early(now, events)
+            if self.unbooked and (events.available or events.booted):
+                early = None  # nodes changed: the jobs no time fitted may fit now
             if early is None:
                 self._replan(now)
             else:
@@ -117,7 +121,8 @@ class ConservativeBackfill(Backfilling):
                 self.reserved.book(index, booking)
             else:
                 pushed.append(job)
-        for job in pushed:
+        unbooked, self.unbooked = list(self.unbooked.values()), {}
+        for job in pushed + unbooked:
             self._reserve(job)
         self.stale = dict.fromkeys(self.reserved.booked, (-math.inf, math.inf))
         self.waiting.clear()
@@ -273,9 +278,8 @@ class ConservativeBackfill(Backfilling):
         view = self.view
         found = self.profile.earliest(job, self._estimates(job),
                                       self.nodes.key(view), self.rng, self.nodes.order(view))
-        if found is None:  # reservations for good hold what it needs: it waits, unbooked
-            if not self.view.platform.reservations:
-                raise AssertionError(f"job {job.id} fits nowhere even when the cluster is empty")
+        if found is None:  # nodes down or reserved for good hold what it needs: it waits
+            self.unbooked[job.index] = job
             return
         self._book_at(job, *found)
 

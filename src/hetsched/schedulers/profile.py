@@ -284,8 +284,11 @@ def first_fit_time(view: ClusterView, job: Job, key: np.ndarray | None, rng: np.
     first fit, so it costs only as many releases as the job needs. After the first try,
     placement is tried only when the releases could have made room: enough free slots in all,
     and for a one-node job a released node with as many (the others did not fit before).
-    On a platform with reservations: :func:`_first_fit_beside_reservations`."""
-    if view.platform.reservations:
+    On a platform with reservations, or with bookings: :func:`_first_fit_beside_reservations`.
+    ``inf`` and no allocation when the job fits nowhere even once every running job has ended
+    (nodes whose availability went down: failures, set-points, which nothing foresees coming
+    back); the free resources projected are then those of now."""
+    if view.platform.reservations or view.bookings:
         return _first_fit_beside_reservations(view, job, key, rng, order)
     # releases add to a list of free cores (numpy's scalar access costs more than the walk)
     cores, mem, disk = view.free_slots.tolist(), view.free_mem.copy(), view.free_disk.copy()
@@ -313,7 +316,8 @@ def first_fit_time(view: ClusterView, job: Job, key: np.ndarray | None, rng: np.
             if allocation is not None:
                 return t, allocation, projected, mem, disk
         if i == len(runs):
-            raise AssertionError(f"job {job.id} fits nowhere even when the cluster is empty")
+            return math.inf, (), view.free_slots.copy(), view.free_mem.copy(), \
+                view.free_disk.copy()
         t = max(runs[i].est_end, now)
         may_fit = not one_node
 

@@ -32,7 +32,7 @@ from pydantic import AfterValidator, BeforeValidator, Field, create_model, model
 from hetsched.documents import file_stem, read_structured, require_mapping
 from hetsched.errors import ConfigError, InputError
 from hetsched.fileio import StrictModel, validate
-from hetsched.run.options import RunOptions
+from hetsched.run.options import PATH_OPTIONS, RunOptions
 from hetsched.sweep.splits import Split
 
 #: Most runs one sweep file may describe (a typo such as 1e7 seeds fails at once).
@@ -210,7 +210,7 @@ def load_sweep(path: str | Path) -> Sweep:
     _unique(path, "schedulers", [s.label for s in schedulers])
     _unique(path, "seeds", spec.seeds)
     values = [getattr(spec.options, name) for name in OptionsEntry.model_fields]
-    values = [[_trace_path(base, value) for value in listed] if name == "failures" else listed
+    values = [[_file_path(base, value) for value in listed] if name in PATH_OPTIONS else listed
               for name, listed in zip(OptionsEntry.model_fields, values)]
     for name, listed in zip(OptionsEntry.model_fields, values):
         _unique(path, f"options.{name}", listed)
@@ -222,8 +222,9 @@ def load_sweep(path: str | Path) -> Sweep:
                  spec.job_records)
 
 
-def _trace_path(base: Path, value: object) -> object:
-    """A failure trace's path (the run option ``failures``), relative to the sweep file."""
+def _file_path(base: Path, value: object) -> object:
+    """A file option's path (a failure trace, Batsim events: ``PATH_OPTIONS``), relative to
+    the sweep file."""
     return str((base / Path(value).expanduser()).resolve()) if isinstance(value, str) \
         else value
 

@@ -1,18 +1,22 @@
-"""The node failures a run's options add to its platform's own: a failure trace file
-(``failures``) and a trace drawn from the run's seed (``failure_mtbf``, ``failure_mttr``).
+"""The node availability a run's options add to its platform's own: failures from a trace
+file (``failures``) and a trace drawn from the run's seed (``failure_mtbf``,
+``failure_mttr``), and the availability changes of a Batsim events file (``batsim_events``).
 
-They become the platform's failures (``Platform.failures``), so that the result, its metrics,
-the invariants checker and the figures see them as they see a native file's.
+They become the platform's failures (``Platform.failures``) and availability changes
+(``Platform.availability``), so that the result, its metrics, the invariants checker and the
+figures see them as they see a native file's.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 
 from hetsched.models.speed import SpeedModel
+from hetsched.platform.batsim_events import with_batsim_events
 from hetsched.platform.failure_trace import read_failure_trace
 from hetsched.platform.failures import generate_failures
 from hetsched.platform.model import Platform
@@ -24,9 +28,12 @@ from hetsched.workload.model import Workload
 TRACE_STREAM = 1
 
 
-def with_run_failures(platform: Platform, workload: Workload, options: RunOptions,
-                      seed: int) -> Platform:
-    """``platform`` with the failures ``options`` add (itself when they add none)."""
+def with_run_availability(platform: Platform, workload: Workload, options: RunOptions,
+                          seed: int) -> Platform:
+    """``platform`` with the failures and availability changes ``options`` add (itself when
+    they add none)."""
+    if options.batsim_events:
+        platform = with_batsim_events(platform, Path(options.batsim_events))
     added = read_failure_trace(options.failures, platform) if options.failures else ()
     if options.failure_mtbf is not None:
         stream = np.random.SeedSequence(seed).spawn(TRACE_STREAM + 1)[TRACE_STREAM]
