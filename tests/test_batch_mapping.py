@@ -9,8 +9,10 @@ from typer.testing import CliRunner
 from hetsched.cli.main import app
 from hetsched.errors import ConfigError
 from hetsched.experiments.batch_mapping import StudySettings, aggregate, run_study
+from hetsched.mapping.astar_nodes import astar_on
 from hetsched.mapping.greedy import LIST_HEURISTICS
 from hetsched.mapping.machines import CoreSlots, ReadyTimes
+from hetsched.mapping.tree_search import astar
 from hetsched.platform.model import NodeType, Platform
 from hetsched.schedulers import create
 from hetsched.schedulers.batch import MULTI_NODE_REASON
@@ -103,7 +105,36 @@ def test_multi_node_jobs_are_rejected_with_a_reason() -> None:
 def test_core_level_heuristics_refuse_multi_task_jobs() -> None:
     jobs = (job("w", 0, 5, ntasks=2),)
     with pytest.raises(ConfigError, match="job 'w' has 2 tasks"):
-        simulate(Platform.from_counts("p", [(DUO, 1)]), Workload("w", jobs), create("astar"))
+        simulate(Platform.from_counts("p", [(DUO, 1)]), Workload("w", jobs),
+                 create("ga:budget=5"))
+
+
+def test_astar_maps_multi_task_jobs_on_the_k_earliest_free_cores_of_one_node() -> None:
+    # duo (node 0: 2 cores, 1 GHz), fast (node 1: 1 core, 2 GHz). At 0: j0 (2 tasks, 4 s),
+    # j1 (6 s), j2 (2 s); ETC duo 4 6 2, fast inf 3 1; 3 cores in all.
+    # root: j0 fits duo only: child (j0 duo) has cores duo 4 4, fast 0, g 4; least CTs
+    # j1 3 (fast), j2 1 (fast): mmct 3, h1 0; smet 3 + 1 = 4, sdma 3*4 - 8 = 4, h2 0: f 4.
+    # j1 duo: g 10, f 10; j1 fast: cores 4 4 | 3, g 4, j2's least CT 4 (fast 3+1), h1 0,
+    # sdma 12 - 11 = 1 >= smet 1, f 4. j2 duo: ends 4+2 = 6, f 6; j2 fast: ends 4, f 4: done.
+    jobs = [job("j0", 0, 4, ntasks=2), job("j1", 0, 6), job("j2", 0, 2)]
+    for name in ("astar", "astar:node_limit=128"):
+        assert schedule([(DUO, 1), (FAST, 1)], jobs, name) == {
+            "j0": (0.0, 4.0, 0), "j1": (0.0, 3.0, 1), "j2": (3.0, 4.0, 1)}
+
+
+def test_astar_waits_for_cores_busy_with_running_jobs() -> None:
+    # two duo nodes. At 0: r (1 task, 5 s) -> node 0 (one job, either node; tie: lowest).
+    # At 1: a (2 tasks, 2 s), b (1 task, 3 s), c (2 tasks, 1 s). Cores: node 0: 1, 5;
+    # node 1: 1, 1 (free from now). ETC = run time on both.
+    # a (depth 0): node 0 starts at 5 (its 2nd core) -> 7, g 7: f >= 7; node 1: [1,3],
+    # cores 0: 1 5 | 1: 3 3, g 5. b on node 0 [1,4] (cores 4 5), on node 1 [3,6];
+    # c on node 0 [5,6] (after b: cores 4,5 -> 5), on node 1 [3,4]. Best leaf: a node 1,
+    # b node 0 [1,4], c node 1 [3,4]: makespan 5 (r's end), the only leaf that ends by 5
+    # (a on node 1 and b there too: 6; c on node 0: 6).
+    jobs = [job("r", 0, 5), job("a", 1, 2, ntasks=2), job("b", 1, 3), job("c", 1, 1, ntasks=2)]
+    got = schedule([(DUO, 2)], jobs, "astar")
+    assert got == {"r": (0.0, 5.0, 0), "a": (1.0, 3.0, 1), "b": (1.0, 4.0, 0),
+                   "c": (3.0, 4.0, 1)}
 
 
 def test_bad_batch_options_are_one_line_errors() -> None:
@@ -170,3 +201,15 @@ def test_study_command_refuses_no_scheduler_and_too_many_runs(options: list[str]
                                                               fragment: str) -> None:
     result = CliRunner().invoke(app, ["study", "batch-mapping", *options])
     assert_one_line_error(result, fragment)
+
+
+@pytest.mark.parametrize("node_limit", [4, 128])
+def test_astar_on_single_core_machines_is_the_classic_astar(node_limit: int) -> None:
+    rng = np.random.default_rng(3)
+    etc = rng.uniform(1, 100, size=(30, 5)).round()
+    ready = rng.uniform(0, 50, size=5).round()
+    classic = astar(etc, ready, node_limit=node_limit)
+    nodes = astar_on(CoreSlots(etc, np.ones(30, np.int64), [np.array([r]) for r in ready],
+                               ready), node_limit=node_limit)
+    assert np.array_equal(classic.assignment, nodes.assignment)
+    assert classic.info == nodes.info

@@ -8,11 +8,12 @@ heuristic (:mod:`hetsched.mapping`) and queue each one on its node.
   free from now (idle) or from the estimated end of the job running on it; the jobs already
   waiting in the node's local queue are then played in FIFO order, each taking its k
   earliest-free cores no earlier than the start of the job ahead of it.
-- **List heuristics** (olb, met, mct, min_min, max_min, duplex, sufferage, kpb, swa) run on
-  that model directly: a job of k tasks completes when its k earliest-free cores are free.
-  **The others** (astar, ga, sa, gsa, tabu, ils, milp, best) solve the classic problem with
-  one machine per core (ready time: when the core is free, and no earlier than the node's FIFO
-  bound), so every job of the batch must have one task.
+- **List heuristics** (olb, met, mct, min_min, max_min, duplex, sufferage, kpb, swa) and
+  **astar** (:mod:`~hetsched.mapping.astar_nodes`) run on that model directly: a job of k
+  tasks completes when its k earliest-free cores are free. **The others** (ga, sa, gsa, tabu,
+  ils, milp, best) solve the classic problem with one machine per core (ready time: when the
+  core is free, and no earlier than the node's FIFO bound), so every job of the batch must
+  have one task.
 - Each job is appended to its node's local FIFO queue in planned start order; the engine starts
   it there once it fits and every job ahead of it has started (no backfilling).
 
@@ -33,6 +34,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from hetsched.errors import ConfigError
+from hetsched.mapping.astar_nodes import astar_on
 from hetsched.mapping.catalogue import DESCRIPTIONS, EXTRA_OPTIONS, scheduler_options
 from hetsched.mapping.greedy import LIST_HEURISTICS
 from hetsched.mapping.machines import CoreSlots
@@ -139,16 +141,21 @@ class BatchMapping(Scheduler):
         machines = self._machines(now).with_tasks(self._etc(jobs), [j.ntasks for j in jobs])
         if self.heuristic in LIST_HEURISTICS:
             plan = LIST_HEURISTICS[self.heuristic](machines, **self._options())
-            return [(jobs[i], int(plan.assignment[i])) for i in plan.sequence.tolist()]
-        return self._plan_on_cores(jobs, machines)
+        elif self.heuristic == "astar":
+            budget = ({} if self.budget is None
+                      else {budget_keyword(self.heuristic, self.budget): self.budget})
+            plan = astar_on(machines, time_limit=self.time_limit, **budget, **self._options())
+        else:
+            return self._plan_on_cores(jobs, machines)
+        return [(jobs[i], int(plan.assignment[i])) for i in plan.sequence.tolist()]
 
     def _plan_on_cores(self, jobs: list[Job], machines: CoreSlots) -> list[tuple[Job, int]]:
         """Classic mapping with one machine per core; queue order = planned start order."""
         wide = next((job for job in jobs if job.ntasks != 1), None)
         if wide is not None:
             raise ConfigError(f"{self.heuristic} maps single-task jobs on cores; job "
-                              f"'{wide.id}' has {wide.ntasks} tasks (use a list heuristic "
-                              f"such as min_min)")
+                              f"'{wide.id}' has {wide.ntasks} tasks (use astar or a list "
+                              f"heuristic such as min_min)")
         node_of, ready = machines.core_table()
         etc = machines.etc[:, node_of]
         mapping = run_heuristic(self.heuristic, etc, ready, rng=self.rng,
