@@ -7,7 +7,8 @@ time 0 (time-of-day and day-of-week stay where they were). Part ``k`` of an ``N 
 holds jobs ``k·N`` to ``(k+1)·N − 1`` in submission order, rebased so that its first job is
 submitted at 0; of an ``N jobs every S`` split (overlapping windows when S < N) jobs ``k·S``
 to ``k·S + N − 1``, the last part being the first that reaches the last job. Periods without
-a job give no part, so part numbers follow the calendar and may have gaps. Every part is simulated on its own until its last job ends.
+a job give no part, so part numbers follow the calendar and may have gaps. Every part is
+simulated on its own until its last job ends.
 
 A part keeps its jobs' ids and the trace's header (``Workload.metadata``); the records the
 loader skipped belong to the whole trace and are left out of every part. A job whose parent
