@@ -8,12 +8,13 @@ heuristic (:mod:`hetsched.mapping`) and queue each one on its node.
   free from now (idle) or from the estimated end of the job running on it; the jobs already
   waiting in the node's local queue are then played in FIFO order, each taking its k
   earliest-free cores no earlier than the start of the job ahead of it.
-- **List heuristics** (olb, met, mct, min_min, max_min, duplex, sufferage, kpb, swa) and
-  **astar** (:mod:`~hetsched.mapping.astar_nodes`) run on that model directly: a job of k
-  tasks completes when its k earliest-free cores are free. **The others** (ga, sa, gsa, tabu,
-  ils, milp, best) solve the classic problem with one machine per core (ready time: when the
-  core is free, and no earlier than the node's FIFO bound), so every job of the batch must
-  have one task.
+- **List heuristics** (olb, met, mct, min_min, max_min, duplex, sufferage, kpb, swa) and,
+  on a platform with multi-core nodes, **astar** (:mod:`~hetsched.mapping.astar_nodes`) run
+  on that model directly: a job of k tasks completes when its k earliest-free cores are free.
+  **The others** (ga, sa, gsa, tabu, ils, milp, best), and astar on single-core nodes (the
+  same search; the classic one keeps its floating-point sums, so its ties break as before),
+  solve the classic problem with one machine per core (ready time: when the core is free,
+  and no earlier than the node's FIFO bound), so every job of the batch must have one task.
 - Each job is appended to its node's local FIFO queue in planned start order; the engine starts
   it there once it fits and every job ahead of it has started (no backfilling).
 
@@ -141,7 +142,7 @@ class BatchMapping(Scheduler):
         machines = self._machines(now).with_tasks(self._etc(jobs), [j.ntasks for j in jobs])
         if self.heuristic in LIST_HEURISTICS:
             plan = LIST_HEURISTICS[self.heuristic](machines, **self._options())
-        elif self.heuristic == "astar":
+        elif self.heuristic == "astar" and self.view.platform.arrays.cores.max() > 1:
             budget = ({} if self.budget is None
                       else {budget_keyword(self.heuristic, self.budget): self.budget})
             plan = astar_on(machines, time_limit=self.time_limit, **budget, **self._options())
