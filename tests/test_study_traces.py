@@ -278,7 +278,17 @@ def test_derived_irmasim_workload_rounds_subtimes_down_and_keeps_the_rest(tmp_pa
 def test_the_thesis_study_refuses_an_swf_trace_in_one_line(tmp_path) -> None:
     result = CliRunner().invoke(app, ["study", "realistic", "--out", str(tmp_path / "o"),
                                       "--trace", str(kit())])
-    assert_one_line_error(result, "kit_fh2_2016_first25k.swf", "IRMaSim workload JSON")
+    assert_one_line_error(result, "kit_fh2_2016_first25k.swf", "reads a .json workload",
+                          "--variant legacy reads .swf files")
+    assert not (tmp_path / "o").exists()
+    message = error_of(derive_trace, kit(), tmp_path / "d.json", realistic.STUDY.settings)
+    assert_mentions(message, "kit_fh2_2016_first25k.swf", "IRMaSim workload JSON")
+
+
+def test_an_unknown_variant_is_a_one_line_error(tmp_path) -> None:
+    result = CliRunner().invoke(app, ["study", "realistic", "--out", str(tmp_path / "o"),
+                                      "--variant", "legacyy"])
+    assert_one_line_error(result, "--variant is thesis or legacy", "did you mean legacy?")
 
 
 def test_realistic_spec_is_5_windows_of_500_every_250_on_the_two_tables(tmp_path) -> None:

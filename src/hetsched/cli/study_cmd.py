@@ -308,6 +308,12 @@ def realistic(
             raise ConfigError(f"--variant is {' or '.join(VARIANTS)}, got {variant!r}"
                               + did_you_mean(variant, list(VARIANTS)))
         study, source = VARIANTS[variant]
+        suffix = None if trace is None else trace.suffix.lower()
+        if suffix is not None and suffix != source.suffix:
+            other = [name for name, (_, path) in VARIANTS.items() if path.suffix == suffix]
+            raise ConfigError(f"--variant {variant} reads a {source.suffix} workload, got "
+                              f"{trace}" + (f"; --variant {other[0]} reads {suffix} files"
+                                            if other else ""))
         planned = plan(study, out, source if trace is None else trace)
         _run(planned, workers, dask)
         frame = results(study, out, planned)
