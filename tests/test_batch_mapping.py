@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 from typer.testing import CliRunner
@@ -213,3 +215,30 @@ def test_astar_on_single_core_machines_is_the_classic_astar(node_limit: int) -> 
                                ready), node_limit=node_limit)
     assert np.array_equal(classic.assignment, nodes.assignment)
     assert classic.info == nodes.info
+
+
+def test_astar_on_multi_core_nodes_finds_the_best_mapping_when_it_may_search_all() -> None:
+    # unbounded search, no pruning: the leaf it returns is the least makespan over every
+    # mapping of the jobs committed in index order (brute force), so f never overestimates
+    rng = np.random.default_rng(5)
+    for _ in range(100):
+        m, n = int(rng.integers(1, 4)), int(rng.integers(1, 6))
+        cores = rng.integers(1, 4, m)
+        tasks = rng.integers(1, cores.max() + 1, n)
+        etc = np.outer(rng.uniform(1, 10, n), 1 / rng.uniform(1, 3, m))
+        etc[tasks[:, None] > cores[None, :]] = np.inf
+        free = [np.sort(rng.uniform(0, 5, c)) for c in cores]
+
+        def machines() -> CoreSlots:
+            return CoreSlots(etc, tasks, [f.copy() for f in free], np.zeros(m))
+
+        best = np.inf
+        for assign in itertools.product(range(m), repeat=n):
+            if np.isfinite(etc[np.arange(n), assign]).all():
+                state = machines()
+                for i, j in enumerate(assign):
+                    state.commit(i, j)
+                best = min(best, state.loads().max())
+        state = machines()
+        astar_on(state, node_limit=10**6, max_expansions=None)
+        assert state.loads().max() == pytest.approx(best)
