@@ -108,7 +108,7 @@ def test_core_level_heuristics_refuse_multi_task_jobs() -> None:
     jobs = (job("w", 0, 5, ntasks=2),)
     with pytest.raises(ConfigError, match="job 'w' has 2 tasks"):
         simulate(Platform.from_counts("p", [(DUO, 1)]), Workload("w", jobs),
-                 create("ga:budget=5"))
+                 create("sa:budget=5"))
 
 
 def test_astar_maps_multi_task_jobs_on_the_k_earliest_free_cores_of_one_node() -> None:
@@ -122,6 +122,30 @@ def test_astar_maps_multi_task_jobs_on_the_k_earliest_free_cores_of_one_node() -
     for name in ("astar", "astar:node_limit=128"):
         assert schedule([(DUO, 1), (FAST, 1)], jobs, name) == {
             "j0": (0.0, 4.0, 0), "j1": (0.0, 3.0, 1), "j2": (3.0, 4.0, 1)}
+
+
+@pytest.mark.parametrize("name", ["ga:budget=20", "gsa:budget=20"])
+def test_ga_and_gsa_map_multi_task_jobs_on_one_node_queued_in_index_order(name: str) -> None:
+    # the case above: j0 (2 tasks) only fits duo. Mappings (j0, j1, j2) committed in index
+    # order: (duo, fast, fast): j1 [0,3], j2 [3,4], makespan 4; (duo, duo, fast): j1 waits
+    # for j0's cores [4,10]; (duo, fast, duo): j2 [4,6]; (duo, duo, duo): 4+6+2 = 12. The
+    # best is the first, and the jobs are queued in index order: j1 ahead of j2 on fast
+    # (Min-min, the seed, queues j2 first: j2 [0,1], j1 [1,4]).
+    jobs = [job("j0", 0, 4, ntasks=2), job("j1", 0, 6), job("j2", 0, 2)]
+    assert schedule([(DUO, 1), (FAST, 1)], jobs, name) == {
+        "j0": (0.0, 4.0, 0), "j1": (0.0, 3.0, 1), "j2": (3.0, 4.0, 1)}
+    assert schedule([(DUO, 1), (FAST, 1)], jobs, "min_min")["j2"] == (0.0, 1.0, 1)
+
+
+def test_core_slots_makespans_are_the_commits_in_index_order() -> None:
+    # duo's cores free at 0 and 5, fast's at 1; FIFO bounds 0. Tasks: 2 cores 3 s on duo,
+    # then 1 core 2 s (duo 2 s, fast 1 s).
+    etc = np.array([[3.0, np.inf], [2.0, 1.0]])
+    state = CoreSlots(etc, [2, 1], [np.array([0.0, 5.0]), np.array([1.0])], np.zeros(2))
+    # (duo, duo): t0 [5,8] both cores, t1 FIFO after t0 [8,10] -> 10
+    # (duo, fast): t0 [5,8], t1 [1,2] -> 8; (fast, *): t0 cannot run there -> inf
+    pop = np.array([[0, 0], [0, 1], [1, 1]])
+    assert state.makespans(pop).tolist() == [10.0, 8.0, np.inf]
 
 
 def test_astar_waits_for_cores_busy_with_running_jobs() -> None:
