@@ -108,7 +108,7 @@ def test_core_level_heuristics_refuse_multi_task_jobs() -> None:
     jobs = (job("w", 0, 5, ntasks=2),)
     with pytest.raises(ConfigError, match="job 'w' has 2 tasks"):
         simulate(Platform.from_counts("p", [(DUO, 1)]), Workload("w", jobs),
-                 create("sa:budget=5"))
+                 create("tabu:budget=5"))
 
 
 def test_astar_maps_multi_task_jobs_on_the_k_earliest_free_cores_of_one_node() -> None:
@@ -124,13 +124,13 @@ def test_astar_maps_multi_task_jobs_on_the_k_earliest_free_cores_of_one_node() -
             "j0": (0.0, 4.0, 0), "j1": (0.0, 3.0, 1), "j2": (3.0, 4.0, 1)}
 
 
-@pytest.mark.parametrize("name", ["ga:budget=20", "gsa:budget=20"])
-def test_ga_and_gsa_map_multi_task_jobs_on_one_node_queued_in_index_order(name: str) -> None:
+@pytest.mark.parametrize("name", ["ga:budget=20", "gsa:budget=20", "sa:budget=200"])
+def test_ga_gsa_sa_map_multi_task_jobs_on_one_node_queued_in_index_order(name: str) -> None:
     # the case above: j0 (2 tasks) only fits duo. Mappings (j0, j1, j2) committed in index
     # order: (duo, fast, fast): j1 [0,3], j2 [3,4], makespan 4; (duo, duo, fast): j1 waits
     # for j0's cores [4,10]; (duo, fast, duo): j2 [4,6]; (duo, duo, duo): 4+6+2 = 12. The
     # best is the first, and the jobs are queued in index order: j1 ahead of j2 on fast
-    # (Min-min, the seed, queues j2 first: j2 [0,1], j1 [1,4]).
+    # (Min-min, the GA's seed, queues j2 first: j2 [0,1], j1 [1,4]; SA starts at random).
     jobs = [job("j0", 0, 4, ntasks=2), job("j1", 0, 6), job("j2", 0, 2)]
     assert schedule([(DUO, 1), (FAST, 1)], jobs, name) == {
         "j0": (0.0, 4.0, 0), "j1": (0.0, 3.0, 1), "j2": (3.0, 4.0, 1)}

@@ -231,7 +231,8 @@ def gsa(etc: object, ready: object = None, rng: np.random.Generator | None = Non
 
 def sa(etc: object, ready: object = None, rng: np.random.Generator | None = None,
        cooling: float = 0.9, stall: int = 150, max_iterations: int = 1_000_000,
-       init: str | np.ndarray = "random", time_limit: float | None = None) -> Mapping:
+       init: str | np.ndarray = "random", time_limit: float | None = None,
+       machines: CoreSlots | None = None) -> Mapping:
     """Simulated annealing (Braun et al. 2001).
 
     Start from a uniformly random mapping (``init="random"``; ``"min_min"`` or an assignment
@@ -241,6 +242,10 @@ def sa(etc: object, ready: object = None, rng: np.random.Generator | None = None
     ``y = 1 / (1 + exp((old - new) / T))``. Then ``T *= cooling``. Stops after ``stall``
     iterations without a change of the current makespan, when ``T`` reaches 0, after
     ``max_iterations`` or at ``time_limit``; returns the best mapping seen.
+
+    ``machines``: evaluate on multi-core nodes instead of ``ready``, as :func:`ga` does (each
+    move decodes the whole mapping; a random start draws each task's machine among those that
+    can run it).
     """
     clock = _Clock(time_limit)
     arr = as_etc(etc)
@@ -248,16 +253,22 @@ def sa(etc: object, ready: object = None, rng: np.random.Generator | None = None
     rng = _rng(rng)
     n, m = arr.shape
     if isinstance(init, str):
-        if init == "random":
+        if init == "random" and machines is not None:
+            assign = _feasible_random(machines.etc, rng)
+        elif init == "random":
             assign = rng.integers(0, m, size=n, dtype=np.int64)
         elif init == "min_min":
-            assign = min_min(arr, r).assignment.copy()
+            assign = (min_min(arr, r).assignment.copy() if machines is None
+                      else min_min_on(machines.copy()).assignment)
         else:
             raise ConfigError(f"sa: unknown init {init!r} (random, min_min)")
     else:
         assign = np.array(init, dtype=np.int64)
-    loads = r + np.bincount(assign, weights=arr[np.arange(n), assign], minlength=m)
-    current = float(loads.max())
+    if machines is None:
+        loads = r + np.bincount(assign, weights=arr[np.arange(n), assign], minlength=m)
+        current = float(loads.max())
+    else:  # the classic loads are not used
+        loads, current = r.copy(), float(machines.makespans(assign[None])[0])
     best, best_assign = current, assign.copy()
     temp = current
     since, it, reason = 0, 0, "stall"
@@ -288,11 +299,15 @@ def sa(etc: object, ready: object = None, rng: np.random.Generator | None = None
             t = int(tasks[k])
             old_j = int(assign[t])
             new_j = (old_j + int(shifts[k])) % m
-            lo = loads[old_j] - arr[t, old_j]
-            hi = loads[new_j] + arr[t, new_j]
             saved_old, saved_new = loads[old_j], loads[new_j]
-            loads[old_j], loads[new_j] = lo, hi
-            new = float(loads.max())
+            if machines is None:
+                loads[old_j] -= arr[t, old_j]
+                loads[new_j] += arr[t, new_j]
+                new = float(loads.max())
+            else:
+                assign[t] = new_j
+                new = float(machines.makespans(assign[None])[0])
+                assign[t] = old_j
             accept = new <= current
             if not accept:
                 y = 1.0 / (1.0 + math.exp((current - new) / temp))
@@ -307,8 +322,18 @@ def sa(etc: object, ready: object = None, rng: np.random.Generator | None = None
                 loads[old_j], loads[new_j] = saved_old, saved_new
                 since += 1
             temp *= cooling
-    return make_mapping("sa", arr, best_assign, r, seconds=clock.seconds(),
-                        info={"iterations": it, "stop": reason})
+    info: dict[str, object] = {"iterations": it, "stop": reason}
+    if machines is not None:
+        info["model_makespan"] = best
+    return make_mapping("sa", arr, best_assign, r, seconds=clock.seconds(), info=info)
+
+
+def _feasible_random(etc: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A uniformly random machine per task among those that can run it (finite ETC)."""
+    feasible = np.isfinite(etc)
+    picks = (rng.random(etc.shape[0]) * feasible.sum(axis=1)).astype(np.int64)
+    return np.array([np.flatnonzero(row)[k] for row, k in zip(feasible, picks)],
+                    dtype=np.int64)
 
 
 def _pair_hop(etc: np.ndarray, assign: np.ndarray, loads: np.ndarray, i: int,

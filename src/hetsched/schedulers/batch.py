@@ -11,9 +11,9 @@ heuristic (:mod:`hetsched.mapping`) and queue each one on its node.
 - **List heuristics** (olb, met, mct, min_min, max_min, duplex, sufferage, kpb, swa) run on
   that model directly: a job of k tasks completes when its k earliest-free cores are free. So
   do, on a platform with multi-core nodes, **astar** (:mod:`~hetsched.mapping.astar_nodes`)
-  and **ga** and **gsa** (a mapping's makespan is that of its jobs committed on the model in
-  index order, the order they are queued in). **The others** (sa, tabu, ils, milp, best),
-  and astar, ga and gsa on single-core nodes (where the models coincide; the classic code
+  and **ga**, **gsa** and **sa** (a mapping's makespan is that of its jobs committed on the
+  model in index order, the order they are queued in). **The others** (tabu, ils, milp,
+  best), and astar, ga, gsa and sa on single-core nodes (where the models coincide; the classic code
   keeps its floating-point sums, so its ties break as before), solve the classic problem
   with one machine per core (ready time: when the core is free, and no earlier than the
   node's FIFO bound), so every job of the batch must have one task.
@@ -48,7 +48,7 @@ from hetsched.workload.model import Job
 
 #: The heuristics beyond the list heuristics that map on multi-core nodes (the others map one
 #: machine per core).
-NODE_MODEL = ("astar", "ga", "gsa")
+NODE_MODEL = ("astar", "ga", "gsa", "sa")
 MULTI_NODE_REASON = "batch mapping queues single-node jobs; this job needs several nodes"
 
 
@@ -154,7 +154,7 @@ class BatchMapping(Scheduler):
         return [(jobs[i], int(plan.assignment[i])) for i in plan.sequence.tolist()]
 
     def _plan_on_nodes(self, machines: CoreSlots) -> Plan:
-        """A* searches the multi-core model itself; the GA and the GSA evaluate their
+        """A* searches the multi-core model itself; the GA, the GSA and SA evaluate their
         mappings on it, the jobs queued in index order."""
         if self.heuristic == "astar":
             budget = ({} if self.budget is None
