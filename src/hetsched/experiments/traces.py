@@ -48,7 +48,8 @@ class TraceSettings:
 
 
 def derive_trace(source: str | Path, dest: str | Path, settings: TraceSettings) -> Path:
-    """Write ``source`` with ``settings`` applied to ``dest``: header lines kept (with one
+    """Write ``source`` with ``settings`` applied to ``dest``, in the same format (SWF, or
+    IRMaSim JSON when ``dest`` ends in ``.json``): an SWF's header lines kept (with one
     comment line saying what changed), data lines rewritten field by field."""
     source, dest = Path(source), Path(dest)
     irmasim = dest.suffix.lower() == ".json"

@@ -13,10 +13,10 @@ heuristic (:mod:`hetsched.mapping`) and queue each one on its node.
   do, on a platform with multi-core nodes, **astar** (:mod:`~hetsched.mapping.astar_nodes`)
   and **ga**, **gsa** and **sa** (a mapping's makespan is that of its jobs committed on the
   model in index order, the order they are queued in). **The others** (tabu, ils, milp,
-  best), and astar, ga, gsa and sa on single-core nodes (where the models coincide; the classic code
-  keeps its floating-point sums, so its ties break as before), solve the classic problem
-  with one machine per core (ready time: when the core is free, and no earlier than the
-  node's FIFO bound), so every job of the batch must have one task.
+  best), and astar, ga, gsa and sa on single-core nodes (where the models coincide; the
+  classic code keeps its floating-point sums, so its ties break as before), solve the
+  classic problem with one machine per core (ready time: when the core is free, and no
+  earlier than the node's FIFO bound), so every job of the batch must have one task.
 - Each job is appended to its node's local FIFO queue in planned start order; the engine starts
   it there once it fits and every job ahead of it has started (no backfilling).
 
