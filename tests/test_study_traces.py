@@ -19,6 +19,7 @@ from hetsched.experiments.trace_studies import DATA, plan
 from hetsched.experiments.traces import TraceSettings, derive_trace
 from hetsched.platform.load import load_platform
 from hetsched.schedulers.registry import entries
+from hetsched.sweep.results import load_jobs
 from hetsched.sweep.splits import Part
 from hetsched.workload.model import Job, Workload
 from support import assert_mentions, assert_one_line_error, error_of, shared
@@ -118,7 +119,7 @@ def test_node_centric_spec_expands_to_every_week_under_the_five_schedulers(
 
 
 def test_realistic_spec_expands_to_2_platforms_5_parts_9_schedulers(tmp_path) -> None:
-    planned = plan(realistic.STUDY, tmp_path, kit())
+    planned = plan(realistic.LEGACY, tmp_path, kit())
     assert {(run.platform.label, run.part) for run in planned.runs} == {
         (level, part) for level in ("low", "high") for part in range(5)}
     assert len(planned.runs) == 2 * 5 * 9
@@ -220,10 +221,10 @@ def test_realistic_end_to_end_on_a_small_trace(tmp_path) -> None:
     trace.write_text("\n".join(lines) + "\n")
     out = tmp_path / "re"
     result = CliRunner().invoke(app, ["study", "realistic", "--out", str(out), "-j", "1",
-                                      "--trace", str(trace)])
+                                      "--trace", str(trace), "--variant", "legacy"])
     assert result.exit_code == 0, result.output
     frame = pd.read_csv(out / "results.csv")
-    assert list(frame.columns) == realistic.STUDY.columns
+    assert list(frame.columns) == realistic.LEGACY.columns
     assert len(frame) == 2 * 9 and set(frame["platform"]) == {"low", "high"}
     assert set(frame["part"]) == {0}  # 12 jobs: one part of at most 500
     derived = (out / "kit_serial_1e5.swf").read_text().splitlines()[1:]
@@ -231,3 +232,89 @@ def test_realistic_end_to_end_on_a_small_trace(tmp_path) -> None:
     assert submits == [0, 100000, 200000, 300000, 400000]  # 0 … 440,000 s rounded down
     assert {line.split()[4] for line in derived} == {"1"}
     assert "low heterogeneity" in result.stdout and "astar" in result.stdout
+
+
+# ---- the thesis' realistic study: its platforms, IRMaSim's KIT jobs -----------------------
+
+#: Tables 4 and 5 of the thesis: (nodes, cores, GHz) per row.
+TABLES = {"realistic_platform0.yaml": [(13, 32, 4.6), (11, 20, 10.2), (4, 8, 6.4), (4, 8, 15.2)],
+          "realistic_platform1.yaml": [(4, 32, 2.6), (4, 20, 5.2), (4, 8, 3.4), (4, 8, 7.2)]}
+
+
+@pytest.mark.parametrize("name", sorted(TABLES))
+def test_realistic_platforms_are_the_thesis_tables(name: str) -> None:
+    platform = load_platform(DATA / name)
+    rows = []
+    for node in platform.nodes:
+        shape = (node.type.cores, node.type.clock_ghz)
+        if rows and rows[-1][1:] == shape:
+            rows[-1] = (rows[-1][0] + 1, *shape)
+        else:
+            rows.append((1, *shape))
+    assert rows == TABLES[name] and not platform.has_power_model
+
+
+def irmasim_jobs(tmp_path: Path, tasks: list[int], step: float = 40000.0) -> Path:
+    """An IRMaSim workload JSON: job i submitted at i * step, ``tasks[i]`` tasks,
+    300 + 50 i s on IRMaSim's 2.5 GHz reference, requested 600 + 100 i s."""
+    jobs = [{"id": f"j{i}", "subtime": i * step, "ntasks": n, "nodes": 1,
+             "req_ops": (300 + 50 * i) * 2.5e9, "ipc": 1, "req_time": 600 + 100 * i}
+            for i, n in enumerate(tasks)]
+    path = tmp_path / "kit.json"
+    path.write_text(json.dumps({"jobs": jobs}))
+    return path
+
+
+def test_derived_irmasim_workload_rounds_subtimes_down_and_keeps_the_rest(tmp_path) -> None:
+    source = irmasim_jobs(tmp_path, [3, 40, 1], step=70000.0)
+    dest = derive_trace(source, tmp_path / "d.json", realistic.STUDY.settings)
+    jobs = json.loads(dest.read_text())["jobs"]
+    original = json.loads(source.read_text())["jobs"]
+    assert [job["subtime"] for job in jobs] == [0, 0, 100000]  # 0, 70,000, 140,000
+    assert [{**job, "subtime": 0} for job in jobs] == [{**job, "subtime": 0}
+                                                         for job in original]
+
+
+def test_the_thesis_study_refuses_an_swf_trace_in_one_line(tmp_path) -> None:
+    result = CliRunner().invoke(app, ["study", "realistic", "--out", str(tmp_path / "o"),
+                                      "--trace", str(kit())])
+    assert_one_line_error(result, "kit_fh2_2016_first25k.swf", "reads a .json workload",
+                          "--variant legacy reads .swf files")
+    assert not (tmp_path / "o").exists()
+    message = error_of(derive_trace, kit(), tmp_path / "d.json", realistic.STUDY.settings)
+    assert_mentions(message, "kit_fh2_2016_first25k.swf", "IRMaSim workload JSON")
+
+
+def test_an_unknown_variant_is_a_one_line_error(tmp_path) -> None:
+    result = CliRunner().invoke(app, ["study", "realistic", "--out", str(tmp_path / "o"),
+                                      "--variant", "legacyy"])
+    assert_one_line_error(result, "--variant is thesis or legacy", "did you mean legacy?")
+
+
+def test_realistic_spec_is_5_windows_of_500_every_250_on_the_two_tables(tmp_path) -> None:
+    planned = plan(realistic.STUDY, tmp_path, shared("traces/kit_fh2_weeks18-34_irmasim.json"))
+    assert {(run.platform.label, run.part) for run in planned.runs} == {
+        (label, part) for label in ("platform0", "platform1") for part in range(5)}
+    assert len(planned.runs) == 2 * 5 * 9
+    assert {run.workload.split for run in planned.runs} == {"500 jobs every 250"}
+
+
+def test_realistic_end_to_end_counts_the_jobs_that_fit_no_node(tmp_path) -> None:
+    # 12 jobs, one of 40 tasks: more than any node's 32 cores, rejected on both platforms
+    trace = irmasim_jobs(tmp_path, [1, 8, 20, 32, 40, 2, 16, 4, 24, 1, 12, 6])
+    out = tmp_path / "re"
+    result = CliRunner().invoke(app, ["study", "realistic", "--out", str(out), "-j", "1",
+                                      "--trace", str(trace)])
+    assert result.exit_code == 0, result.output
+    frame = pd.read_csv(out / "results.csv")
+    assert list(frame.columns) == [*realistic.LEGACY.columns, "rejected"]
+    assert len(frame) == 2 * 9 and set(frame["platform"]) == {"platform0", "platform1"}
+    assert set(frame["part"]) == {0} and set(frame["rejected"]) == {1}
+    jobs = load_jobs(out / "results.sqlite")
+    rejected = jobs[jobs["final_state"] == "REJECTED"]
+    assert set(rejected["job_id"]) == {"j4"} and len(rejected) == 2 * 9
+    assert set(rejected["metadata"]) == {"needs 40 cores on one node; the largest node has 32"}
+    assert set(jobs[jobs["job_id"] != "j4"]["final_state"]) == {"COMPLETED_SUCCESSFULLY"}
+    # every task of a job on one node: a 32-task job holds a whole 32-core node
+    wide = jobs[jobs["job_id"] == "j3"]
+    assert set(wide["node_type"]) <= {"c32_4.6ghz", "c32_2.6ghz"}

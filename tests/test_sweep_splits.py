@@ -82,3 +82,21 @@ def test_the_kit_trace_splits_into_41_weeks() -> None:
     assert [p.index for p in parts] == list(range(41))
     assert sum(len(p.workload.jobs) for p in parts) == len(trace.jobs) == 25_326
     assert all(0 <= j.submit < WEEK for p in parts for j in p.workload.jobs)
+
+
+def test_windows_every_s_jobs_overlap_and_stop_at_the_first_that_reaches_the_end() -> None:
+    # 7 jobs, windows of 4 every 2: jobs 0-3, 2-5, 4-6 (reaches job 6: the last window)
+    parts = split_workload(_workload([0, 1, 10, 11, 20, 30, 40]), Split.parse("4 jobs every 2"))
+    assert [[j.id for j in p.workload.jobs] for p in parts] == [
+        ["j0", "j1", "j2", "j3"], ["j2", "j3", "j4", "j5"], ["j4", "j5", "j6"]]
+    assert [(p.index, p.start) for p in parts] == [(0, 0), (1, 10), (2, 20)]
+    assert [j.submit for j in parts[1].workload.jobs] == [0, 1, 10, 20]
+    # every N: the N jobs split
+    assert [[j.id for j in p.workload.jobs] for p in split_workload(
+        _workload([0, 1, 2]), Split.parse("2 jobs every 2"))] == [["j0", "j1"], ["j2"]]
+
+
+@pytest.mark.parametrize("text", ["4 jobs every 0", "4 jobs every 5", "4 jobs every"])
+def test_a_bad_window_stride_is_refused(text: str) -> None:
+    with pytest.raises(ConfigError, match="every <S>' with 1 <= S <= N"):
+        Split.parse(text)

@@ -287,19 +287,36 @@ def realistic(
                                           "when run again) and results.csv.")],
         workers: Annotated[Optional[int], WorkersOpt] = None,
         dask: Annotated[Optional[str], DaskOpt] = None,
-        trace: Annotated[Path, TraceOpt] = KIT_TRACE,
+        trace: Annotated[Optional[Path], typer.Option(
+            help="The KIT workload (default: the project's shared data, relative to the "
+                 "current directory: IRMaSim's KIT JSON, or for --variant legacy the KIT "
+                 "SWF trace).")] = None,
+        variant: Annotated[str, typer.Option(
+            help="thesis: the thesis' platforms (its Tables 4 and 5) and multi-task KIT jobs; "
+                 "legacy: the single-core platforms and one-task jobs used before.")] = "thesis",
 ) -> None:
-    """The batch-mapping thesis' realistic study: 5 × 500 KIT jobs, submit times rounded to
-    1e5 s, 32 single-core nodes at low and high heterogeneity, its nine schedulers."""
-    from hetsched.experiments.realistic import STUDY
+    """The batch-mapping thesis' realistic study: 5 windows of 500 KIT jobs, submit times
+    rounded to 1e5 s, on the thesis' two platforms, its nine schedulers."""
+    from hetsched.experiments.realistic import VARIANTS
     from hetsched.experiments.trace_studies import plan, results
+    from hetsched.errors import did_you_mean
     from hetsched.sweep.runner import check_executor
 
     with user_errors():
         check_executor(workers, dask)
-        planned = plan(STUDY, out, trace)
+        if variant not in VARIANTS:
+            raise ConfigError(f"--variant is {' or '.join(VARIANTS)}, got {variant!r}"
+                              + did_you_mean(variant, list(VARIANTS)))
+        study, source = VARIANTS[variant]
+        suffix = None if trace is None else trace.suffix.lower()
+        if suffix is not None and suffix != source.suffix:
+            other = [name for name, (_, path) in VARIANTS.items() if path.suffix == suffix]
+            raise ConfigError(f"--variant {variant} reads a {source.suffix} workload, got "
+                              f"{trace}" + (f"; --variant {other[0]} reads {suffix} files"
+                                            if other else ""))
+        planned = plan(study, out, source if trace is None else trace)
         _run(planned, workers, dask)
-        frame = results(STUDY, out, planned)
+        frame = results(study, out, planned)
     screen = console()
     means = frame.groupby(["platform", "scheduler"], sort=False).mean(numeric_only=True)
     for level in frame["platform"].unique():
@@ -307,12 +324,17 @@ def realistic(
     screen.print(f"wrote {out}/: results.csv ({len(frame):,} runs), results.sqlite")
 
 
+def _platform_title(label: str) -> str:
+    """The legacy variant's platforms are heterogeneity levels; the thesis' are named."""
+    return f"{label} heterogeneity" if label in ("low", "high") else label
+
+
 def _means_table(level: str, means: Any, parts: int) -> Any:
     from hetsched.cli.tables import new_table
 
     metrics = ("makespan", "mean_wait", "slowdown", "bounded_slowdown")
     table = new_table("scheduler", [m.replace("_", " ") for m in metrics],
-                      title=f"{level} heterogeneity · mean over {parts} parts")
+                      title=f"{_platform_title(level)} · mean over {parts} parts")
     for scheduler, row in means.iterrows():
         table.add_row(str(scheduler), *(f"{row[m]:,.1f}" for m in metrics))
     return table

@@ -1,5 +1,7 @@
-"""Derived SWF traces for the trace-driven studies: the original trace with each job's
-processor count capped and, optionally, its submit time rounded down to a multiple of a step.
+"""Derived traces for the trace-driven studies: the original trace with each job's processor
+count capped and, optionally, its submit time rounded down to a multiple of a step. An SWF
+trace gives an SWF file; an IRMaSim workload JSON (``.json``) gives one, its ``ntasks``
+capped and its ``subtime`` rounded, the other fields kept.
 
 The derived file is written next to a study's results (never over the shared data). It is a
 deterministic function of the source file and the settings, so a sweep's keys, which hash the
@@ -23,23 +25,39 @@ FIELD_NAMES = {SUBMIT: "submit_time", ALLOCATED: "allocated_processors",
 
 @dataclass(frozen=True)
 class TraceSettings:
-    """``max_procs``: processors per job at most (larger counts become it).
+    """``max_procs``: processors per job at most (larger counts become it; ``None``: kept).
     ``submit_step``: submit times rounded down to multiples of it, s (``None``: kept)."""
 
-    max_procs: int
+    max_procs: int | None
     submit_step: float | None = None
 
     def describe(self) -> str:
-        text = f"processors capped at {self.max_procs}"
+        parts = [] if self.max_procs is None else [f"processors capped at {self.max_procs}"]
         if self.submit_step is not None:
-            text += f"; submit times rounded down to multiples of {self.submit_step:g} s"
-        return text
+            parts.append(f"submit times rounded down to multiples of {self.submit_step:g} s")
+        return "; ".join(parts) or "unchanged"
+
+    def procs(self, count: float) -> float:
+        """A job's processor count, capped."""
+        return count if self.max_procs is None else min(count, self.max_procs)
+
+    def submit(self, time: float) -> float:
+        """A submit time, rounded down."""
+        step = self.submit_step
+        return time if step is None else (time // step) * step
 
 
 def derive_trace(source: str | Path, dest: str | Path, settings: TraceSettings) -> Path:
-    """Write ``source`` with ``settings`` applied to ``dest``: header lines kept (with one
+    """Write ``source`` with ``settings`` applied to ``dest``, in the same format (SWF, or
+    IRMaSim JSON when ``dest`` ends in ``.json``): an SWF's header lines kept (with one
     comment line saying what changed), data lines rewritten field by field."""
     source, dest = Path(source), Path(dest)
+    irmasim = dest.suffix.lower() == ".json"
+    if (source.suffix.lower() == ".json") != irmasim:
+        raise InputError(source, "expected " + ("an IRMaSim workload JSON (.json)" if irmasim
+                                                else "an SWF trace"))
+    if irmasim:
+        return _derive_irmasim(source, dest, settings)
     lines = read_text(source).splitlines()
     header = [line for line in lines if line.lstrip().startswith(";")]
     data = [(n, line) for n, line in enumerate(lines, 1)
@@ -58,12 +76,36 @@ def _rewrite(line: str, number: int, source: Path, settings: TraceSettings) -> s
                          record=f"line {number}")
     for index in (ALLOCATED, REQUESTED):
         procs = _number(fields[index], number, index, source)
-        if procs > settings.max_procs:
+        if settings.procs(procs) != procs:
             fields[index] = str(settings.max_procs)
     if settings.submit_step is not None:
         submit = _number(fields[SUBMIT], number, SUBMIT, source)
-        fields[SUBMIT] = f"{(submit // settings.submit_step) * settings.submit_step:.0f}"
+        fields[SUBMIT] = f"{settings.submit(submit):.0f}"
     return " ".join(fields)
+
+
+def _derive_irmasim(source: Path, dest: Path, settings: TraceSettings) -> Path:
+    """An IRMaSim workload JSON with ``settings`` applied to each job's ``ntasks`` and
+    ``subtime`` (checked first by the workload reader, so a bad record is named as it is
+    everywhere); one job per line, as IRMaSim's own files."""
+    import json
+
+    from hetsched.documents import read_structured
+    from hetsched.workload.irmasim import load_irmasim_workload
+
+    load_irmasim_workload(source)
+    doc = read_structured(source)
+    for job in doc["jobs"]:
+        if "ntasks" in job:
+            job["ntasks"] = int(settings.procs(job["ntasks"]))
+        submit = settings.submit(job["subtime"])
+        job["subtime"] = int(submit) if float(submit).is_integer() else submit
+    rows = ",\n".join("    " + json.dumps(job) for job in doc["jobs"])
+    rest = {key: value for key, value in doc.items() if key != "jobs"}
+    head = json.dumps(rest)[1:-1] + ",\n" if rest else ""
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    dest.write_text("{" + head + '"jobs": [\n' + rows + "\n]}\n", encoding="utf-8")
+    return dest
 
 
 def _number(text: str, line: int, index: int, source: Path) -> float:

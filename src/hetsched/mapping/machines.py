@@ -141,6 +141,28 @@ class CoreSlots:
     def copy(self) -> "CoreSlots":
         return self.with_tasks(self.etc, self.tasks)
 
+    def makespans(self, pop: np.ndarray) -> np.ndarray:
+        """The makespan of each mapping of ``pop`` (one per row, task -> machine) with its
+        tasks committed in index order from this state, every mapping at once (``inf``: a
+        task on a machine that cannot run it)."""
+        p, n = pop.shape
+        counts = np.array([t.size for t in self._all])
+        width = int(max(counts.max(initial=1), self.tasks.max(initial=1)))
+        free = np.full((p, len(self._all), width), np.inf)
+        for j, times in enumerate(self._all):
+            free[:, j, :times.size] = times
+        fifo = np.tile(self.fifo, (p, 1))
+        rows = np.arange(p)
+        for i in range(n):
+            j, k = pop[:, i], int(self.tasks[i])
+            cores = free[rows, j]
+            start = np.maximum(cores[:, k - 1], fifo[rows, j])
+            cores[:, :k] = (start + self.etc[i, j])[:, None]
+            cores.sort(axis=1)
+            free[rows, j], fifo[rows, j] = cores, start
+        last = free[:, np.arange(len(self._all)), np.maximum(counts - 1, 0)]
+        return last.max(axis=1) if last.size else np.zeros(p)
+
 
 class GraphProcessors:
     """Processors running a task graph's tasks one at a time, with insertion (HEFT's model,

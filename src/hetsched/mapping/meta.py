@@ -15,7 +15,8 @@ import numpy as np
 
 from hetsched.errors import ConfigError
 from hetsched.mapping.core import Mapping, as_etc, as_ready, make_mapping
-from hetsched.mapping.greedy import min_min
+from hetsched.mapping.greedy import min_min, min_min_on
+from hetsched.mapping.machines import CoreSlots
 
 
 def population_loads(etc: np.ndarray, pop: np.ndarray, ready: np.ndarray) -> np.ndarray:
@@ -82,33 +83,44 @@ def _mutate(pop: np.ndarray, rows: np.ndarray, rng: np.random.Generator, probabi
 
 
 def _initial_population(etc: np.ndarray, ready: np.ndarray, size: int,
-                        rng: np.random.Generator, seed_min_min: bool) -> np.ndarray:
+                        rng: np.random.Generator, seed_min_min: bool,
+                        machines: CoreSlots | None) -> np.ndarray:
     n, m = etc.shape
     pop = rng.integers(0, m, size=(size, n), dtype=np.int64)
     if seed_min_min:
-        pop[0] = min_min(etc, ready).assignment
+        pop[0] = (min_min(etc, ready).assignment if machines is None
+                  else min_min_on(machines.copy()).assignment)
     return pop
 
 
 class _Evolution:
     """What the GA and the GSA share: the checked inputs, the population and its makespans,
-    the elite (best mapping so far), the stopping rules and the result."""
+    the elite (best mapping so far), the stopping rules and the result. With ``machines``
+    (multi-core nodes, :class:`~hetsched.mapping.machines.CoreSlots`) a mapping's makespan is
+    that of its tasks committed there in index order, and the Min-min seed is Min-min's on
+    them."""
 
     def __init__(self, name: str, etc: object, ready: object, rng: np.random.Generator | None,
                  population: int, seed_min_min: bool, stall: int,
-                 time_limit: float | None) -> None:
+                 time_limit: float | None, machines: CoreSlots | None = None) -> None:
         self.name, self.stall, self.clock = name, stall, _Clock(time_limit)
         self.etc = as_etc(etc)
         self.ready = as_ready(ready, self.etc.shape[1])
+        self.machines = machines
         self.rng = _rng(rng)
         if population < 2:
             raise ConfigError(f"{name}: population must be at least 2, got {population}")
         self.pop = _initial_population(self.etc, self.ready, population, self.rng,
-                                       seed_min_min)
-        self.fit = population_makespans(self.etc, self.pop, self.ready)
+                                       seed_min_min, machines)
+        self.fit = self.makespans(self.pop)
         best = int(np.argmin(self.fit))
         self.elite, self.elite_fit = self.pop[best].copy(), float(self.fit[best])
         self.since = self.generation = 0
+
+    def makespans(self, pop: np.ndarray) -> np.ndarray:
+        if self.machines is None:
+            return population_makespans(self.etc, pop, self.ready)
+        return self.machines.makespans(pop)
 
     def stop(self, generations: int) -> str | None:
         """Why to stop before the next generation, or ``None``."""
@@ -133,15 +145,17 @@ class _Evolution:
         return False
 
     def result(self, reason: str) -> Mapping:
+        info: dict[str, object] = {"generations": self.generation, "stop": reason}
+        if self.machines is not None:
+            info["model_makespan"] = self.elite_fit
         return make_mapping(self.name, self.etc, self.elite, self.ready,
-                            seconds=self.clock.seconds(),
-                            info={"generations": self.generation, "stop": reason})
+                            seconds=self.clock.seconds(), info=info)
 
 
 def ga(etc: object, ready: object = None, rng: np.random.Generator | None = None,
        population: int = 200, generations: int = 1000, stall: int = 150,
        crossover: float = 0.6, mutation: float = 0.4, seed_min_min: bool = True,
-       time_limit: float | None = None) -> Mapping:
+       time_limit: float | None = None, machines: CoreSlots | None = None) -> Mapping:
     """Genetic algorithm (Braun et al. 2001).
 
     Population of ``population`` assignment vectors: the Min-min solution plus uniformly random
@@ -151,9 +165,12 @@ def ga(etc: object, ready: object = None, rng: np.random.Generator | None = None
     random task to another random machine) with probability ``mutation`` per chromosome, then
     evaluation. Stops after ``generations`` generations, after ``stall`` generations without an
     improvement of the elite, when every chromosome is identical, or at ``time_limit``.
-    The result is never worse than its Min-min seed (elitism).
+    The result is never worse than its Min-min seed (elitism). ``machines``: evaluate on
+    multi-core nodes instead of ``ready`` (``etc`` must be theirs; the returned mapping's
+    makespan is still the classic one, its ``info["model_makespan"]`` theirs).
     """
-    evo = _Evolution("ga", etc, ready, rng, population, seed_min_min, stall, time_limit)
+    evo = _Evolution("ga", etc, ready, rng, population, seed_min_min, stall, time_limit,
+                     machines)
     if evo.etc.shape[0] == 0:
         return evo.result("trivial")
     rng, m = evo.rng, evo.etc.shape[1]
@@ -169,7 +186,7 @@ def ga(etc: object, ready: object = None, rng: np.random.Generator | None = None
         _crossover(new, others, rng, crossover)
         _mutate(new, others, rng, mutation, m)
         evo.pop = new
-        evo.fit = population_makespans(evo.etc, new, evo.ready)
+        evo.fit = evo.makespans(new)
         evo.improved()
     return evo.result(reason)
 
@@ -177,7 +194,8 @@ def ga(etc: object, ready: object = None, rng: np.random.Generator | None = None
 def gsa(etc: object, ready: object = None, rng: np.random.Generator | None = None,
         population: int = 200, generations: int = 1000, stall: int = 150,
         crossover: float = 0.6, mutation: float = 0.4, cooling: float = 0.9,
-        seed_min_min: bool = True, time_limit: float | None = None) -> Mapping:
+        seed_min_min: bool = True, time_limit: float | None = None,
+        machines: CoreSlots | None = None) -> Mapping:
     """Genetic simulated annealing (Braun et al. 2001).
 
     Same population, crossover and mutation as :func:`ga`, but selection follows an SA cooling
@@ -187,9 +205,10 @@ def gsa(etc: object, ready: object = None, rng: np.random.Generator | None = Non
     ``child makespan < parent makespan + T``, otherwise the parent survives. ``T`` starts at the
     mean makespan of the initial population and is multiplied by ``cooling`` every generation.
     Elitism: the best mapping so far replaces the worst chromosome whenever the population has
-    lost it. Stopping rules as for the GA.
+    lost it. Stopping rules and ``machines`` as for the GA.
     """
-    evo = _Evolution("gsa", etc, ready, rng, population, seed_min_min, stall, time_limit)
+    evo = _Evolution("gsa", etc, ready, rng, population, seed_min_min, stall, time_limit,
+                     machines)
     if evo.etc.shape[0] == 0:
         return evo.result("trivial")
     rng, m = evo.rng, evo.etc.shape[1]
@@ -199,7 +218,7 @@ def gsa(etc: object, ready: object = None, rng: np.random.Generator | None = Non
         child = evo.pop.copy()
         _crossover(child, everyone, rng, crossover)
         _mutate(child, everyone, rng, mutation, m)
-        cfit = population_makespans(evo.etc, child, evo.ready)
+        cfit = evo.makespans(child)
         take = cfit < evo.fit + temp
         evo.pop[take] = child[take]
         evo.fit[take] = cfit[take]
@@ -212,7 +231,8 @@ def gsa(etc: object, ready: object = None, rng: np.random.Generator | None = Non
 
 def sa(etc: object, ready: object = None, rng: np.random.Generator | None = None,
        cooling: float = 0.9, stall: int = 150, max_iterations: int = 1_000_000,
-       init: str | np.ndarray = "random", time_limit: float | None = None) -> Mapping:
+       init: str | np.ndarray = "random", time_limit: float | None = None,
+       machines: CoreSlots | None = None) -> Mapping:
     """Simulated annealing (Braun et al. 2001).
 
     Start from a uniformly random mapping (``init="random"``; ``"min_min"`` or an assignment
@@ -222,6 +242,10 @@ def sa(etc: object, ready: object = None, rng: np.random.Generator | None = None
     ``y = 1 / (1 + exp((old - new) / T))``. Then ``T *= cooling``. Stops after ``stall``
     iterations without a change of the current makespan, when ``T`` reaches 0, after
     ``max_iterations`` or at ``time_limit``; returns the best mapping seen.
+
+    ``machines``: evaluate on multi-core nodes instead of ``ready``, as :func:`ga` does (each
+    move decodes the whole mapping; a random start draws each task's machine among those that
+    can run it).
     """
     clock = _Clock(time_limit)
     arr = as_etc(etc)
@@ -229,16 +253,22 @@ def sa(etc: object, ready: object = None, rng: np.random.Generator | None = None
     rng = _rng(rng)
     n, m = arr.shape
     if isinstance(init, str):
-        if init == "random":
+        if init == "random" and machines is not None:
+            assign = _feasible_random(machines.etc, rng)
+        elif init == "random":
             assign = rng.integers(0, m, size=n, dtype=np.int64)
         elif init == "min_min":
-            assign = min_min(arr, r).assignment.copy()
+            assign = (min_min(arr, r).assignment.copy() if machines is None
+                      else min_min_on(machines.copy()).assignment)
         else:
             raise ConfigError(f"sa: unknown init {init!r} (random, min_min)")
     else:
         assign = np.array(init, dtype=np.int64)
-    loads = r + np.bincount(assign, weights=arr[np.arange(n), assign], minlength=m)
-    current = float(loads.max())
+    if machines is None:
+        loads = r + np.bincount(assign, weights=arr[np.arange(n), assign], minlength=m)
+        current = float(loads.max())
+    else:  # the classic loads are not used
+        loads, current = r.copy(), float(machines.makespans(assign[None])[0])
     best, best_assign = current, assign.copy()
     temp = current
     since, it, reason = 0, 0, "stall"
@@ -269,11 +299,15 @@ def sa(etc: object, ready: object = None, rng: np.random.Generator | None = None
             t = int(tasks[k])
             old_j = int(assign[t])
             new_j = (old_j + int(shifts[k])) % m
-            lo = loads[old_j] - arr[t, old_j]
-            hi = loads[new_j] + arr[t, new_j]
             saved_old, saved_new = loads[old_j], loads[new_j]
-            loads[old_j], loads[new_j] = lo, hi
-            new = float(loads.max())
+            if machines is None:
+                loads[old_j] -= arr[t, old_j]
+                loads[new_j] += arr[t, new_j]
+                new = float(loads.max())
+            else:
+                assign[t] = new_j
+                new = float(machines.makespans(assign[None])[0])
+                assign[t] = old_j
             accept = new <= current
             if not accept:
                 y = 1.0 / (1.0 + math.exp((current - new) / temp))
@@ -288,8 +322,18 @@ def sa(etc: object, ready: object = None, rng: np.random.Generator | None = None
                 loads[old_j], loads[new_j] = saved_old, saved_new
                 since += 1
             temp *= cooling
-    return make_mapping("sa", arr, best_assign, r, seconds=clock.seconds(),
-                        info={"iterations": it, "stop": reason})
+    info: dict[str, object] = {"iterations": it, "stop": reason}
+    if machines is not None:
+        info["model_makespan"] = best
+    return make_mapping("sa", arr, best_assign, r, seconds=clock.seconds(), info=info)
+
+
+def _feasible_random(etc: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A uniformly random machine per task among those that can run it (finite ETC)."""
+    feasible = np.isfinite(etc)
+    picks = (rng.random(etc.shape[0]) * feasible.sum(axis=1)).astype(np.int64)
+    return np.array([np.flatnonzero(row)[k] for row, k in zip(feasible, picks)],
+                    dtype=np.int64)
 
 
 def _pair_hop(etc: np.ndarray, assign: np.ndarray, loads: np.ndarray, i: int,

@@ -31,6 +31,8 @@ own (the bounds are flat near the root, so the 1024 kept nodes stay shallow: on 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -117,7 +119,9 @@ def _children(etc_o: np.ndarray, min_etc_suffix: np.ndarray, r: np.ndarray,
 
 def _prune(o_ready: np.ndarray, o_f: np.ndarray, o_depth: np.ndarray, o_id: np.ndarray,
            size: int, limit: int) -> int:
-    """Delete the worst open nodes (largest f; ties: shallower, then newer) down to ``limit``."""
+    """Delete the worst open nodes (largest f; ties: shallower, then newer) down to ``limit``:
+    the kept nodes past ``limit`` move into the deleted ones' slots (the open list's order
+    does not matter: every choice is by f, depth and id)."""
     fs = o_f[:size]
     kth = np.partition(fs, limit - 1)[limit - 1]
     keep = fs <= kth
@@ -126,10 +130,10 @@ def _prune(o_ready: np.ndarray, o_f: np.ndarray, o_depth: np.ndarray, o_id: np.n
         ties = np.flatnonzero(fs == kth)
         worst = ties[np.lexsort((-o_id[ties], o_depth[ties]))[:extra]]
         keep[worst] = False
-    o_ready[:limit] = o_ready[:size][keep]
-    o_f[:limit] = fs[keep]
-    o_depth[:limit] = o_depth[:size][keep]
-    o_id[:limit] = o_id[:size][keep]
+    holes = np.flatnonzero(~keep[:limit])
+    movers = limit + np.flatnonzero(keep[limit:])
+    for column in (o_ready, o_f, o_depth, o_id):
+        column[holes] = column[movers]
     return limit
 
 
@@ -153,43 +157,39 @@ def task_order(etc: np.ndarray, order: object) -> np.ndarray:
     return seq
 
 
-def astar(etc: object, ready: object = None, node_limit: int = 1024,
-          order: object = "index", max_expansions: int | None = -1,
-          time_limit: float | None = None) -> Mapping:
-    """A* search with a bounded open list (see the module docstring).
+#: A node's expansion: (its state vector, its depth) -> the state vectors of its ``m``
+#: children (one row each), their ``f`` and the completion time of the task each maps.
+Expand = Callable[[np.ndarray, int], tuple[np.ndarray, np.ndarray, np.ndarray]]
 
-    ``max_expansions``: -1 (default) means ``EXPANSIONS_PER_TASK × tasks``; ``None`` means
-    unbounded (a true A* when ``node_limit`` is large enough never to prune).
-    """
-    began = time.perf_counter()
-    arr = as_etc(etc)
-    r0 = as_ready(ready, arr.shape[1])
-    n, m = arr.shape
-    if node_limit < 1:
-        raise ConfigError(f"astar: node_limit must be at least 1, got {node_limit}")
-    seq = task_order(arr, order)
-    if max_expansions is not None and max_expansions < 0:
-        max_expansions = EXPANSIONS_PER_TASK * n
-    etc_o = np.ascontiguousarray(arr[seq])
-    min_etc = etc_o.min(axis=1) if n else np.zeros(0)
-    suffix = np.concatenate((np.cumsum(min_etc[::-1])[::-1], [0.0]))
 
+@dataclass(frozen=True)
+class Search:
+    """Bounds of one search: open nodes kept, expansions (``None``: unbounded), deadline
+    (a ``time.perf_counter`` value, ``None``: none)."""
+
+    node_limit: int
+    max_expansions: int | None
+    deadline: float | None
+
+    def spent(self, expansions: int) -> bool:
+        return ((self.max_expansions is not None and expansions >= self.max_expansions)
+                or (self.deadline is not None and time.perf_counter() > self.deadline))
+
+
+def search(root: np.ndarray, n: int, m: int, expand: Expand,
+           bounds: Search) -> tuple[np.ndarray, dict[str, object]]:
+    """Best-first search from ``root`` (a state vector) to depth ``n`` (see the module
+    docstring): the machine of each task in the search's order, and what the search did."""
     tree = _Tree()
-    root = int(tree.add(-1, np.array([-1]))[0])
-    cap = node_limit + m
-    o_ready = np.empty((cap, m))
+    cap = bounds.node_limit + m
+    o_ready = np.empty((cap, root.size))
     o_f = np.empty(cap)
     o_depth = np.empty(cap, dtype=np.int64)
     o_id = np.empty(cap, dtype=np.int64)
-    o_ready[0] = r0
-    o_f[0] = 0.0
-    o_depth[0] = 0
-    o_id[0] = root
-    size = 1
-    expansions = 0
-    pruned = 0
+    o_ready[0], o_f[0], o_depth[0] = root, 0.0, 0
+    o_id[0] = int(tree.add(-1, np.array([-1]))[0])
+    size, expansions, pruned = 1, 0, 0
     complete = True
-    deadline = None if time_limit is None else began + float(time_limit)
 
     def best_open(k: int) -> int:
         fmin = o_f[:k].min()
@@ -204,23 +204,18 @@ def astar(etc: object, ready: object = None, node_limit: int = 1024,
     while True:
         pos = best_open(size)
         depth = int(o_depth[pos])
+        node, r = int(o_id[pos]), o_ready[pos].copy()
         if depth == n:
-            node, leaf_depth = int(o_id[pos]), depth
             break
-        out_of_budget = ((max_expansions is not None and expansions >= max_expansions)
-                         or (deadline is not None and time.perf_counter() > deadline))
-        if out_of_budget:
+        if bounds.spent(expansions):
             complete = False
-            node, r = int(o_id[pos]), o_ready[pos].copy()
             while depth < n:  # greedy dive: keep the best child (least f, then least CT)
-                _, _, f = _children(etc_o, suffix, r, depth)
-                j = int(np.lexsort((np.arange(m), r + etc_o[depth], f))[0])
-                r[j] += etc_o[depth, j]
+                states, f, ct = expand(r, depth)
+                j = int(np.lexsort((np.arange(m), ct, f))[0])
+                r = states[j]
                 node = int(tree.add(node, np.array([j]))[0])
                 depth += 1
-            leaf_depth = n
             break
-        node, r = int(o_id[pos]), o_ready[pos].copy()
         # remove the expanded node (move the last open node into its slot)
         size -= 1
         if pos != size:
@@ -228,7 +223,7 @@ def astar(etc: object, ready: object = None, node_limit: int = 1024,
             o_f[pos] = o_f[size]
             o_depth[pos] = o_depth[size]
             o_id[pos] = o_id[size]
-        c_ready, _, c_f = _children(etc_o, suffix, r, depth)
+        c_ready, c_f, _ = expand(r, depth)
         ids = tree.add(node, np.arange(m))
         o_ready[size:size + m] = c_ready
         o_f[size:size + m] = c_f
@@ -236,15 +231,50 @@ def astar(etc: object, ready: object = None, node_limit: int = 1024,
         o_id[size:size + m] = ids
         size += m
         expansions += 1
-        if size > node_limit:
-            pruned += size - node_limit
-            size = _prune(o_ready, o_f, o_depth, o_id, size, node_limit)
+        if size > bounds.node_limit:
+            pruned += size - bounds.node_limit
+            size = _prune(o_ready, o_f, o_depth, o_id, size, bounds.node_limit)
+    return tree.path(node, n), {"node_limit": bounds.node_limit, "expansions": expansions,
+                                "nodes": tree.size, "pruned": pruned,
+                                "complete_search": complete}
 
-    path = tree.path(node, leaf_depth)
+
+def bounds(n: int, node_limit: int, max_expansions: int | None,
+           time_limit: float | None, began: float) -> Search:
+    """The search's bounds, checked: ``max_expansions`` -1 means ``EXPANSIONS_PER_TASK ×
+    n``, ``None`` unbounded."""
+    if node_limit < 1:
+        raise ConfigError(f"astar: node_limit must be at least 1, got {node_limit}")
+    if max_expansions is not None and max_expansions < 0:
+        max_expansions = EXPANSIONS_PER_TASK * n
+    return Search(node_limit, max_expansions,
+                  None if time_limit is None else began + float(time_limit))
+
+
+def astar(etc: object, ready: object = None, node_limit: int = 1024,
+          order: object = "index", max_expansions: int | None = -1,
+          time_limit: float | None = None) -> Mapping:
+    """A* search with a bounded open list (see the module docstring).
+
+    ``max_expansions``: -1 (default) means ``EXPANSIONS_PER_TASK × tasks``; ``None`` means
+    unbounded (a true A* when ``node_limit`` is large enough never to prune).
+    """
+    began = time.perf_counter()
+    arr = as_etc(etc)
+    r0 = as_ready(ready, arr.shape[1])
+    n, m = arr.shape
+    limits = bounds(n, node_limit, max_expansions, time_limit, began)
+    seq = task_order(arr, order)
+    etc_o = np.ascontiguousarray(arr[seq])
+    min_etc = etc_o.min(axis=1) if n else np.zeros(0)
+    suffix = np.concatenate((np.cumsum(min_etc[::-1])[::-1], [0.0]))
+
+    def expand(r: np.ndarray, depth: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        states, _, f = _children(etc_o, suffix, r, depth)
+        return states, f, r + etc_o[depth]
+
+    path, info = search(r0, n, m, expand, limits)
     assign = np.empty(n, dtype=np.int64)
     assign[seq] = path
     return make_mapping("astar", arr, assign, r0, sequence=seq,
-                        seconds=time.perf_counter() - began,
-                        info={"node_limit": node_limit, "expansions": expansions,
-                              "nodes": tree.size, "pruned": pruned,
-                              "complete_search": complete})
+                        seconds=time.perf_counter() - began, info=info)

@@ -7,7 +7,8 @@ parts and node types of real machines), as native platform documents (``docs/for
 - **By heterogeneity level**: the IRMaSim thesis' recipe (``CLOCK_BANDS``, used by
   :mod:`hetsched.experiments.batch_mapping`): single-core nodes, each band's clocks drawn
   uniformly with ``numpy.random.default_rng(seed)`` band by band, rounded to MHz; a total
-  other than 16 scales every band's count (32: twice each, the realistic study's platforms).
+  other than 16 scales every band's count (32: twice each, the legacy realistic study's
+  platforms).
   Each node takes the power of one core of the catalogue processor whose core speed (clock
   × DP flops per cycle, Gflop/s) is nearest its clock (the study's cores do one operation per
   cycle), so power grows with speed as in real parts (HDeepRM's placeholder entries, such as

@@ -9,10 +9,14 @@ heuristic (:mod:`hetsched.mapping`) and queue each one on its node.
   waiting in the node's local queue are then played in FIFO order, each taking its k
   earliest-free cores no earlier than the start of the job ahead of it.
 - **List heuristics** (olb, met, mct, min_min, max_min, duplex, sufferage, kpb, swa) run on
-  that model directly: a job of k tasks completes when its k earliest-free cores are free.
-  **The others** (astar, ga, sa, gsa, tabu, ils, milp, best) solve the classic problem with
-  one machine per core (ready time: when the core is free, and no earlier than the node's FIFO
-  bound), so every job of the batch must have one task.
+  that model directly: a job of k tasks completes when its k earliest-free cores are free. So
+  do, on a platform with multi-core nodes, **astar** (:mod:`~hetsched.mapping.astar_nodes`)
+  and **ga**, **gsa** and **sa** (a mapping's makespan is that of its jobs committed on the
+  model in index order, the order they are queued in). **The others** (tabu, ils, milp,
+  best), and astar, ga, gsa and sa on single-core nodes (where the models coincide; the
+  classic code keeps its floating-point sums, so its ties break as before), solve the
+  classic problem with one machine per core (ready time: when the core is free, and no
+  earlier than the node's FIFO bound), so every job of the batch must have one task.
 - Each job is appended to its node's local FIFO queue in planned start order; the engine starts
   it there once it fits and every job ahead of it has started (no backfilling).
 
@@ -33,14 +37,18 @@ from collections.abc import Iterator
 import numpy as np
 
 from hetsched.errors import ConfigError
+from hetsched.mapping.astar_nodes import astar_on
 from hetsched.mapping.catalogue import DESCRIPTIONS, EXTRA_OPTIONS, scheduler_options
-from hetsched.mapping.greedy import LIST_HEURISTICS
+from hetsched.mapping.greedy import LIST_HEURISTICS, Plan
 from hetsched.mapping.machines import CoreSlots
 from hetsched.mapping.registry import HEURISTICS, budget_keyword, run_heuristic
 from hetsched.sim.protocol import Decision, Dequeue, Enqueue, Events, Reject, Scheduler
 from hetsched.sim.resources import capacity
 from hetsched.workload.model import Job
 
+#: The heuristics beyond the list heuristics that map on multi-core nodes (the others map one
+#: machine per core).
+NODE_MODEL = ("astar", "ga", "gsa", "sa")
 MULTI_NODE_REASON = "batch mapping queues single-node jobs; this job needs several nodes"
 
 
@@ -139,16 +147,33 @@ class BatchMapping(Scheduler):
         machines = self._machines(now).with_tasks(self._etc(jobs), [j.ntasks for j in jobs])
         if self.heuristic in LIST_HEURISTICS:
             plan = LIST_HEURISTICS[self.heuristic](machines, **self._options())
-            return [(jobs[i], int(plan.assignment[i])) for i in plan.sequence.tolist()]
-        return self._plan_on_cores(jobs, machines)
+        elif self.heuristic in NODE_MODEL and self.view.platform.arrays.cores.max() > 1:
+            plan = self._plan_on_nodes(machines)
+        else:
+            return self._plan_on_cores(jobs, machines)
+        return [(jobs[i], int(plan.assignment[i])) for i in plan.sequence.tolist()]
+
+    def _plan_on_nodes(self, machines: CoreSlots) -> Plan:
+        """A* searches the multi-core model itself; the GA, the GSA and SA evaluate their
+        mappings on it, the jobs queued in index order."""
+        if self.heuristic == "astar":
+            budget = ({} if self.budget is None
+                      else {budget_keyword(self.heuristic, self.budget): self.budget})
+            return astar_on(machines, time_limit=self.time_limit, **budget, **self._options())
+        # ETC checks refuse inf (a node too small for a job): the model's own inf decides,
+        # the stand-in only fills the matrix
+        etc = np.where(np.isfinite(machines.etc), machines.etc, np.finfo(np.float64).max)
+        mapping = run_heuristic(self.heuristic, etc, rng=self.rng, time_limit=self.time_limit,
+                                budget=self.budget, machines=machines, **self._options())
+        return Plan(np.asarray(mapping.assignment), np.arange(machines.etc.shape[0]))
 
     def _plan_on_cores(self, jobs: list[Job], machines: CoreSlots) -> list[tuple[Job, int]]:
         """Classic mapping with one machine per core; queue order = planned start order."""
         wide = next((job for job in jobs if job.ntasks != 1), None)
         if wide is not None:
             raise ConfigError(f"{self.heuristic} maps single-task jobs on cores; job "
-                              f"'{wide.id}' has {wide.ntasks} tasks (use a list heuristic "
-                              f"such as min_min)")
+                              f"'{wide.id}' has {wide.ntasks} tasks (use astar or a list "
+                              f"heuristic such as min_min)")
         node_of, ready = machines.core_table()
         etc = machines.etc[:, node_of]
         mapping = run_heuristic(self.heuristic, etc, ready, rng=self.rng,

@@ -5,8 +5,10 @@ of a ``week`` split holds the jobs submitted in ``[k·604800, (k+1)·604800)`` s
 split those in ``[k·86400, (k+1)·86400)`` s; each part is rebased so that its period starts at
 time 0 (time-of-day and day-of-week stay where they were). Part ``k`` of an ``N jobs`` split
 holds jobs ``k·N`` to ``(k+1)·N − 1`` in submission order, rebased so that its first job is
-submitted at 0. Periods without a job give no part, so part numbers follow the calendar and
-may have gaps. Every part is simulated on its own until its last job ends.
+submitted at 0; of an ``N jobs every S`` split (overlapping windows when S < N) jobs ``k·S``
+to ``k·S + N − 1``, the last part being the first that reaches the last job. Periods without
+a job give no part, so part numbers follow the calendar and may have gaps. Every part is
+simulated on its own until its last job ends.
 
 A part keeps its jobs' ids and the trace's header (``Workload.metadata``); the records the
 loader skipped belong to the whole trace and are left out of every part. A job whose parent
@@ -23,27 +25,33 @@ from hetsched.workload.model import Job, Workload
 
 #: Seconds in each calendar split.
 PERIODS = {"week": 7 * 86400.0, "day": 86400.0}
-_JOBS = re.compile(r"([0-9]{1,9}) jobs")
+_JOBS = re.compile(r"([0-9]{1,9}) jobs(?: every ([0-9]{1,9}))?")
 
 
 @dataclass(frozen=True)
 class Split:
-    """How to cut a workload: ``period`` seconds per part, or ``jobs`` jobs per part."""
+    """How to cut a workload: ``period`` seconds per part, or ``jobs`` jobs per part, a
+    part starting every ``stride`` jobs (``None``: every ``jobs``)."""
 
     label: str
     period: float | None = None
     jobs: int | None = None
+    stride: int | None = None
 
     @classmethod
     def parse(cls, text: str) -> Split:
-        """``"week"``, ``"day"`` or ``"<N> jobs"`` (e.g. ``"500 jobs"``, N >= 1)."""
+        """``"week"``, ``"day"``, ``"<N> jobs"`` (e.g. ``"500 jobs"``, N >= 1) or ``"<N> jobs
+        every <S>"`` (1 <= S <= N)."""
         if text in PERIODS:
             return cls(text, period=PERIODS[text])
         match = _JOBS.fullmatch(text)
-        if match is None or int(match[1]) < 1:
+        stride = None if match is None or match[2] is None else int(match[2])
+        if (match is None or int(match[1]) < 1
+                or (stride is not None and not 1 <= stride <= int(match[1]))):
             raise ConfigError(f"a split is week, day or '<N> jobs' with N >= 1 (e.g. "
-                              f"'500 jobs'), got {text!r}")
-        return cls(text, jobs=int(match[1]))
+                              f"'500 jobs'), or '<N> jobs every <S>' with 1 <= S <= N, got "
+                              f"{text!r}")
+        return cls(text, jobs=int(match[1]), stride=stride)
 
 
 @dataclass(frozen=True)
@@ -58,6 +66,8 @@ class Part:
 
 def split_workload(workload: Workload, split: Split) -> list[Part]:
     """The non-empty parts of ``workload``, in order."""
+    if split.stride is not None:
+        return _windows(workload, split, split.jobs, split.stride)  # type: ignore[arg-type]
     groups: dict[int, list[Job]] = {}
     for position, job in enumerate(workload.jobs):
         key = (int(job.submit // split.period) if split.period is not None
@@ -67,6 +77,18 @@ def split_workload(workload: Workload, split: Split) -> list[Part]:
     for index, jobs in groups.items():
         start = index * split.period if split.period is not None else jobs[0].submit
         parts.append(_part(workload, split, index, start, jobs))
+    return parts
+
+
+def _windows(workload: Workload, split: Split, size: int, stride: int) -> list[Part]:
+    """Windows of ``size`` jobs starting every ``stride`` jobs, up to the first that reaches
+    the last job."""
+    jobs, parts = list(workload.jobs), []
+    for index, first in enumerate(range(0, len(jobs), stride)):
+        window = jobs[first:first + size]
+        parts.append(_part(workload, split, index, window[0].submit, window))
+        if first + size >= len(jobs):
+            break
     return parts
 
 
