@@ -222,3 +222,19 @@ def test_a_head_that_fits_nowhere_while_its_node_is_down_lets_the_others_run(spe
     result = simulate(platform, Workload("w", jobs), create(spec))
     check_result(result)
     assert result.start.tolist() == [1000.0, 2.0]
+
+
+@pytest.mark.parametrize("policy", ["kill", "requeue"])
+def test_a_job_waiting_for_a_boot_on_a_node_that_fails_is_pending_again(policy: str) -> None:
+    # a (4 tasks, 100 s) starts at 0 on an on-demand node that boots for 60 s; the node fails
+    # at 30, before a began, and is repaired at 500. Whatever the policy, a never ran: it is
+    # pending again (not killed, no attempt counted) and starts at the repair
+    off = NodeType("off", cores=4, clock_ghz=1.0, boot_time=60, on_demand=True)
+    platform = Platform("p", Platform.from_counts("p", [(off, 1)]).nodes,
+                        failures=(Failure(0, 30.0, 500.0),))
+    result = simulate(platform, Workload("w", (job("a", 0, 4, 100),)), create("fcfs"),
+                      on_failure=policy)
+    check_result(result)
+    assert result.state.tolist() == [JobState.FINISHED]
+    assert (result.start[0], result.end[0]) == (500.0, 600.0)
+    assert result.attempts.tolist() == [1] and not result.requeued

@@ -743,10 +743,13 @@ class Simulation:
         return tuple(shares)
 
     def _fail(self, node: int, now: float) -> tuple[list[Job], list[Job]]:
-        """``node`` fails now: it has no core left and the jobs running there are killed
-        (whole, on all their nodes): ended, or requeued (``on_failure="requeue"``) while
-        they have attempts left; those killed, and those of them requeued."""
+        """``node`` fails now: it has no core left, the jobs held there for a boot are pending
+        again (they never began), and the jobs running there are killed (whole, on all their
+        nodes): ended, or requeued (``on_failure="requeue"``) while they have attempts left.
+        The jobs that stopped (the scheduler hears they ended) and those pending again (it
+        hears they arrived)."""
         self.state.set_available(node, 0)
+        unheld = self._unhold(node)
         runs = [run for run in self.state.jobs_on(node).values() if run.shares]
         reason = f"node {self.platform.nodes[node].name} failed at {now:g} s"
         requeued = []
@@ -758,7 +761,17 @@ class Simulation:
             else:
                 self._kill(run, now, f"{reason} after {attempts} attempt{'s' * (attempts > 1)}"
                            if self.requeues else reason, FAILED)
-        return [run.job for run in runs], requeued
+        return [run.job for run in runs] + unheld, requeued + unheld
+
+    def _unhold(self, node: int) -> list[Job]:
+        """The jobs held on ``node`` for a boot (of it or another node), which never began:
+        pending again, whatever the failure policy (nothing ran, nothing is lost)."""
+        held = [run for run in self.state.jobs_on(node).values() if not run.shares]
+        for run in held:
+            self.state.unhold(run)
+            self.jobs.unhold(run.job.index)
+            self.jobs.pending[run.job.index] = run.job
+        return [run.job for run in held]
 
     def _requeue(self, run: RunningJob, now: float) -> None:
         """``run`` stops now, its work lost, and its job is pending again (last in line, as
@@ -770,7 +783,7 @@ class Simulation:
         self.jobs.pending[job.index] = job
         if self.contention is not None:
             self.dirty.update(share.processor for share in run.shares)
-        if self.jobs.queued_on:
+        if self.jobs.queued_on or self._waiting:
             self._drain(run.nodes, now)
 
     def _kill(self, run: RunningJob, now: float, reason: str = "walltime reached",

@@ -139,6 +139,15 @@ class JobTable(SharedParts[_Chunk]):
     def set_reason(self, index: int, reason: str) -> None:
         self.writable(index >> CHUNK_BITS).reason[index & _IN_CHUNK] = reason
 
+    def unhold(self, index: int) -> None:
+        """Job ``index``, which held nodes still booting, never began: it is pending again (no
+        start, no allocation; no attempt counted)."""
+        chunk = self.writable(index >> CHUNK_BITS)
+        i = index & _IN_CHUNK
+        chunk.state[i] = PENDING
+        chunk.start[i] = math.nan
+        chunk.allocation[i] = None
+
     def unstart(self, index: int) -> None:
         """Job ``index`` held nodes still booting when the run ended: it never began (queued,
         no start)."""

@@ -234,6 +234,10 @@ class ClusterState:
 
     def release(self, run: RunningJob, now: float) -> None:
         self._change(run, -1, now)
+        self._forget(run)
+
+    def _forget(self, run: RunningJob) -> None:
+        """``run`` is no longer listed as running (on its nodes and in ``running``)."""
         index, by_node = run.job.index, self._by_node
         mine = by_node.mine
         for node, _ in run.allocation:
@@ -294,6 +298,19 @@ class ClusterState:
         self.store(run)
         self.held.setdefault(node, []).append(run)
         self.held_count += 1
+
+    def unhold(self, run: RunningJob) -> None:
+        """``run`` stops waiting for a boot before it began (a failure of one of its nodes):
+        its resources are given back and it is no longer listed as running."""
+        for node, runs in self.held.items():
+            if run in runs:
+                runs.remove(run)
+                if not runs:
+                    del self.held[node]
+                break
+        self._reserve(run, -1)
+        self.held_count -= 1
+        self._forget(run)
 
     def booted(self, node: int) -> list[RunningJob]:
         """``node`` is up: the runs that waited for it, their resources given back so that
