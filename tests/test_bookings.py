@@ -162,3 +162,17 @@ def test_queue_schedulers_plan_around_a_booking(spec: str) -> None:
     assert result.start[0] == 50.0
     for index in (1, 2, 3):  # nobody overlaps a's window
         assert result.end[index] <= 50.0 or result.start[index] >= 150.0
+
+
+def test_an_on_demand_node_is_booted_ahead_to_be_up_when_its_window_begins() -> None:
+    # one on-demand node that boots for 60 s: a window from 100 boots it at 40, so the job
+    # starts at 100; a window from 10 (too soon for a boot) boots it at once: it starts at 60
+    off = NodeType("off", cores=4, clock_ghz=1.0, boot_time=60, on_demand=True)
+    for start, began in ((100.0, 100.0), (10.0, 60.0)):
+        sim = Simulation(Platform("p", Platform.from_counts("p", [(off, 1)]).nodes),
+                         Workload("w", (job("a", 0, 4, 10),)))
+        a, = sim.workload.jobs
+        booked(sim, [Reserve(a, ((0, 4),), start)])
+        assert sim.view.node_state(0) == ("booting" if began == 60.0 else "inactive")
+        result = _drain(sim)
+        assert (result.start[0], result.end[0]) == (began, began + 10)

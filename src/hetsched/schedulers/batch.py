@@ -122,14 +122,21 @@ class BatchMapping(Scheduler):
         return etc
 
     def _machines(self, now: float) -> CoreSlots:
-        """Per node: when each core is free, after the jobs queued there; the FIFO bound."""
+        """Per node: when each core is free, after the jobs queued there; the FIFO bound. A
+        core a reservation holds now is free when the reservations give it back; one the node
+        does not have now (down: a failure, a set-point) is never free as far as anyone knows."""
         view = self.view
         core_free, fifo = [], np.full(len(view.platform.nodes), now)
+        slots = view.platform.arrays.slots
+        given_back = _given_back(view.reserved_ahead()) if view.platform.reservations else {}
         for node in range(len(view.platform.nodes)):
-            times = [now] * int(view.free_slots[node])
+            times = [now] * max(int(view.free_slots[node]), 0)
             for run in view.running_on(node).values():
                 count = int(run.cores[np.flatnonzero(run.node_index == node)[0]])
                 times += [view.estimated_end(run)] * count
+            missing = int(slots[node]) - len(times)
+            back = given_back.get(node, [])[:max(missing, 0)]
+            times += back + [np.inf] * (missing - len(back))
             core_free.append(np.array(times))
         machines = CoreSlots(np.empty((0, len(core_free))), np.empty(0, np.int64), core_free,
                              fifo)
@@ -185,3 +192,16 @@ class BatchMapping(Scheduler):
             starts[tasks] = ready[core] + np.concatenate(([0.0], np.cumsum(durations)[:-1]))
         order = np.lexsort((np.arange(len(jobs)), starts))
         return [(jobs[i], int(node_of[mapping.assignment[i]])) for i in order.tolist()]
+
+
+def _given_back(ahead: dict[int, list[tuple[float, float, int]]]) -> dict[int, list[float]]:
+    """Per node, when the slots reservations hold now come back, one time per slot, earliest
+    first (from ``view.reserved_ahead``: pieces of negative slots are those given back)."""
+    out: dict[int, list[float]] = {}
+    for node, pieces in ahead.items():
+        times: list[float] = []
+        for start, _, slots in sorted(pieces):
+            if -slots > len(times):
+                times += [start] * (-slots - len(times))
+        out[node] = times
+    return out

@@ -147,9 +147,9 @@ class CoAllocation(Scheduler):
         view = self.view
         total = view.platform.arrays.slots
         columns: dict[str, list] = {"node": [], "start": [], "end": []}
-        for node in eligible:
-            for start, end in _free_spans(view.free_intervals(node, now, until),
-                                          int(total[node])):
+        for node in eligible:  # (an on-demand node that is off is up after its boot)
+            pieces = view.free_intervals(node, view.start_time(node), until)
+            for start, end in _free_spans(pieces, int(total[node])):
                 columns["node"].append(node)
                 columns["start"].append(start)
                 columns["end"].append(end)

@@ -29,8 +29,9 @@ from hetsched.sim.checks import check_run
 from hetsched.models.contention import ContentionModel, Group
 from hetsched.sim.dependencies import Dependencies
 from hetsched.options import check_max_attempts, check_on_failure, check_walltime
-from hetsched.sim.events import (AVAILABILITY, BOOKED, BOOT, FAILURE, FINISH, KILL, RELEASE,
-                                 REPAIR, SHARE_END, SUBMIT, Availability, EventQueue)
+from hetsched.sim.events import (AVAILABILITY, BOOKED, BOOT, FAILURE, FINISH, KILL,
+                                 POWER_ON, RELEASE, REPAIR, SHARE_END, SUBMIT, Availability,
+                                 EventQueue)
 from hetsched.sim.failures import Failures
 from hetsched.sim.jobs import (ALIVE, FAILED, FINISHED, HELD, KILLED, PENDING, QUEUED,
                                REJECTED, RUNNING, JobTable)
@@ -436,6 +437,8 @@ class Simulation:
                     self.state.set_available(index, self.failures.capacity(index, t))
                     self._drain((index,), t)
                 available.append(index)
+            elif kind == POWER_ON:
+                self._power_on(index, t)
             elif kind == BOOKED:
                 booking = self.bookings.by_job.get(index)
                 if booking is not None and booking.start == t:  # (else cancelled or moved)
@@ -672,6 +675,14 @@ class Simulation:
         self._reserved = self.view._reserved = True
         self.jobs.set_state(job.index, QUEUED)
         self.events.push(float(start), BOOKED, job.index)
+        if self._on_demand:
+            for node in nodes:  # up by the window's start (at once if too late for that)
+                if self.state.is_off(node):
+                    at = start - self.platform.nodes[node].type.boot_time
+                    if at > now:
+                        self.events.push(at, POWER_ON, node)
+                    else:
+                        self._power_on(node, now)
 
     def _start_booked(self, booking: Booking, now: float) -> None:
         """Start ``booking``'s job now if its allocation is free (beside the other bookings),
@@ -704,16 +715,20 @@ class Simulation:
             if self.contention is not None or limit < run.end:  # else it ends first
                 self.events.push(limit, KILL, run.job.index, run.version)
 
+    def _power_on(self, node: int, now: float) -> None:
+        """Boot ``node`` now if it is off (it is up after its boot time)."""
+        if self.state.is_off(node):
+            up = now + self.platform.nodes[node].type.boot_time
+            self.state.boot(node, up)
+            self.events.push(up, BOOT, node)
+
     def _boot_wait(self, nodes: list[int], now: float) -> int:
         """Boot the switched-off nodes among ``nodes``; the node whose boot a job started on
         them waits for (the last one up), or -1 when every node is up."""
         state = self.state
         wait = -1
         for node in nodes:
-            if state.is_off(node):
-                up = now + self.platform.nodes[node].type.boot_time
-                state.boot(node, up)
-                self.events.push(up, BOOT, node)
+            self._power_on(node, now)
             if node in state.booting and (wait < 0 or state.up_since[node] > state.up_since[wait]):
                 wait = node
         return wait

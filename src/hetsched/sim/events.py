@@ -6,8 +6,10 @@ that everything else at that instant sees it up), finishes, share ends (one shar
 job has done its work before the job's end: under a node-wide contention model its node is
 re-rated then; the scheduler does not hear of it), walltime kills (so a job that ends exactly
 at its walltime finishes), node failures (a job that ends exactly when its node fails
-finishes), node repairs, node availability changes, booked starts (a window a scheduler
-booked begins: its job starts on the resources just freed, before anything new is decided),
+finishes), node repairs, node availability changes, power-ons (an on-demand node booted
+ahead of a booking, so that it is up when the window begins), booked starts (a window a
+scheduler booked begins: its job starts on the resources just freed, before anything new is
+decided),
 releases (jobs whose last parent just finished), submissions, wake-ups (so one asked for the
 current instant comes after everything else due then). Simultaneous finishes go by node (the
 lowest node of each job), then in the order they were scheduled: a finish's ``seq`` carries
@@ -40,15 +42,16 @@ class Kind(IntEnum):
     FAILURE = 4
     REPAIR = 5
     AVAILABILITY = 6
-    BOOKED = 7
-    RELEASE = 8
-    SUBMIT = 9
-    WAKE = 10
+    POWER_ON = 7
+    BOOKED = 8
+    RELEASE = 9
+    SUBMIT = 10
+    WAKE = 11
 
 
 # plain ints in the heap: tuples of ints compare faster than tuples of enum members
-(BOOT, FINISH, SHARE_END, KILL, FAILURE, REPAIR, AVAILABILITY, BOOKED, RELEASE, SUBMIT,
- WAKE) = (int(k) for k in Kind)
+(BOOT, FINISH, SHARE_END, KILL, FAILURE, REPAIR, AVAILABILITY, POWER_ON, BOOKED, RELEASE,
+ SUBMIT, WAKE) = (int(k) for k in Kind)
 
 
 Entry = tuple[float, int, int, int, int]

@@ -203,11 +203,16 @@ class ClusterView:
         return free
 
     def _room(self, job: Job, node: int, longest: bool = False) -> int:
-        """The slots ``node`` keeps free from now to ``job``'s reserved end there."""
-        estimate = self.speed.estimate(job, node) if job.nodes == 1 and not longest else \
-            float(self.speed.estimates(job).max())
+        """The slots ``node`` keeps free from now to ``job``'s reserved end there (for a job
+        that may span nodes, the end on any allocation: its longest estimate after the last
+        boot any node needs)."""
         state, now = self._state, self.now
-        until = self.start_time(node) + estimate
+        if job.nodes == 1 and not longest:
+            until = self.start_time(node) + self.speed.estimate(job, node)
+        else:
+            latest = max(map(self.start_time, range(len(self.platform.nodes)))) \
+                if self.platform.has_on_demand else now
+            until = latest + float(self.speed.estimates(job).max())
         return self._reservations.room(node, now, until, int(state.free_slots[node]),
                                        state.jobs_on(node),
                                        self._bookings.pieces(node, now, until))
