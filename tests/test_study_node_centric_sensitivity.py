@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+import yaml
 from typer.testing import CliRunner
 
 from hetsched.cli.main import app
@@ -15,7 +16,9 @@ from hetsched.errors import InputError
 from hetsched.experiments import node_centric
 from hetsched.experiments import node_centric_sensitivity as sensitivity
 from hetsched.experiments.node_centric_platforms import Setting, platform_document
+from hetsched.experiments.trace_studies import DATA
 from hetsched.platform.load import load_platform
+from hetsched.sweep.results import load_results
 from hetsched.sweep.runner import run_plan
 from hetsched.workload.load import load_workload
 from support import assert_mentions, assert_one_line_error, shared
@@ -121,3 +124,43 @@ def test_a_bad_grid_is_a_one_line_error(tmp_path) -> None:
         sensitivity.load_grid(path)
     assert_mentions(str(caught.value), "grid.yaml", "clock_spread")
     assert "\n" not in str(caught.value)
+
+
+# ---- the study's settings -----------------------------------------------------------------
+
+def faithful_phrase() -> str:
+    """How docs/experiments.md states the default setting."""
+    f = node_centric.FAITHFUL
+    return (f"clock spread {f.clock_spread:g}, power per core ∝ clock^{f.power_exponent:g}, "
+            f"idle {f.idle_fraction:g} × static, {f.cores} cores per node, {f.batching} batches")
+
+
+def test_the_default_setting_is_the_faithful_one_the_docs_describe(tmp_path) -> None:
+    assert node_centric.DEFAULT == "faithful"
+    assert node_centric.STUDY is node_centric.STUDIES["faithful"]
+    shipped = load_platform(DATA / "node_centric_faithful_16.yaml")
+    generated = tmp_path / "p.yaml"
+    generated.write_text(yaml.safe_dump(platform_document(node_centric.FAITHFUL)))
+    built = load_platform(generated)
+    def shape(platform) -> list:
+        return [(t.cores, t.clock_ghz, t.ops_per_cycle, t.idle_w, t.static_w,
+                 t.dynamic_w_per_core) for t in (n.type for n in platform.nodes)]
+
+    assert shape(shipped) == shape(built) and len(shipped.nodes) == 16
+    settings = node_centric.BATCHINGS[node_centric.FAITHFUL.batching]
+    assert node_centric.STUDY.settings == settings
+    assert node_centric.STUDY.trace == node_centric.trace_name(node_centric.FAITHFUL.batching)
+    docs = (Path(__file__).parents[1] / "docs" / "experiments.md").read_text()
+    assert f"**faithful** (the default): {faithful_phrase()}" in docs
+
+
+def test_the_legacy_setting_keeps_the_first_platform(tmp_path) -> None:
+    legacy = node_centric.study_named("legacy")
+    assert (legacy.spec, legacy.trace) == ("node_centric.yaml", "kit_capped64.swf")
+    assert legacy.settings.submit_step is None
+    result = CliRunner().invoke(app, ["study", "node-centric", "--out", str(tmp_path / "o"),
+                                      "--platform", "legacy", "--weeks", "1", "-j", "1",
+                                      "--trace", str(small_trace(tmp_path))])
+    assert result.exit_code == 0, result.output
+    runs = load_results(tmp_path / "o" / "results.sqlite")
+    assert set(runs["platform"]) == {"node_centric_16"} and len(runs) == 5

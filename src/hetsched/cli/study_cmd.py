@@ -208,6 +208,9 @@ def node_centric(
             "--sensitivity", help="Run the sensitivity sweep instead (clock and power spread, "
             "cores per node, batching): sensitivity.csv, sensitivity_summary.csv and "
             "figures/sensitivity.png.")] = False,
+        grid: Annotated[Optional[Path], typer.Option(
+            help="With --sensitivity: the grid file (default: the shipped "
+                 "node_centric_sensitivity.yaml).")] = None,
 ) -> None:
     """HighGFlops and LowPower against Min-min, Max-min and Duplex on the KIT trace's weeks,
     16 heterogeneous nodes (Stafford & Bosque, J. Supercomputing 2024)."""
@@ -223,8 +226,10 @@ def node_centric(
             if platform is not None:
                 raise ConfigError("--platform names the study's setting; --sensitivity runs "
                                   "every setting of its grid: give one of them")
-            _sensitivity(out, workers, dask, trace, weeks)
+            _sensitivity(out, workers, dask, trace, weeks, grid)
             return
+        if grid is not None:
+            raise ConfigError("--grid goes with --sensitivity")
         chosen = study.study_named(platform or study.DEFAULT)
         planned = plan(chosen, out, trace, weeks)
         _run(planned, workers, dask)
@@ -245,18 +250,19 @@ def node_centric(
 
 
 def _sensitivity(out: Path, workers: int | None, dask: str | None, trace: Path,
-                 weeks: int | None) -> None:
+                 weeks: int | None, grid: Path | None) -> None:
     """The node-centric sensitivity sweep: every batching's sweep, then the changes per
     setting, the settings ranked, and the figure."""
     from hetsched.experiments import node_centric_sensitivity as sensitivity
 
-    plans = sensitivity.plan(out, trace, weeks)
+    grid = grid or sensitivity.GRID
+    plans = sensitivity.plan(out, trace, weeks, grid)
     for planned in plans:
         _run(planned, workers, dask)
-    table = sensitivity.changes(out, plans)
+    table = sensitivity.changes(out, plans, grid)
     ranked = sensitivity.summary(table, out)
     figures = _figures(lambda: sensitivity.write_figure(
-        table, out, weeks or sensitivity.load_grid().weeks))
+        table, out, weeks or sensitivity.load_grid(grid).weeks))
     screen = console()
     screen.print(_ranking_table(ranked.head(10)))
     screen.print(f"wrote {out}/: {sensitivity.CHANGES} ({len(ranked):,} settings), "

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from hetsched.errors import ConfigError
+from hetsched.experiments.node_centric_platforms import Setting
 from hetsched.experiments.trace_studies import TraceStudy
 from hetsched.experiments.traces import TraceSettings
 
@@ -35,15 +36,20 @@ def trace_name(batching: str) -> str:
     return "kit_capped64.swf" if batching == "instant" else f"kit_capped64_{batching}.swf"
 
 
-#: The study's settings by name: ``faithful``, the sensitivity sweep's setting closest to the
-#: paper (docs/experiments.md), and ``legacy``, the first platform (node_centric_16.yaml).
+#: The setting of the sensitivity sweep closest to the paper (docs/experiments.md): the
+#: platform of ``data/node_centric_faithful_16.yaml`` and the jobs' batching.
+FAITHFUL = Setting(clock_spread=3.0, power_exponent=2.0, idle_fraction=0.05, cores=64,
+                   batching="daily")
+#: The study's settings by name: ``faithful`` (:data:`FAITHFUL`) and ``legacy``, the first
+#: platform (node_centric_16.yaml) with one batch per submit instant.
 STUDIES: dict[str, TraceStudy] = {
-    "faithful": TraceStudy("node-centric", "node_centric_faithful.yaml", trace_name("daily"),
-                           BATCHINGS["daily"], ids={"week": "part"}),
+    "faithful": TraceStudy("node-centric", "node_centric_faithful.yaml",
+                           trace_name(FAITHFUL.batching), BATCHINGS[FAITHFUL.batching],
+                           ids={"week": "part"}),
     "legacy": TraceStudy("node-centric", "node_centric.yaml", trace_name("instant"),
                          BATCHINGS["instant"], ids={"week": "part"}),
 }
-DEFAULT = "legacy"
+DEFAULT = "faithful"
 STUDY = STUDIES[DEFAULT]
 CANDIDATES: tuple[str, ...] = ("high_gflops", "low_power")
 BASELINES: tuple[str, ...] = ("min_min", "max_min", "duplex")

@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import Field
 
-from hetsched.experiments.node_centric import (BATCHINGS, PAPER, STUDY, compare_with_paper,
-                                               trace_name)
+from hetsched.experiments.node_centric import (BATCHINGS, FAITHFUL, PAPER, STUDY,
+                                               compare_with_paper, trace_name)
 from hetsched.experiments.node_centric_platforms import Setting, platform_document
 from hetsched.experiments.trace_studies import DATA, KIT_TRACE
 from hetsched.experiments.traces import derive_trace
@@ -32,7 +32,8 @@ if TYPE_CHECKING:
 GRID = DATA / "node_centric_sensitivity.yaml"
 STORE, CHANGES, SUMMARY = "sensitivity.sqlite", "sensitivity.csv", "sensitivity_summary.csv"
 #: The power setting the figure shows (the faithful setting's).
-FIGURE_POWER: dict[str, float] = {"power_exponent": 1.0, "idle_fraction": 0.05}
+FIGURE_POWER: dict[str, float] = {"power_exponent": FAITHFUL.power_exponent,
+                                  "idle_fraction": FAITHFUL.idle_fraction}
 FIGURES = "figures"
 #: A magnitude "within a factor of two" of the paper's: this ratio to it, or its inverse.
 FACTOR = 2.0
@@ -185,7 +186,7 @@ def sensitivity_figure(table: pandas.DataFrame, fixed: dict[str, float], title: 
     plt = pyplot()
     rows = table[(table[list(fixed)] == list(fixed.values())).all(axis=1)]
     metrics = list(next(iter(PAPER.values())))
-    fig, axes = plt.subplots(len(PAPER), len(metrics), figsize=(15, 6.2), squeeze=False,
+    fig, axes = plt.subplots(len(PAPER), len(metrics), figsize=(15, 6.8), squeeze=False,
                              sharex=True)
     for (candidate, changes), line in zip(PAPER.items(), axes):
         for ax, metric in zip(line, metrics):
@@ -200,17 +201,17 @@ def sensitivity_figure(table: pandas.DataFrame, fixed: dict[str, float], title: 
     handles, labels = axes[0][0].get_legend_handles_labels()
     handles.append(plt.Line2D([], [], color="black", linestyle="--", linewidth=1))
     labels.append("the paper's change")
-    fig.legend(handles, labels, loc="lower center", ncol=len(labels), fontsize=8,
-               frameon=False)
+    fig.legend(handles, labels, loc="lower center", ncol=4, fontsize=8, frameon=False)
     fig.suptitle(title, fontsize=10)
-    fig.tight_layout(rect=(0, 0.06, 1, 0.97))
+    fig.tight_layout(rect=(0, 0.1, 1, 0.97))
     return fig
 
 
 def _panel(ax: Any, rows: pandas.DataFrame) -> None:
     """One line per cores × batching: change against clock spread."""
+    colours = {cores: f"C{i}" for i, cores in enumerate(sorted(set(rows["cores"])))}
     for (cores, batching), line in rows.groupby(["cores", "batching"], sort=True):
         line = line.sort_values("clock_spread")
         ax.plot(line["clock_spread"], line["change_pct"], marker="o", markersize=3,
-                linestyle="-" if batching == "daily" else ":",
+                color=colours[cores], linestyle="-" if batching == "daily" else ":",
                 label=f"{cores} cores per node, {batching} batches")
