@@ -154,6 +154,8 @@ def test_the_default_setting_is_the_faithful_one_the_docs_describe(tmp_path) -> 
     assert f"**faithful** (the default): {faithful_phrase()}" in docs
 
 
+# 40 jobs on 1,696 cores: no baseline waits, so the comparison's wait changes are 0 / 0
+@pytest.mark.filterwarnings("ignore:invalid value encountered:RuntimeWarning")
 def test_the_legacy_setting_keeps_the_first_platform(tmp_path) -> None:
     legacy = node_centric.study_named("legacy")
     assert (legacy.spec, legacy.trace) == ("node_centric.yaml", "kit_capped64.swf")
@@ -164,3 +166,12 @@ def test_the_legacy_setting_keeps_the_first_platform(tmp_path) -> None:
     assert result.exit_code == 0, result.output
     runs = load_results(tmp_path / "o" / "results.sqlite")
     assert set(runs["platform"]) == {"node_centric_16"} and len(runs) == 5
+
+
+def test_an_unknown_batching_is_a_one_line_error(tmp_path) -> None:
+    path = tmp_path / "grid.yaml"
+    path.write_text("weeks: 1\nschedulers: [fcfs]\nblocks:\n  - {name: x, clock_spread: [2],"
+                    " power_exponent: [1], idle_fraction: [0], cores: [64], batching: [hourly]}\n")
+    with pytest.raises(InputError) as caught:
+        sensitivity.load_grid(path)
+    assert_mentions(str(caught.value), "batching", "hourly", "instant", "daily")

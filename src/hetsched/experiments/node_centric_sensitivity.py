@@ -13,9 +13,9 @@ from __future__ import annotations
 import itertools
 from dataclasses import astuple, dataclass, fields
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any
 
-from pydantic import Field
+from pydantic import AfterValidator, Field
 
 from hetsched.experiments.node_centric import (BATCHINGS, FAITHFUL, PAPER, STUDY,
                                                compare_with_paper, trace_name)
@@ -40,6 +40,12 @@ FACTOR = 2.0
 Positive = Annotated[float, Field(gt=0)]
 
 
+def _batching(name: str) -> str:
+    if name not in BATCHINGS:
+        raise ValueError(f"unknown batching {name!r}; choose one of {', '.join(BATCHINGS)}")
+    return name
+
+
 class Block(StrictModel):
     """One grid: the product of its lists."""
 
@@ -49,7 +55,7 @@ class Block(StrictModel):
     idle_fraction: list[Annotated[float, Field(ge=0, le=1)]] = Field(min_length=1)
     cores: list[Annotated[int, Field(ge=STUDY.settings.max_procs, le=4096)]] = Field(
         min_length=1)
-    batching: list[Literal["instant", "daily"]] = Field(min_length=1)
+    batching: list[Annotated[str, AfterValidator(_batching)]] = Field(min_length=1)
 
 
 class GridFile(StrictModel):
