@@ -198,7 +198,19 @@ def node_centric(
         dask: Annotated[Optional[str], DaskOpt] = None,
         trace: Annotated[Path, TraceOpt] = KIT_TRACE,
         weeks: Annotated[Optional[int], typer.Option(
-            help="Only the first N weeks (default: all 41).")] = None,
+            help="Only the first N weeks (default: all 41; with --sensitivity, the grid "
+                 "file's).")] = None,
+        platform: Annotated[Optional[str], typer.Option(
+            help="The study's setting: 'faithful' (the default: the sensitivity sweep's "
+                 "closest to the paper) or 'legacy' (the first platform, node_centric_16; "
+                 "docs/experiments.md).")] = None,
+        sensitivity: Annotated[bool, typer.Option(
+            "--sensitivity", help="Run the sensitivity sweep instead (clock and power spread, "
+            "cores per node, batching): sensitivity.csv, sensitivity_summary.csv and "
+            "figures/sensitivity.png.")] = False,
+        grid: Annotated[Optional[Path], typer.Option(
+            help="With --sensitivity: the grid file (default: the shipped "
+                 "node_centric_sensitivity.yaml).")] = None,
 ) -> None:
     """HighGFlops and LowPower against Min-min, Max-min and Duplex on the KIT trace's weeks,
     16 heterogeneous nodes (Stafford & Bosque, J. Supercomputing 2024)."""
@@ -210,9 +222,18 @@ def node_centric(
         check_executor(workers, dask)
         if weeks is not None and weeks < 1:
             raise ConfigError(f"--weeks must be at least 1, got {weeks}")
-        planned = plan(study.STUDY, out, trace, weeks)
+        if sensitivity:
+            if platform is not None:
+                raise ConfigError("--platform names the study's setting; --sensitivity runs "
+                                  "every setting of its grid: give one of them")
+            _sensitivity(out, workers, dask, trace, weeks, grid)
+            return
+        if grid is not None:
+            raise ConfigError("--grid goes with --sensitivity")
+        chosen = study.study_named(platform or study.DEFAULT)
+        planned = plan(chosen, out, trace, weeks)
         _run(planned, workers, dask)
-        frame = results(study.STUDY, out, planned)
+        frame = results(chosen, out, planned)
         comparison = study.compare_with_paper(frame)
         comparison.to_csv(out / study.COMPARISON, index=False)
         wins = study.weekly_wins(frame)
@@ -226,6 +247,42 @@ def node_centric(
                  f"{study.WINS}, results.sqlite, week {week}'s runs in {dirs[0].parent}/"
                  + (f", {', '.join(str(p.relative_to(out)) for p in figures)}"
                     if figures else ""))
+
+
+def _sensitivity(out: Path, workers: int | None, dask: str | None, trace: Path,
+                 weeks: int | None, grid: Path | None) -> None:
+    """The node-centric sensitivity sweep: every batching's sweep, then the changes per
+    setting, the settings ranked, and the figure."""
+    from hetsched.experiments import node_centric_sensitivity as sensitivity
+
+    grid = grid or sensitivity.GRID
+    plans = sensitivity.plan(out, trace, weeks, grid)
+    for planned in plans:
+        _run(planned, workers, dask)
+    table = sensitivity.changes(out, plans, grid)
+    ranked = sensitivity.summary(table, out)
+    figures = _figures(lambda: sensitivity.write_figure(
+        table, out, weeks or sensitivity.load_grid(grid).weeks))
+    screen = console()
+    screen.print(_ranking_table(ranked.head(10)))
+    screen.print(f"wrote {out}/: {sensitivity.CHANGES} ({len(ranked):,} settings), "
+                 f"{sensitivity.SUMMARY}, {sensitivity.STORE}"
+                 + (f", {', '.join(str(p.relative_to(out)) for p in figures)}"
+                    if figures else ""))
+
+
+def _ranking_table(ranked: Any) -> Any:
+    from hetsched.cli.tables import new_table
+
+    names = [str(c) for c in ranked.columns[:-3]]
+    table = new_table(names[0], [*names[1:], "same direction", "within 2x"],
+                      title="settings closest to the paper (of "
+                            f"{int(ranked['of'].iloc[0])} changes)")
+    for row in ranked.itertuples(index=False):
+        values = list(row)
+        table.add_row(*(f"{v:g}" if isinstance(v, float) else str(v) for v in values[:-3]),
+                      str(int(values[-3])), str(int(values[-2])))
+    return table
 
 
 def _figures(draw: Any) -> list[Path]:

@@ -14,6 +14,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from hetsched.errors import ConfigError
+from hetsched.experiments.node_centric_platforms import Setting
 from hetsched.experiments.trace_studies import TraceStudy
 from hetsched.experiments.traces import TraceSettings
 
@@ -23,8 +25,32 @@ if TYPE_CHECKING:
     from hetsched.sweep.runner import Plan
     from hetsched.sweep.splits import Part
 
-STUDY = TraceStudy("node-centric", "node_centric.yaml", "kit_capped64.swf",
-                   TraceSettings(max_procs=64), ids={"week": "part"})
+#: The jobs' batchings: one batch per submit instant (the trace's own times), or the thesis'
+#: daily groups (submit times rounded down to multiples of 1e5 s, for every scheduler).
+BATCHINGS: dict[str, TraceSettings] = {"instant": TraceSettings(max_procs=64),
+                                       "daily": TraceSettings(max_procs=64, submit_step=1e5)}
+
+
+def trace_name(batching: str) -> str:
+    """The derived trace of a batching, written beside the study's results."""
+    return "kit_capped64.swf" if batching == "instant" else f"kit_capped64_{batching}.swf"
+
+
+#: The setting of the sensitivity sweep closest to the paper (docs/experiments.md): the
+#: platform of ``data/node_centric_faithful_16.yaml`` and the jobs' batching.
+FAITHFUL = Setting(clock_spread=3.0, power_exponent=2.0, idle_fraction=0.05, cores=64,
+                   batching="daily")
+#: The study's settings by name: ``faithful`` (:data:`FAITHFUL`) and ``legacy``, the first
+#: platform (node_centric_16.yaml) with one batch per submit instant.
+STUDIES: dict[str, TraceStudy] = {
+    "faithful": TraceStudy("node-centric", "node_centric_faithful.yaml",
+                           trace_name(FAITHFUL.batching), BATCHINGS[FAITHFUL.batching],
+                           ids={"week": "part"}),
+    "legacy": TraceStudy("node-centric", "node_centric.yaml", trace_name("instant"),
+                         BATCHINGS["instant"], ids={"week": "part"}),
+}
+DEFAULT = "faithful"
+STUDY = STUDIES[DEFAULT]
 CANDIDATES: tuple[str, ...] = ("high_gflops", "low_power")
 BASELINES: tuple[str, ...] = ("min_min", "max_min", "duplex")
 #: The paper's changes (%) of each candidate's median against the baselines' medians.
@@ -37,6 +63,14 @@ PAPER: dict[str, dict[str, float]] = {
 COMPARISON, WINS, FIGURES = "paper_comparison.csv", "wins.csv", "figures"
 #: results.csv's metric columns, in the paper's order.
 METRICS: tuple[str, ...] = tuple(STUDY.metrics)
+
+
+def study_named(name: str) -> TraceStudy:
+    """The study's setting called ``name`` (one line naming the others when unknown)."""
+    if name not in STUDIES:
+        raise ConfigError(f"unknown node-centric setting {name!r}; choose one of "
+                          f"{', '.join(STUDIES)}")
+    return STUDIES[name]
 
 
 def compare_with_paper(results: pandas.DataFrame,
