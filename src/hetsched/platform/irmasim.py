@@ -1,6 +1,7 @@
 """IRMaSim platform JSON: sections ``platform`` → clusters → nodes ``[{type, number}]``,
 ``node`` (node types: processors ``[{type, number}]``, memory ``{capacity}`` in GB) and
-``processor`` (cores, clock_rate GHz, dpflops_per_cycle, static/dynamic/min power per core).
+``processor`` (cores, clock_rate GHz, dpflops_per_cycle, static_power of the whole processor,
+dynamic_power per busy core, min_power: the idle fraction of static_power).
 
 Node and processor types missing from the file are looked up, as IRMaSim does, in a platform
 library: a directory holding ``node_types.json`` / ``processor_types.json`` (IRMaSim's names;
