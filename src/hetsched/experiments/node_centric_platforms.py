@@ -3,11 +3,14 @@ per clock, every node one processor with the paper's three-state power model (id
 core busy, static with at least one, dynamic per busy core), from a :class:`Setting`.
 
 The clocks are spread geometrically from ``TOP_GHZ / clock_spread`` to ``TOP_GHZ`` (within
-real hardware's 1–3.5 GHz). Power per core follows IRMaSim's processor model (its example
-platforms' ``static_power`` 6.14211 W and ``dynamic_power`` 5.59316 W per core, the same for
-its 2.5 and 3 GHz processors, so taken at ``REFERENCE_GHZ``), scaled by
-``(clock / REFERENCE_GHZ) ** power_exponent``; idle power is ``idle_fraction`` × static
-power (IRMaSim's ``min_power``, 0.05 in its examples).
+real hardware's 1–3.5 GHz). Power takes IRMaSim's example figures (``static_power``
+6.14211 W and ``dynamic_power`` 5.59316 W, the same for its 2.5 and 3 GHz processors, so taken
+at ``REFERENCE_GHZ``), scaled by ``(clock / REFERENCE_GHZ) ** power_exponent``; idle power is
+``idle_fraction`` × static power (IRMaSim's ``min_power``, 0.05 in its examples). In IRMaSim
+``static_power`` is a whole processor's; here it is taken **per core** (a node's static power
+is 6.14211 W × its cores × the clock scale), a choice: the paper's Table 1 is missing, and a
+node of more cores draws more when any is busy (docs/experiments.md gives the effect of
+IRMaSim's per-processor reading).
 """
 
 from __future__ import annotations
@@ -17,9 +20,10 @@ from typing import Any
 
 #: Fastest clock of any setting, GHz (real hardware's upper end).
 TOP_GHZ = 3.5
-#: The clock at which IRMaSim's per-core power figures are taken, GHz.
+#: The clock at which IRMaSim's power figures are taken, GHz.
 REFERENCE_GHZ = 2.5
-#: IRMaSim's per-core static and dynamic power (its example platforms), W.
+#: IRMaSim's static and dynamic power (its example platforms), W, both taken per core here
+#: (IRMaSim's static power is a processor's: see the module's docstring).
 STATIC_W_PER_CORE, DYNAMIC_W_PER_CORE = 6.14211, 5.59316
 #: Flops per cycle of every group (the legacy platform's processors do 8).
 OPS_PER_CYCLE = 8
