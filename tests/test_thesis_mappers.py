@@ -138,3 +138,24 @@ def test_thesis_astar_in_the_simulator_plans_on_nodes() -> None:
     run = schedule([(SLOW2, 1), (FAST2, 1)], JOBS, "astar:node_limit=128,order=random,prune=tree")
     assert max(end for _, end, _ in run.values()) == pytest.approx(4.0)  # the optimum here
     assert create("astar:prune=tree").get_params()["prune"] == "tree"
+
+
+def test_the_realistic_study_runs_the_thesis_rules_and_braun_as_a_variant(tmp_path) -> None:
+    from hetsched.experiments import realistic
+    from hetsched.experiments.trace_studies import plan
+    from support import shared
+
+    source = shared("traces/kit_fh2_weeks18-34_irmasim.json")
+
+    def mappers(study: object, out: str) -> list[str]:
+        planned = plan(study, tmp_path / out, source)
+        return [s.label for s in planned.sweep.schedulers][4:]  # after the simple policies
+
+    assert mappers(realistic.STUDY, "thesis") == [
+        "min_min_sorted:queue=any_fit", "max_min_sorted:queue=any_fit",
+        "duplex_sorted:queue=any_fit",
+        "astar:node_limit=128,order=random,prune=tree,queue=any_fit",
+        "astar:order=random,prune=tree,queue=any_fit"]
+    assert mappers(realistic.BRAUN, "braun") == ["min_min", "max_min", "duplex",
+                                                 "astar:node_limit=128", "astar"]
+    assert realistic.VARIANTS["braun"] == (realistic.BRAUN, realistic.KIT_IRMASIM)

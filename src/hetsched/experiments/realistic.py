@@ -9,9 +9,9 @@ tables (``realistic.yaml``; the choices are in the shipped files' headers and in
 docs/experiments.md), its batch mappers under the thesis' own rules (Min-min, Max-min and
 Duplex by requested time, nodes that start any listed job that fits, A* in a random order
 pruned by tree size). :data:`BRAUN` is the same study under Braun et al.'s definitions, the
-engine's FIFO node queues and A* with a budget (``--variant braun``). :data:`LEGACY` is the study as it was built before the tables were found
-(``--variant legacy``): single-core platforms from the synthetic study's clock bands, every
-job of the SWF trace made one task.
+engine's FIFO node queues and A* with a budget (``--variant braun``). :data:`LEGACY` is the
+study as it was built before the tables were found (``--variant legacy``): single-core
+platforms from the synthetic study's clock bands, every job of the SWF trace made one task.
 """
 
 from __future__ import annotations

@@ -352,13 +352,16 @@ def sufferage(etc: object, ready: object = None) -> Mapping:
     return _classic("sufferage", etc, ready)
 
 
-def min_min_sorted(etc: object, ready: object = None) -> Mapping:
-    return _classic("min_min_sorted", etc, ready)
+def _by_requested_time(name: str) -> Callable[..., Mapping]:
+    """The classic function of the thesis' heuristic ``name`` (requested times: each task's
+    largest ETC, :func:`requested_times`)."""
+    def run(etc: object, ready: object = None) -> Mapping:
+        return _classic(name, etc, ready)
+    run.__name__ = run.__qualname__ = name
+    run.__doc__ = LIST_HEURISTICS[name].__doc__
+    return run
 
 
-def max_min_sorted(etc: object, ready: object = None) -> Mapping:
-    return _classic("max_min_sorted", etc, ready)
-
-
-def duplex_sorted(etc: object, ready: object = None) -> Mapping:
-    return _classic("duplex_sorted", etc, ready)
+min_min_sorted = _by_requested_time("min_min_sorted")
+max_min_sorted = _by_requested_time("max_min_sorted")
+duplex_sorted = _by_requested_time("duplex_sorted")
