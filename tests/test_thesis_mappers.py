@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from hetsched.errors import ConfigError
 from hetsched.mapping import HEURISTICS, duplex_sorted, max_min_sorted, min_min_sorted
 from hetsched.mapping.astar_nodes import astar_on
 from hetsched.mapping.greedy import LIST_HEURISTICS, requested_times
@@ -101,9 +102,10 @@ def test_the_thesis_options_keep_the_scheduler_contract(spec: str) -> None:
 def test_bad_thesis_options_are_refused() -> None:
     for spec, fragment in [("min_min:queue=lifo", "queue must be one of fifo, any_fit"),
                            ("min_min:prune=tree", "takes no option prune"),
-                           ("astar:prune=leaves", "prune must be one of open, tree")]:
-        with pytest.raises(Exception, match=fragment):
-            schedule([(DUO, 1)], [job("a", 0, 1)], spec)
+                           ("astar:prune=leaves", "prune must be one of open, tree"),
+                           ("astar:order=size", "order must be one of index, largest_first")]:
+        with pytest.raises(ConfigError, match=fragment):
+            create(spec)  # refused when created, before any run
 
 
 def test_tree_pruning_dives_greedily_with_a_limit_of_one_vertex() -> None:

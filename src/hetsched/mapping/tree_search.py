@@ -141,6 +141,10 @@ def _prune(o_ready: np.ndarray, o_f: np.ndarray, o_depth: np.ndarray, o_id: np.n
 EXPANSIONS_PER_TASK = 10
 
 
+#: The named task orders of :func:`task_order`.
+ORDERS = ("index", "largest_first", "random")
+
+
 def task_order(etc: np.ndarray, order: object,
                rng: np.random.Generator | None = None) -> np.ndarray:
     """The fixed order A* maps tasks in: ``"index"`` (0, 1, ...), ``"largest_first"``
@@ -155,7 +159,7 @@ def task_order(etc: np.ndarray, order: object,
             return np.lexsort((np.arange(n), -etc.min(axis=1))).astype(np.int64)
         if order == "random":
             return (np.random.default_rng(0) if rng is None else rng).permutation(n)
-        raise ConfigError(f"astar: unknown order {order!r} (index, largest_first, random)")
+        raise ConfigError(f"astar: unknown order {order!r} ({', '.join(ORDERS)})")
     seq = np.asarray(order, dtype=np.int64)
     if seq.shape != (n,) or not np.array_equal(np.sort(seq), np.arange(n)):
         raise ConfigError("astar: order must be a permutation of the tasks")

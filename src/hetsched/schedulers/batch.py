@@ -48,6 +48,7 @@ from hetsched.mapping.catalogue import DESCRIPTIONS, EXTRA_OPTIONS, scheduler_op
 from hetsched.mapping.greedy import BY_REQUESTED_TIME, LIST_HEURISTICS, Plan
 from hetsched.mapping.machines import CoreSlots
 from hetsched.mapping.registry import HEURISTICS, budget_keyword, run_heuristic
+from hetsched.mapping.tree_search import ORDERS, PRUNE_RULES
 from hetsched.sim.protocol import (Decision, Dequeue, Enqueue, Events, Reject, Scheduler,
                                    Start)
 from hetsched.sim.view import ClusterView
@@ -105,6 +106,9 @@ class BatchMapping(Scheduler):
         self.queue = queue
         self.order = order
         self.prune = prune
+        for key, value, allowed in (("order", order, ORDERS), ("prune", prune, PRUNE_RULES)):
+            if value is not None and value not in allowed:
+                raise ValueError(f"{key} must be one of {', '.join(allowed)}, got {value!r}")
         for key in self._options():
             if key not in EXTRA_OPTIONS.get(heuristic, ()):
                 raise ValueError(f"{heuristic} takes no option {key}")
