@@ -51,8 +51,8 @@ from hetsched.mapping.registry import HEURISTICS, budget_keyword, run_heuristic
 from hetsched.mapping.tree_search import ORDERS, PRUNE_RULES
 from hetsched.sim.protocol import (Decision, Dequeue, Enqueue, Events, Reject, Scheduler,
                                    Start)
-from hetsched.sim.view import ClusterView
 from hetsched.sim.resources import capacity
+from hetsched.sim.view import ClusterView
 from hetsched.workload.model import Job
 
 #: The heuristics beyond the list heuristics that map on multi-core nodes (the others map one
