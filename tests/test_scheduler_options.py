@@ -84,9 +84,11 @@ def test_a_typo_of_the_option_suggests_a_name() -> None:
     ("irmasim_heuristic:job_selection=smallest",
      {"job_selection": "smallest", "node_selection": "first"}),
     ("kpb:percent=30,replan=true", {"heuristic": "kpb", "replan": True, "time_limit": None,
-                                    "node_limit": None, "percent": 30, "budget": None}),
+                                    "node_limit": None, "percent": 30, "budget": None,
+                                    "queue": "fifo", "order": None, "prune": None}),
     ("ga:budget=4", {"heuristic": "ga", "replan": False, "time_limit": None,
-                     "node_limit": None, "percent": None, "budget": 4}),
+                     "node_limit": None, "percent": None, "budget": 4, "queue": "fifo",
+                     "order": None, "prune": None}),
     ("bf", {"algorithm": "bf"}),
 ])
 def test_get_params_gives_the_options_as_given(spec: str, params: dict) -> None:

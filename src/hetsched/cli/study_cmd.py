@@ -349,8 +349,10 @@ def realistic(
                  "current directory: IRMaSim's KIT JSON, or for --variant legacy the KIT "
                  "SWF trace).")] = None,
         variant: Annotated[str, typer.Option(
-            help="thesis: the thesis' platforms (its Tables 4 and 5) and multi-task KIT jobs; "
-                 "legacy: the single-core platforms and one-task jobs used before.")] = "thesis",
+            help="thesis: the thesis' platforms (its Tables 4 and 5), multi-task KIT jobs and "
+                 "its own mapper and node-list rules; braun: the same with Braun's Min-min, "
+                 "Max-min, Duplex, FIFO node queues and A* with a budget; legacy: the "
+                 "single-core platforms and one-task jobs used before.")] = "thesis",
 ) -> None:
     """The batch-mapping thesis' realistic study: 5 windows of 500 KIT jobs, submit times
     rounded to 1e5 s, on the thesis' two platforms, its nine schedulers."""

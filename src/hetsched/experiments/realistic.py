@@ -6,9 +6,12 @@ batches, on the thesis' two platforms (its Tables 4 and 5), under its nine sched
 :data:`STUDY` follows the thesis: IRMaSim's own KIT workload (multi-task jobs, every task of a
 job on one node), its first 1,500 jobs in 5 overlapping windows of 500, on the platforms of its
 tables (``realistic.yaml``; the choices are in the shipped files' headers and in
-docs/experiments.md). :data:`LEGACY` is the study as it was built before the tables were found
-(``--variant legacy``): single-core platforms from the synthetic study's clock bands, every
-job of the SWF trace made one task.
+docs/experiments.md), its batch mappers under the thesis' own rules (Min-min, Max-min and
+Duplex by requested time, nodes that start any listed job that fits, A* in a random order
+pruned by tree size). :data:`BRAUN` is the same study under Braun et al.'s definitions, the
+engine's FIFO node queues and A* with a budget (``--variant braun``). :data:`LEGACY` is the
+study as it was built before the tables were found (``--variant legacy``): single-core
+platforms from the synthetic study's clock bands, every job of the SWF trace made one task.
 """
 
 from __future__ import annotations
@@ -27,8 +30,11 @@ METRICS = {"makespan": "makespan", "mean_wait": "mean_wait", "slowdown": "mean_s
 STUDY = TraceStudy("realistic", "realistic.yaml", "kit_weeks18-34_1e5.json",
                    TraceSettings(max_procs=None, submit_step=1e5), ids=IDS,
                    metrics={**METRICS, "rejected": "rejected"})
+BRAUN = TraceStudy("realistic", "realistic_braun.yaml", STUDY.trace, STUDY.settings, ids=IDS,
+                   metrics=STUDY.metrics)
 LEGACY = TraceStudy("realistic", "realistic_legacy.yaml", "kit_serial_1e5.swf",
                     TraceSettings(max_procs=1, submit_step=1e5), ids=IDS, metrics=METRICS)
 #: The variants by name, each with the trace it reads by default.
 VARIANTS: dict[str, tuple[TraceStudy, Path]] = {"thesis": (STUDY, KIT_IRMASIM),
-                                                "legacy": (LEGACY, KIT_TRACE)}
+                                                "legacy": (LEGACY, KIT_TRACE),
+                                                "braun": (BRAUN, KIT_IRMASIM)}

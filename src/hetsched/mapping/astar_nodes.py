@@ -92,14 +92,15 @@ class _Cores:
 
 
 def astar_on(state: CoreSlots, node_limit: int = 1024, order: object = "index",
-             max_expansions: int | None = -1, time_limit: float | None = None) -> Plan:
+             max_expansions: int | None = -1, time_limit: float | None = None,
+             rng: np.random.Generator | None = None, prune: str = "open") -> Plan:
     """A* over the jobs of ``state`` (options as :func:`~hetsched.mapping.tree_search.astar`'s);
     the mapping found is committed on ``state`` in the search's order, which is the plan's
     sequence."""
     began = time.perf_counter()
     n = state.etc.shape[0]
-    limits = bounds(n, node_limit, max_expansions, time_limit, began)
-    seq = task_order(state.etc, order)
+    limits = bounds(n, node_limit, max_expansions, time_limit, began, prune)
+    seq = task_order(state.etc, order, rng)
     cores = _Cores(state, seq)
     path, info = search(cores.root, n, cores.m, cores.expand, limits)
     assign = np.empty(n, dtype=np.int64)

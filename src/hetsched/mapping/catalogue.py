@@ -15,6 +15,12 @@ DESCRIPTIONS: dict[str, str] = {
     "sufferage": "largest sufferage (2nd best - best CT) wins the machine, per pass",
     "kpb": "MCT among the 20 % machines of least ETC",
     "swa": "switching between MCT and MET on the load balance index (0.49/0.6)",
+    "min_min_sorted": "shortest requested time first, each to its least completion time "
+                      "(the IRMaSim thesis' Min-min)",
+    "max_min_sorted": "longest requested time first, each to its least completion time "
+                      "(the IRMaSim thesis' Max-min)",
+    "duplex_sorted": "better of min_min_sorted and max_min_sorted (the IRMaSim thesis' "
+                     "Duplex)",
     "astar": "A* tree search, 1024 open nodes, budget then greedy dive",
     "ga": "genetic algorithm seeded with Min-min (Braun)",
     "sa": "simulated annealing (Braun)",
@@ -27,7 +33,8 @@ DESCRIPTIONS: dict[str, str] = {
 
 #: The list heuristics: one pass over a machine model, no time limit.
 LIST_NAMES: tuple[str, ...] = ("olb", "met", "mct", "min_min", "max_min", "duplex",
-                               "sufferage", "kpb", "swa")
+                               "sufferage", "kpb", "swa", "min_min_sorted", "max_min_sorted",
+                               "duplex_sorted")
 
 #: Time limit (seconds) used when none is given; ``None``: the heuristic's own stopping rules.
 DEFAULT_TIME_LIMITS: dict[str, float | None] = {
@@ -51,10 +58,12 @@ BUDGETS: dict[str, tuple[str, str]] = {
 }
 
 #: Options a heuristic takes beyond ``time_limit`` and ``budget`` (as batch-scheduler options).
-EXTRA_OPTIONS: dict[str, str] = {"astar": "node_limit", "kpb": "percent"}
+EXTRA_OPTIONS: dict[str, tuple[str, ...]] = {"astar": ("node_limit", "order", "prune"),
+                                             "kpb": ("percent",)}
 
 
 def scheduler_options(name: str) -> list[str]:
     """The options of the batch scheduler running heuristic ``name``."""
     timed = [] if name in LIST_NAMES else ["time_limit", "budget"]
-    return ["replan", *timed, *([EXTRA_OPTIONS[name]] if name in EXTRA_OPTIONS else [])]
+    return ["replan", "queue", *timed,
+            *EXTRA_OPTIONS.get(name, ())]

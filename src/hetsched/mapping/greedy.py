@@ -177,8 +177,15 @@ def max_min_on(state: MachineState) -> Plan:
 
 def duplex_on(state: MachineState) -> Plan:
     """Duplex: Min-min and Max-min, keep the one whose machines finish first (tie: Min-min)."""
+    return _better_of(state, min_min_on, max_min_on)
+
+
+def _better_of(state: MachineState, low_rule: Callable[[MachineState], Plan],
+               high_rule: Callable[[MachineState], Plan]) -> Plan:
+    """Duplex's rule: run both on copies of ``state``, keep the plan whose machines finish
+    first (tie: the first, Min-min's), and commit it on ``state``."""
     low, high = state.copy(), state.copy()
-    a, b = min_min_on(low), max_min_on(high)
+    a, b = low_rule(low), high_rule(high)
     a_end, b_end = float(low.loads().max()), float(high.loads().max())
     pick = b if b_end < a_end else a
     for i in pick.sequence:  # replay the choice on the caller's state
@@ -186,6 +193,50 @@ def duplex_on(state: MachineState) -> Plan:
     pick.info.update(chosen="max_min" if pick is b else "min_min", min_min=a_end,
                      max_min=b_end)
     return pick
+
+
+def requested_times(state: MachineState) -> np.ndarray:
+    """Each task's time on the slowest machine that can run it (its largest finite ETC): the
+    thesis' requested time when speeds are consistent and the task fits the slowest machine.
+    The batch schedulers pass the jobs' own requested times instead."""
+    finite = np.where(np.isfinite(state.etc), state.etc, -np.inf)
+    return finite.max(axis=1) if finite.size else np.zeros(state.etc.shape[0])
+
+
+def _in_order_on(state: MachineState, longest_first: bool,
+                 requested: np.ndarray | None) -> Plan:
+    """The 2023 IRMaSim thesis' Min-min and Max-min (its §3.3.2, §3.4.2, §4.2-4.3): the tasks
+    ordered by requested time (ascending; descending for ``longest_first``; ties by index),
+    each in turn on its machine of least completion time (lowest index on ties)."""
+    n = state.etc.shape[0]
+    key = requested_times(state) if requested is None else np.asarray(requested, float)
+    if key.shape != (n,):
+        raise ConfigError(f"requested times: need one per task ({n}), got {key.shape}")
+    sequence = np.lexsort((np.arange(n), -key if longest_first else key)).astype(np.int64)
+    assign = np.empty(n, dtype=np.int64)
+    for i in sequence.tolist():
+        assign[i] = j = int(np.argmin(_ct_row(i, state)))
+        state.commit(i, j)
+    return Plan(assign, sequence)
+
+
+def min_min_sorted_on(state: MachineState, requested: np.ndarray | None = None) -> Plan:
+    """The thesis' Min-min: shortest requested time first, each to its least completion
+    time."""
+    return _in_order_on(state, False, requested)
+
+
+def max_min_sorted_on(state: MachineState, requested: np.ndarray | None = None) -> Plan:
+    """The thesis' Max-min: longest requested time first, each to its least completion
+    time."""
+    return _in_order_on(state, True, requested)
+
+
+def duplex_sorted_on(state: MachineState, requested: np.ndarray | None = None) -> Plan:
+    """The thesis' Duplex: its Min-min and Max-min, keep the one whose machines finish first
+    (tie: Min-min)."""
+    return _better_of(state, lambda s: min_min_sorted_on(s, requested),
+                      lambda s: max_min_sorted_on(s, requested))
 
 
 def sufferage_on(state: MachineState) -> Plan:
@@ -248,8 +299,11 @@ def sufferage_on(state: MachineState) -> Plan:
 LIST_HEURISTICS: dict[str, Callable[[MachineState], Plan]] = {
     "olb": olb_on, "met": met_on, "mct": mct_on, "min_min": min_min_on,
     "max_min": max_min_on, "duplex": duplex_on, "sufferage": sufferage_on, "kpb": kpb_on,
-    "swa": swa_on,
+    "swa": swa_on, "min_min_sorted": min_min_sorted_on, "max_min_sorted": max_min_sorted_on,
+    "duplex_sorted": duplex_sorted_on,
 }
+#: The list heuristics that order the tasks by requested time (option ``requested``).
+BY_REQUESTED_TIME = ("min_min_sorted", "max_min_sorted", "duplex_sorted")
 
 
 def _classic(name: str, etc: object, ready: object, **options: Any) -> Mapping:
@@ -296,3 +350,18 @@ def duplex(etc: object, ready: object = None) -> Mapping:
 
 def sufferage(etc: object, ready: object = None) -> Mapping:
     return _classic("sufferage", etc, ready)
+
+
+def _by_requested_time(name: str) -> Callable[..., Mapping]:
+    """The classic function of the thesis' heuristic ``name`` (requested times: each task's
+    largest ETC, :func:`requested_times`)."""
+    def run(etc: object, ready: object = None) -> Mapping:
+        return _classic(name, etc, ready)
+    run.__name__ = run.__qualname__ = name
+    run.__doc__ = LIST_HEURISTICS[name].__doc__
+    return run
+
+
+min_min_sorted = _by_requested_time("min_min_sorted")
+max_min_sorted = _by_requested_time("max_min_sorted")
+duplex_sorted = _by_requested_time("duplex_sorted")

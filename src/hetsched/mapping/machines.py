@@ -87,13 +87,17 @@ class CoreSlots:
     """Multi-core machines with FIFO queues: ``tasks[i]`` cores per task, a free-from time per
     core (``core_free[j]``, any order) and a FIFO bound per machine (``fifo[j]``: no task mapped
     on ``j`` from now on starts earlier). A machine with fewer cores than a task needs gets
-    ``inf`` for it."""
+    ``inf`` for it. With ``ordered=False`` a mapped task does not raise the bound (the
+    thesis' node lists, where a node starts any listed task its idle cores hold): a task
+    starts when its ``k`` earliest-free cores are free."""
 
     def __init__(self, etc: np.ndarray, tasks: Sequence[int] | np.ndarray,
-                 core_free: Sequence[np.ndarray], fifo: np.ndarray) -> None:
+                 core_free: Sequence[np.ndarray], fifo: np.ndarray,
+                 ordered: bool = True) -> None:
         self.etc = etc
         self.tasks = np.asarray(tasks, dtype=np.int64)
         self.fifo = np.asarray(fifo, dtype=np.float64).copy()
+        self.ordered = ordered
         self._all = [np.sort(np.asarray(t, dtype=np.float64)) for t in core_free]
         width = int(self.tasks.max(initial=1))
         # free[j, c]: when the (c+1)-th earliest core of j is free; inf past its last core
@@ -103,7 +107,7 @@ class CoreSlots:
 
     def with_tasks(self, etc: np.ndarray, tasks: Sequence[int]) -> "CoreSlots":
         """The same machines, as they are now, for other tasks."""
-        return CoreSlots(etc, tasks, [t.copy() for t in self._all], self.fifo)
+        return CoreSlots(etc, tasks, [t.copy() for t in self._all], self.fifo, self.ordered)
 
     def core_table(self) -> tuple[np.ndarray, np.ndarray]:
         """One machine per core: its node, and when it is ready (free, and no earlier than
@@ -133,7 +137,8 @@ class CoreSlots:
         start = max(float(times[k - 1]), float(self.fifo[j]))
         times[:k] = start + self.etc[i, j]
         times.sort()
-        self.fifo[j] = start
+        if self.ordered:
+            self.fifo[j] = start
         width = self.free.shape[1]
         self.free[j, :min(width, times.size)] = times[:width]
         return start
@@ -159,7 +164,9 @@ class CoreSlots:
             start = np.maximum(cores[:, k - 1], fifo[rows, j])
             cores[:, :k] = (start + self.etc[i, j])[:, None]
             cores.sort(axis=1)
-            free[rows, j], fifo[rows, j] = cores, start
+            free[rows, j] = cores
+            if self.ordered:
+                fifo[rows, j] = start
         last = free[:, np.arange(len(self._all)), np.maximum(counts - 1, 0)]
         return last.max(axis=1) if last.size else np.zeros(p)
 

@@ -141,16 +141,25 @@ def _prune(o_ready: np.ndarray, o_f: np.ndarray, o_depth: np.ndarray, o_id: np.n
 EXPANSIONS_PER_TASK = 10
 
 
-def task_order(etc: np.ndarray, order: object) -> np.ndarray:
+#: The named task orders of :func:`task_order`.
+ORDERS = ("index", "largest_first", "random")
+
+
+def task_order(etc: np.ndarray, order: object,
+               rng: np.random.Generator | None = None) -> np.ndarray:
     """The fixed order A* maps tasks in: ``"index"`` (0, 1, ...), ``"largest_first"``
-    (decreasing least ETC, ties by index) or an explicit permutation of the tasks."""
+    (decreasing least ETC, ties by index), ``"random"`` (a permutation drawn from ``rng``,
+    default ``numpy.random.default_rng(0)``: the 2023 IRMaSim thesis' A*, its §3.6.2) or an
+    explicit permutation of the tasks."""
     n = etc.shape[0]
     if order is None or (isinstance(order, str) and order == "index"):
         return np.arange(n, dtype=np.int64)
     if isinstance(order, str):
         if order == "largest_first":
             return np.lexsort((np.arange(n), -etc.min(axis=1))).astype(np.int64)
-        raise ConfigError(f"astar: unknown order {order!r} (index, largest_first)")
+        if order == "random":
+            return (np.random.default_rng(0) if rng is None else rng).permutation(n)
+        raise ConfigError(f"astar: unknown order {order!r} ({', '.join(ORDERS)})")
     seq = np.asarray(order, dtype=np.int64)
     if seq.shape != (n,) or not np.array_equal(np.sort(seq), np.arange(n)):
         raise ConfigError("astar: order must be a permutation of the tasks")
@@ -162,14 +171,23 @@ def task_order(etc: np.ndarray, order: object) -> np.ndarray:
 Expand = Callable[[np.ndarray, int], tuple[np.ndarray, np.ndarray, np.ndarray]]
 
 
+#: How the search keeps its tree small: ``open`` keeps the ``node_limit`` best open nodes;
+#: ``tree`` (the 2023 IRMaSim thesis' rule, its §3.6.2 and §4.5) counts every vertex ever
+#: created and, once there are ``node_limit`` of them, prunes the open node of largest ``f``
+#: for each new vertex, so the open list shrinks by one per expansion and the search reaches
+#: a leaf by itself.
+PRUNE_RULES = ("open", "tree")
+
+
 @dataclass(frozen=True)
 class Search:
-    """Bounds of one search: open nodes kept, expansions (``None``: unbounded), deadline
-    (a ``time.perf_counter`` value, ``None``: none)."""
+    """Bounds of one search: open nodes kept (or vertices, by ``prune``), expansions
+    (``None``: unbounded), deadline (a ``time.perf_counter`` value, ``None``: none)."""
 
     node_limit: int
     max_expansions: int | None
     deadline: float | None
+    prune: str = "open"
 
     def spent(self, expansions: int) -> bool:
         return ((self.max_expansions is not None and expansions >= self.max_expansions)
@@ -188,7 +206,7 @@ def search(root: np.ndarray, n: int, m: int, expand: Expand,
     o_id = np.empty(cap, dtype=np.int64)
     o_ready[0], o_f[0], o_depth[0] = root, 0.0, 0
     o_id[0] = int(tree.add(-1, np.array([-1]))[0])
-    size, expansions, pruned = 1, 0, 0
+    size, expansions, pruned, created = 1, 0, 0, 0
     complete = True
 
     def best_open(k: int) -> int:
@@ -231,40 +249,61 @@ def search(root: np.ndarray, n: int, m: int, expand: Expand,
         o_id[size:size + m] = ids
         size += m
         expansions += 1
-        if size > bounds.node_limit:
-            pruned += size - bounds.node_limit
-            size = _prune(o_ready, o_f, o_depth, o_id, size, bounds.node_limit)
+        if bounds.prune == "tree":
+            keep, created = _tree_keep(size, c_f, created, bounds.node_limit)
+        else:
+            keep = bounds.node_limit
+        if size > keep:
+            pruned += size - keep
+            size = _prune(o_ready, o_f, o_depth, o_id, size, keep)
     return tree.path(node, n), {"node_limit": bounds.node_limit, "expansions": expansions,
                                 "nodes": tree.size, "pruned": pruned,
                                 "complete_search": complete}
 
 
+def _tree_keep(size: int, child_f: np.ndarray, created: int,
+               node_limit: int) -> tuple[int, int]:
+    """The ``tree`` rule after an expansion: how many open nodes stay, and the vertices
+    created so far. Children that cannot be (``f = inf``: the task does not fit the machine)
+    are not vertices and go; each new vertex past ``node_limit`` prunes one open node; at
+    least one open node stays (the thesis' search then dives to a leaf)."""
+    made = int(np.isfinite(child_f).sum())
+    over = max(0, min(made, created + made - node_limit))
+    return max(1, size - (child_f.size - made) - over), created + made
+
+
 def bounds(n: int, node_limit: int, max_expansions: int | None,
-           time_limit: float | None, began: float) -> Search:
+           time_limit: float | None, began: float, prune: str = "open") -> Search:
     """The search's bounds, checked: ``max_expansions`` -1 means ``EXPANSIONS_PER_TASK ×
-    n``, ``None`` unbounded."""
+    n`` under the ``open`` rule and unbounded under ``tree`` (which reaches a leaf by
+    itself), ``None`` unbounded."""
     if node_limit < 1:
         raise ConfigError(f"astar: node_limit must be at least 1, got {node_limit}")
+    if prune not in PRUNE_RULES:
+        raise ConfigError(f"astar: prune must be one of {', '.join(PRUNE_RULES)}, "
+                          f"got {prune!r}")
     if max_expansions is not None and max_expansions < 0:
-        max_expansions = EXPANSIONS_PER_TASK * n
+        max_expansions = EXPANSIONS_PER_TASK * n if prune == "open" else None
     return Search(node_limit, max_expansions,
-                  None if time_limit is None else began + float(time_limit))
+                  None if time_limit is None else began + float(time_limit), prune)
 
 
 def astar(etc: object, ready: object = None, node_limit: int = 1024,
           order: object = "index", max_expansions: int | None = -1,
-          time_limit: float | None = None) -> Mapping:
+          time_limit: float | None = None, rng: np.random.Generator | None = None,
+          prune: str = "open") -> Mapping:
     """A* search with a bounded open list (see the module docstring).
 
-    ``max_expansions``: -1 (default) means ``EXPANSIONS_PER_TASK × tasks``; ``None`` means
-    unbounded (a true A* when ``node_limit`` is large enough never to prune).
+    ``max_expansions``: -1 (default) means ``EXPANSIONS_PER_TASK × tasks`` (unbounded with
+    ``prune="tree"``); ``None`` means unbounded (a true A* when ``node_limit`` is large
+    enough never to prune). ``prune``: :data:`PRUNE_RULES`; ``order``: :func:`task_order`.
     """
     began = time.perf_counter()
     arr = as_etc(etc)
     r0 = as_ready(ready, arr.shape[1])
     n, m = arr.shape
-    limits = bounds(n, node_limit, max_expansions, time_limit, began)
-    seq = task_order(arr, order)
+    limits = bounds(n, node_limit, max_expansions, time_limit, began, prune)
+    seq = task_order(arr, order, rng)
     etc_o = np.ascontiguousarray(arr[seq])
     min_etc = etc_o.min(axis=1) if n else np.zeros(0)
     suffix = np.concatenate((np.cumsum(min_etc[::-1])[::-1], [0.0]))
