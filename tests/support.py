@@ -34,6 +34,12 @@ def write(path: Path, content: object) -> Path:
     return path
 
 
+def run_directory(run, folder: Path) -> Path:
+    """``run`` (a ``hetsched.simulate`` result) written to ``folder / "run"``."""
+    run.write(folder / "run")
+    return folder / "run"
+
+
 def error_of(call, *args, **kwargs) -> str:
     """The message of the :class:`InputError` that ``call(*args, **kwargs)`` raises."""
     with pytest.raises(InputError) as info:

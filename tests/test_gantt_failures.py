@@ -10,7 +10,7 @@ import hetsched
 from hetsched.report.reserved import failed_blocks
 from hetsched.report.run_data import RunData, from_result, read_run_dir
 from hetsched.report.run_figures import FAILED_LABEL, KILLED_LABEL, RESERVED_LABEL, gantt
-from support import assert_mentions, error_of, write
+from support import assert_mentions, error_of, run_directory, write
 from test_gantt_reservations import extents, hand_made, labelled
 
 #: Two 4-core hosts; a is off over [50, 80) and from 400 for good (a SimGrid state profile).
@@ -34,8 +34,7 @@ def failed_run(tmp_path_factory):
 
 @pytest.fixture
 def run_dir(failed_run, tmp_path):
-    failed_run.write(tmp_path / "run")
-    return tmp_path / "run"
+    return run_directory(failed_run, tmp_path)
 
 
 def test_a_run_directory_keeps_the_failures_and_the_jobs_they_killed(failed_run, run_dir):

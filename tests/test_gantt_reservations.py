@@ -13,7 +13,7 @@ from hetsched.cli.main import app
 from hetsched.report.reserved import reserved_blocks
 from hetsched.report.run_data import RunData, from_result, read_run_dir
 from hetsched.report.run_figures import KILLED_LABEL, RESERVED_LABEL, gantt
-from support import assert_mentions, assert_one_line_error, error_of, write
+from support import assert_mentions, assert_one_line_error, error_of, run_directory, write
 
 runner = CliRunner()
 
@@ -92,8 +92,7 @@ def reserved_run(tmp_path_factory):
 
 @pytest.fixture
 def run_dir(reserved_run, tmp_path):
-    reserved_run.write(tmp_path / "run")
-    return tmp_path / "run"
+    return run_directory(reserved_run, tmp_path)
 
 
 def test_a_run_directory_keeps_the_reservations_and_the_kills(reserved_run, run_dir):

@@ -116,13 +116,18 @@ def test_an_unknown_platform_setting_is_a_one_line_error(tmp_path) -> None:
     assert_one_line_error(result, "legasy", "faithful", "legacy")
 
 
-def test_a_bad_grid_is_a_one_line_error(tmp_path) -> None:
+@pytest.mark.parametrize("spread, batching, mentions", [
+    (5, "instant", ("grid.yaml", "clock_spread")),
+    (2, "hourly", ("batching", "hourly", "instant", "daily"))])
+def test_a_bad_grid_is_a_one_line_error(tmp_path, spread: int, batching: str,
+                                        mentions: tuple[str, ...]) -> None:
     path = tmp_path / "grid.yaml"
-    path.write_text("weeks: 1\nschedulers: [fcfs]\nblocks:\n  - {name: x, clock_spread: [5],"
-                    " power_exponent: [1], idle_fraction: [0], cores: [64], batching: [instant]}\n")
+    path.write_text(f"weeks: 1\nschedulers: [fcfs]\nblocks:\n  - {{name: x, clock_spread: "
+                    f"[{spread}], power_exponent: [1], idle_fraction: [0], cores: [64], "
+                    f"batching: [{batching}]}}\n")
     with pytest.raises(InputError) as caught:
         sensitivity.load_grid(path)
-    assert_mentions(str(caught.value), "grid.yaml", "clock_spread")
+    assert_mentions(str(caught.value), *mentions)
     assert "\n" not in str(caught.value)
 
 
@@ -166,12 +171,3 @@ def test_the_legacy_setting_keeps_the_first_platform(tmp_path) -> None:
     assert result.exit_code == 0, result.output
     runs = load_results(tmp_path / "o" / "results.sqlite")
     assert set(runs["platform"]) == {"node_centric_16"} and len(runs) == 5
-
-
-def test_an_unknown_batching_is_a_one_line_error(tmp_path) -> None:
-    path = tmp_path / "grid.yaml"
-    path.write_text("weeks: 1\nschedulers: [fcfs]\nblocks:\n  - {name: x, clock_spread: [2],"
-                    " power_exponent: [1], idle_fraction: [0], cores: [64], batching: [hourly]}\n")
-    with pytest.raises(InputError) as caught:
-        sensitivity.load_grid(path)
-    assert_mentions(str(caught.value), "batching", "hourly", "instant", "daily")
