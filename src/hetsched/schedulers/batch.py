@@ -190,16 +190,16 @@ class BatchMapping(Scheduler):
         free as far as anyone knows."""
         view = self.view
         core_free, fifo = [], np.full(len(view.platform.nodes), now)
-        slots = view.platform.arrays.slots
+        slots, free = view.platform.arrays.slots.tolist(), view.free_slots.tolist()
         given_back = _given_back(view.reserved_ahead()) if view.platform.reservations else {}
-        for node in range(len(view.platform.nodes)):
-            times = [now] * max(int(view.free_slots[node]), 0)
+        for node, (total, idle) in enumerate(zip(slots, free)):
+            times = [now] * max(idle, 0)
             for run in view.running_on(node).values():
-                count = int(run.cores[np.flatnonzero(run.node_index == node)[0]])
-                times += [view.estimated_end(run)] * count
-            missing = int(slots[node]) - len(times)
-            back = given_back.get(node, [])[:max(missing, 0)]
-            times += back + [np.inf] * (missing - len(back))
+                count = next(cores for at, cores in run.allocation if at == node)
+                times += [max(run.est_end, now)] * count  # (view.estimated_end, inlined)
+            if len(times) < total:
+                back = given_back.get(node, [])[:total - len(times)]
+                times += back + [np.inf] * (total - len(times) - len(back))
             core_free.append(np.array(times))
         machines = CoreSlots(np.empty((0, len(core_free))), np.empty(0, np.int64), core_free,
                              fifo, ordered=self.queue == "fifo")
