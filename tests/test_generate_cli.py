@@ -134,3 +134,28 @@ def test_another_format_writes_and_warns_what_it_cannot_hold(tmp_path: Path) -> 
     assert result.exit_code == 0, result.output
     assert "jobs have submit times that are not whole numbers" in result.stderr
     assert len(load_workload(out, PLATFORM).jobs) == 20
+
+
+def test_the_format_comes_from_the_out_suffix_as_convert_takes_it(tmp_path: Path) -> None:
+    args = ["-m", "poisson", "--jobs", "20", "--param", "mean_interarrival=60", "--param",
+            "runtime=[10, 1000]"]
+    code, text = _generate(tmp_path, *args, "--out", str(tmp_path / "p.json"))
+    assert code == 2 and text.strip().startswith("error: --format json needs --platform")
+    for name, fmt in (("p.json", "json"), ("p.yml", "yaml"), ("p.swf", "swf"),
+                      ("p.txt", "swf")):
+        code, text = _generate(tmp_path, *args, "-p", str(default_platform_path()), "--out",
+                               str(tmp_path / name))
+        assert code == 0 and text.strip().endswith(f"({fmt})"), text
+    assert (tmp_path / "p.json").read_text().startswith("{")
+    assert (tmp_path / "p.txt").read_text().startswith(";")    # SWF's header, as before
+    assert len(load_workload(tmp_path / "p.yml", PLATFORM).jobs) == 20
+
+
+def test_a_schema_error_names_every_missing_parameter_at_once(tmp_path: Path) -> None:
+    code, text = _generate(tmp_path, "-m", "poisson", "--out", str(tmp_path / "p.swf"))
+    assert code == 2 and text.strip() == ("error: --param: required fields are missing: "
+                                          "'jobs', 'mean_interarrival', 'runtime'")
+    code, text = _generate(tmp_path, "-m", "poisson", "--jobs", "3", "--param", "runtime=5",
+                           "--out", str(tmp_path / "p.swf"))
+    assert code == 2 and text.strip() == ("error: --param, field 'mean_interarrival': "
+                                          "required field is missing")

@@ -60,15 +60,21 @@ def input_kind(path: Path, data: Any) -> str:
     return "workload"
 
 
-def target_format(out: Path, kind: str, to: str | None) -> str:
-    """The format to write: ``to``, else what the suffix says (``.xml``: ds-sim job list for
-    workloads, SimGrid for platforms)."""
-    if to is not None:
-        return to
+def suffix_format(out: Path, kind: str) -> str:
+    """The format ``out``'s suffix says for a ``kind`` (``.xml``: ds-sim job list for
+    workloads, SimGrid for platforms); ``""`` when it says none."""
     fmt = SUFFIXES.get(out.suffix.lower(), "")
     if fmt is None:
         return "dssim" if kind == "workload" else "simgrid"
-    if not fmt or (kind == "platform" and fmt == "swf"):
+    return "" if kind == "platform" and fmt == "swf" else fmt
+
+
+def target_format(out: Path, kind: str, to: str | None) -> str:
+    """The format to write: ``to``, else what the suffix says (:func:`suffix_format`)."""
+    if to is not None:
+        return to
+    fmt = suffix_format(out, kind)
+    if not fmt:
         raise ConfigError(f"cannot tell the {kind} format from the suffix of {out}: give "
                           f"{option_name('to')}")
     return fmt

@@ -105,7 +105,8 @@ def validation_error(exc: ValidationError, path: Path, record: str | None = None
 def _explain(errors: list[Any], model: type[BaseModel] | None) -> tuple[tuple[Any, ...], str]:
     """Where the first error is and what it says, with a suggestion when a key looks like a
     typo: a missing key next to a close unknown one reports the unknown one (or, in formats
-    that ignore unknown keys, names it); an unknown key gets its closest known field."""
+    that ignore unknown keys, names it); an unknown key gets its closest known field; several
+    keys missing from one place are named together."""
     error = errors[0]
     loc = tuple(error["loc"])
     problem = _problem(error)
@@ -118,6 +119,10 @@ def _explain(errors: list[Any], model: type[BaseModel] | None) -> tuple[tuple[An
             return loc, f"{problem}; the input has '{typo[-1]}': did you mean '{loc[-1]}'?"
         unknown = [repr(e["loc"][-1]) for e in errors
                    if e["type"] == "extra_forbidden" and tuple(e["loc"][:-1]) == loc[:-1]]
+        missing = [repr(e["loc"][-1]) for e in errors
+                   if e["type"] == "missing" and tuple(e["loc"][:-1]) == loc[:-1]]
+        if len(missing) > 1:  # all at once, rather than one per attempt
+            loc, problem = loc[:-1], f"required fields are missing: {', '.join(missing)}"
         return loc, problem + (f" (unknown here: {', '.join(unknown)})" if unknown else "")
     if error["type"] == "extra_forbidden":
         match = _close_match(loc[-1], known)

@@ -91,16 +91,20 @@ def workload(
         platform: Annotated[Optional[Path], typer.Option(
             "--platform", "-p", help="Platform the jobs' work refers to (required but for swf: "
             "run times become req_ops on its slowest core).")] = None,
-        fmt: Annotated[str, typer.Option("--format", "-f", help="swf (run times in seconds, "
-                                         "as the model draws them), or any workload format of "
-                                         "`hetsched convert` (json, yaml, batsim, irmasim, …: "
-                                         "what it cannot hold is a warning), or wfformat "
-                                         "(the WfFormat instance wfcommons draws).")] = "swf",
+        fmt: Annotated[Optional[str], typer.Option(
+            "--format", "-f", help="swf (run times in seconds, as the model draws them), or "
+            "any workload format of `hetsched convert` (json, yaml, batsim, irmasim, …: what "
+            "it cannot hold is a warning), or wfformat (the WfFormat instance wfcommons "
+            "draws). Default: from --out's suffix as `hetsched convert` takes it (.json: "
+            "native; .yaml/.yml; .xml: dssim), else swf.", show_default=False)] = None,
         quiet: QuietOpt = False,
 ) -> None:
     """Draw a seeded synthetic workload and write it (SWF, native or another format)."""
+    from hetsched.convert import suffix_format
+
     with user_errors():
-        text = write_generated(model, out, jobs, seed, param or [], platform, fmt)
+        text = write_generated(model, out, jobs, seed, param or [], platform,
+                               fmt or suffix_format(out, "workload") or "swf")
         if not quiet:
             console().print(text, highlight=False)
 
