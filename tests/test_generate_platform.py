@@ -138,3 +138,21 @@ def test_node_types_file_as_catalogue(tmp_path: Path, catalogue: Path) -> None:
     assert (platform.total_cores, platform.nodes[0].type.speed) == (48, 17.6e9)
     assert platform.nodes[0].type.full_power_w == pytest.approx(2 * 71.25)
     assert platform.nodes[0].type.idle_w == pytest.approx(2 * 0.3 * 71.25)
+
+
+def test_without_catalogue_the_shipped_one_is_read_from_any_directory(
+        tmp_path: Path, catalogue: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)                  # outside the project root
+    result = generate("--nodes", NODE_CENTRIC, "--out", "nc.yaml")
+    assert result.exit_code == 0, result.output
+    assert "16 nodes, 1696 cores, 4 node types; full-load power 12780.0 W" in result.output
+    assert shape(load_platform(tmp_path / "nc.yaml")) == shape(
+        load_platform(DATA / "node_centric_16.yaml"))
+
+
+def test_the_shipped_catalogue_is_the_shared_datas(catalogue: Path) -> None:
+    from hetsched.examples import hdeeprm_catalogue_path
+
+    shipped = hdeeprm_catalogue_path().parent
+    for name in ("hdeeprm_node_types.json", "hdeeprm_processor_types.json"):
+        assert (shipped / name).read_bytes() == (catalogue / name).read_bytes()

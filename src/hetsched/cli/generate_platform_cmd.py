@@ -14,10 +14,6 @@ import typer
 from hetsched.cli.errors import user_errors
 from hetsched.errors import ConfigError
 
-#: The catalogue shipped in the shared data, relative to the project root.
-DEFAULT_CATALOGUE = Path("../shared/data/platforms")
-
-
 class Level(str, Enum):
     low = "low"
     high = "high"
@@ -26,10 +22,11 @@ class Level(str, Enum):
 def generate_platform(
         out: Annotated[Path, typer.Option("--out", "-o", help="The platform file to write "
                                           "(.yaml, .yml or .json).", show_default=False)],
-        catalogue: Annotated[Path, typer.Option(
+        catalogue: Annotated[Optional[Path], typer.Option(
             "--catalogue", help="A directory with the node and processor type files "
             "(hdeeprm_node_types.json and hdeeprm_processor_types.json, or node_types.json and "
-            "processor_types.json), or a node types file.")] = DEFAULT_CATALOGUE,
+            "processor_types.json), or a node types file. Default: HDeepRM's catalogue, "
+            "shipped with hetsched.", show_default=False)] = None,
         nodes: Annotated[Optional[str], typer.Option(
             "--nodes", help="Counts of catalogue node types: 'TYPE=N,TYPE=M'; "
             "'TYPE*K=N' puts K sockets of the type's processor on each node.",
@@ -46,6 +43,7 @@ def generate_platform(
             "--name", help="The platform's name (default: the output file's stem).",
             show_default=False)] = None) -> None:
     """Write a heterogeneous platform built from a processor catalogue (power from it)."""
+    from hetsched.examples import hdeeprm_catalogue_path
     from hetsched.platform import generate
     from hetsched.platform.native import native_platform_from_data
 
@@ -54,7 +52,7 @@ def generate_platform(
             raise ConfigError("give exactly one of --nodes and --heterogeneity")
         if out.suffix.lower() not in (".yaml", ".yml", ".json"):
             raise ConfigError(f"--out: expected a .yaml, .yml or .json file, got '{out}'")
-        cat = generate.read_catalogue(catalogue)
+        cat = generate.read_catalogue(catalogue or hdeeprm_catalogue_path())
         title = name or out.stem
         doc = (generate.by_counts(cat, generate.parse_counts(nodes), title) if nodes is not None
                else generate.by_heterogeneity(cat, heterogeneity.value, nodes_total, seed,

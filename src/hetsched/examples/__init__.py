@@ -1,6 +1,8 @@
 """Bundled example inputs: a small heterogeneous platform and a 200-job workload, and a small
 ds-sim configuration with its 30-job list, and a 10-task Montage-like workflow in WfCommons'
-WfFormat."""
+WfFormat; HDeepRM's processor catalogue (``hdeeprm_*.json``: PyPI ``hdeeprm`` 0.3.1b1, MIT;
+copies of ``../shared/data/platforms/``), which ``hetsched generate platform`` reads by
+default."""
 
 from __future__ import annotations
 
@@ -27,3 +29,8 @@ def dssim_config_path() -> Path:
 def wfformat_example_path() -> Path:
     """The bundled WfCommons WfFormat 1.5 workflow: 10 Montage-like tasks (hand-written)."""
     return Path(str(files(__name__).joinpath("montage_wfformat.json")))
+
+
+def hdeeprm_catalogue_path() -> Path:
+    """The bundled catalogue's node types file (its processor types file lies beside it)."""
+    return Path(str(files(__name__).joinpath("hdeeprm_node_types.json")))
