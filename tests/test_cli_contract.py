@@ -67,6 +67,21 @@ def test_help_of_every_command() -> None:
         assert result.exit_code == 0 and "Usage" in result.output, command
 
 
+def test_help_shows_the_choices_and_no_placeholder_on_flags() -> None:
+    result = runner.invoke(app, ["run", "--help"], env={"COLUMNS": "200"})
+    lines = {line.split()[1]: line for line in result.output.splitlines()
+             if line.startswith("│ --")}
+    for option, choices in (("--contention", "<none|irmasim|deside|deside_stochastic>"),
+                            ("--swf-placement", "<auto|single|spread>"),
+                            ("--walltime", "<auto|kill|ignore>"),
+                            ("--on-failure", "<kill|requeue>")):
+        assert choices in lines[option], lines[option]
+    for option in ("--quiet", "--strict", "--scale-delays", "--help"):
+        assert "<" not in lines[option], lines[option]
+    assert "SimGrid or Batsim platform XML" in lines["--platform"] + result.output
+    assert "Batsim's heterogeneous JSON" in result.output
+
+
 def test_run_format_json_and_csv(tmp_path: Path) -> None:
     as_json = runner.invoke(app, ["run", "--format", "json", "--out", str(tmp_path / "a")])
     assert as_json.exit_code == 0, as_json.output

@@ -66,6 +66,9 @@ class OneLineErrors(TyperGroup):
     option) become one ``error:`` line too, and so does everything unexpected."""
 
     def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
+        from hetsched.cli.help_pages import untyped_flags
+
+        untyped_flags(self)
         names = OPTION_NAMES.set(flag)  # messages name options as flags while a command runs
         try:
             code = super().main(*args, standalone_mode=False, **kwargs)

@@ -51,9 +51,9 @@ def hetsched(version: Annotated[bool, typer.Option(
 
 # ---- inputs shared by run and compare (their run options: cli/run_options.py) ----------------
 PlatformOpt = Annotated[Optional[Path], typer.Option(
-    "--platform", "-p", help="Platform file (native JSON/YAML, IRMaSim JSON, ds-sim "
-    "configuration XML, or a textbook task graph JSON: its processors). Default: the bundled "
-    "example platform.")]
+    "--platform", "-p", help="Platform file (native JSON/YAML, IRMaSim JSON, Batsim's "
+    "heterogeneous JSON, SimGrid or Batsim platform XML, ds-sim configuration XML, or a "
+    "textbook task graph JSON: its processors). Default: the bundled example platform.")]
 WorkloadOpt = Annotated[Optional[Path], typer.Option(
     "--workload", "-w", help="Workload file (SWF, IRMaSim/Batsim/native JSON, ds-sim job list "
     "XML, a task graph: textbook JSON or Kasahara .stg). Default: the bundled example workload "

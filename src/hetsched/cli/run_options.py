@@ -33,8 +33,16 @@ def option_parameters() -> list[inspect.Parameter]:
     hints = get_type_hints(RunOptions)
     return [inspect.Parameter(spec.name, inspect.Parameter.KEYWORD_ONLY, default=spec.default,
                               annotation=Annotated[_cli_type(hints[spec.name]), typer.Option(
-                                  flag(spec.name), help=RunOptions.help_text(spec.name))])
+                                  flag(spec.name), help=RunOptions.help_text(spec.name),
+                                  metavar=_metavar(spec.name))])
             for spec in fields(RunOptions)]
+
+
+def _metavar(name: str) -> str | None:
+    """``<kill|ignore|auto>`` for an option of a few names, as Typer shows a choice (the
+    values stay checked by the option's own check, with its message); else Typer's own."""
+    choices = RunOptions.choices(name)
+    return f"<{'|'.join(choices)}>" if choices else None
 
 
 def with_run_options(command: Command) -> Command:

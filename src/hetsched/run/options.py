@@ -16,12 +16,13 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from hetsched.errors import ConfigError, did_you_mean
-from hetsched.models.contention import check_contention
+from hetsched.models.contention import MODELS as CONTENTION_MODELS, check_contention
 from hetsched.limits import MAX_TIME
-from hetsched.options import (check_batsim_events, check_estimate_factor, check_failure_trace,
-                              check_flag, check_horizon, check_max_attempts, check_mtbf,
-                              check_number, check_on_failure, check_placement,
-                              check_reference_speed, check_walltime)
+from hetsched.options import (FAILURE_POLICIES, PLACEMENTS, WALLTIME_RULES, check_batsim_events,
+                              check_estimate_factor, check_failure_trace, check_flag,
+                              check_horizon, check_max_attempts, check_mtbf, check_number,
+                              check_on_failure, check_placement, check_reference_speed,
+                              check_walltime)
 
 if TYPE_CHECKING:
     from hetsched.workload.swf import SwfOptions
@@ -32,14 +33,16 @@ _ORIGINAL = object()
 
 
 def option(default: Any, check: Callable[[Any], Any], text: str, *, before: Any = _ORIGINAL,
-           keyed_if_set: bool = False, path: bool = False) -> Any:
+           keyed_if_set: bool = False, path: bool = False, choices: tuple[str, ...] = ()) -> Any:
     """A run option: its ``default``, the ``check`` that returns its value or raises a one-line
     ConfigError, and its help ``text``. An option added after results stores began gives
     ``before``, what runs stored before it did (they hold NULL for it); ``keyed_if_set``: it
     joined a sweep run's identity later too, so it is part of the key only away from its
     default (stores made before it keep their keys); ``path``: its value is a file's path (a
-    sweep file's is relative to the sweep file)."""
-    metadata = {"check": check, "help": text, "keyed_if_set": keyed_if_set, "path": path}
+    sweep file's is relative to the sweep file); ``choices``: the values ``check`` accepts, when
+    they are a few names (the command line's help shows them)."""
+    metadata = {"check": check, "help": text, "keyed_if_set": keyed_if_set, "path": path,
+                "choices": choices}
     if before is not _ORIGINAL:
         metadata["before"] = before
     return field(default=default, metadata=metadata)
@@ -58,7 +61,7 @@ class RunOptions:
         "never-fitting jobs instead of skipping/rejecting them.")
     swf_placement: str = option(
         "auto", check_placement, "SWF jobs: auto (one node if it fits the largest, else "
-        "spread), single or spread.")
+        "spread), single or spread.", choices=PLACEMENTS)
     reference_speed: float | None = option(
         None, check_reference_speed, "SWF and WfFormat: ops/s of the machine the trace's run "
         "times were measured on (default: the platform's slowest core).")
@@ -67,11 +70,12 @@ class RunOptions:
         "none.")
     contention: str | None = option(
         None, check_contention, "Contention model: none, irmasim, deside or "
-        "deside_stochastic (default: the platform's; IRMaSim platforms use irmasim).")
+        "deside_stochastic (default: the platform's; IRMaSim platforms use irmasim).",
+        choices=tuple(CONTENTION_MODELS))
     walltime: str = option(
         "auto", check_walltime, "Walltime rule: kill (a job still running at start + "
         "walltime is killed, as Batsim does), ignore, or auto (kill for Batsim workloads, "
-        "else ignore).", before="ignore")
+        "else ignore).", before="ignore", choices=WALLTIME_RULES)
     scale_delays: bool = option(
         False, partial(check_flag, "scale_delays"), "Run fixed-duration jobs "
         "(Batsim's delays) as work: their duration holds on the slowest node, faster nodes "
@@ -85,7 +89,7 @@ class RunOptions:
     on_failure: str = option(
         "kill", check_on_failure, "What becomes of the jobs a node failure kills: kill (they "
         "end COMPLETED_KILLED) or requeue (pending again, run again from scratch).",
-        before="kill", keyed_if_set=True)
+        before="kill", keyed_if_set=True, choices=FAILURE_POLICIES)
     max_attempts: int | None = option(
         None, check_max_attempts, "With --on-failure requeue: the most attempts a job "
         "makes; a job whose last one a failure kills ends COMPLETED_KILLED (default: no "
@@ -135,6 +139,12 @@ class RunOptions:
     def help_text(name: str) -> str:
         """What option ``name`` does (the command line's help, the docs)."""
         return _META[name]["help"]
+
+    @staticmethod
+    def choices(name: str) -> tuple[str, ...]:
+        """The values option ``name`` takes when they are a few names (else empty): the
+        contention models those registered when the options were defined."""
+        return _META[name]["choices"]
 
     def swf(self) -> SwfOptions:
         """How an SWF trace becomes jobs under these options."""
