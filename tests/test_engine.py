@@ -190,6 +190,23 @@ def test_start_on_a_missing_node() -> None:
     _raises((job("a", 0, 1, 1),), fn, r"start of job 'a' has an invalid node index")
 
 
+def test_an_invalid_node_index_is_named_with_the_valid_range() -> None:
+    def fn(s, now, events):
+        yield Start(events.submitted[0], ((0, 1), (7, 1)))
+
+    # two nodes (ONE_GHZ, BIG): 0 and 1
+    _raises((job("a", 0, 2, 1, nodes=2),), fn,
+            r"start of job 'a' has an invalid node index 7 \(the platform's nodes are 0 to 1\)$")
+
+
+def test_a_node_given_no_cores_is_named() -> None:
+    def fn(s, now, events):
+        yield Start(events.submitted[0], ((0, 2), (1, 0)))
+
+    _raises((job("a", 0, 2, 1, nodes=2),), fn,
+            r"invalid node index or core count: 0 cores on node 1 \(each node named gets at least")
+
+
 def test_unknown_decision() -> None:
     def fn(s, now, events):
         yield "start everything"

@@ -149,8 +149,14 @@ def allocation_problem(job: Job, nodes: list[int], cores: list[int], free_slots:
     total = sum(cores)
     if total != job.ntasks:
         return f"allocates {total} cores for {job.ntasks} tasks"
-    if not nodes or min(nodes) < 0 or max(nodes) >= free_slots.size or min(cores) <= 0:
-        return "has an invalid node index or core count"
+    bad = [node for node in nodes if not 0 <= node < free_slots.size]
+    if bad:
+        return (f"has an invalid node index {bad[0]} (the platform's nodes are 0 to "
+                f"{free_slots.size - 1})")
+    empty = [f"{count} cores on node {node}" for node, count in zip(nodes, cores) if count <= 0]
+    if empty:
+        return (f"has an invalid node index or core count: {', '.join(empty)} (each node named "
+                "gets at least 1 core)")
     if len(set(nodes)) != len(nodes):
         return "names a node twice"
     if not any_nodes and not job.spread:
