@@ -60,10 +60,26 @@ def option_name(name: str) -> str:
     return OPTION_NAMES.get()(name)
 
 
-def describe_exception(err: BaseException) -> str:
+def describe_exception(err: BaseException, full_path: bool = False) -> str:
     """``KeyError: 'x' (my.py, line 12)``, on one line: the exception and where it was raised,
     preferring the innermost frame of the user's own code (a scheduler file), then of
-    hetsched, over library frames."""
+    hetsched, over library frames; ``full_path``: the file's whole path."""
+    frame, _ = _raising_frame(err)
+    shown = "" if frame is None else frame.filename if full_path else Path(frame.filename).name
+    where = f" ({shown}, line {frame.lineno})" if frame else ""
+    text = " ".join(str(err).split())
+    return f"{type(err).__name__}{': ' + text if text else ''}{where}"
+
+
+def raised_in_user_code(err: BaseException) -> bool:
+    """Whether ``err`` was raised in the user's own code (a scheduler file): a frame of a file
+    outside hetsched and outside the installed libraries."""
+    return _raising_frame(err)[1] == 0
+
+
+def _raising_frame(err: BaseException) -> tuple[traceback.FrameSummary | None, int]:
+    """The frame :func:`describe_exception` names and its rank: 0 the user's code, 1
+    hetsched's, 2 a library's, 3 generated code."""
     frames = traceback.extract_tb(err.__traceback__)
     ours = Path(__file__).resolve().parent
     libraries = {Path(p).resolve() for key, p in sysconfig.get_paths().items()
@@ -75,10 +91,10 @@ def describe_exception(err: BaseException) -> str:
         parents = Path(frame.filename).resolve().parents
         return 1 if ours in parents else 0 if libraries.isdisjoint(parents) else 2
 
-    frame = min(reversed(frames), key=rank) if frames else None
-    where = f" ({Path(frame.filename).name}, line {frame.lineno})" if frame else ""
-    text = " ".join(str(err).split())
-    return f"{type(err).__name__}{': ' + text if text else ''}{where}"
+    if not frames:
+        return None, 3
+    frame = min(reversed(frames), key=rank)
+    return frame, rank(frame)
 
 
 def did_you_mean(word: str, candidates: list[str], most: int = 1) -> str:

@@ -4,8 +4,9 @@ traceback.
 - A bad input file or option (:class:`~hetsched.errors.HetschedError`, or a value the command
   line parser refuses) exits with code 2.
 - A closed output pipe (``hetsched map ... | head``) ends the command quietly.
-- Anything else is a bug (in hetsched, or in a user's scheduler): one line naming the exception
-  and where it was raised, exit code 1; ``HETSCHED_DEBUG=1`` shows the whole traceback.
+- Anything else is a bug, in a user's scheduler (said so, with its file and line) or in
+  hetsched: one line naming the exception and where it was raised, exit code 1;
+  ``HETSCHED_DEBUG=1`` shows the whole traceback.
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from typing import Any, NoReturn
 import typer
 from typer.core import TyperGroup
 
-from hetsched.errors import OPTION_NAMES, HetschedError, describe_exception
+from hetsched.errors import (OPTION_NAMES, HetschedError, describe_exception,
+                             raised_in_user_code)
 
 #: Exit code of bad input files and options.
 USAGE_EXIT = 2
@@ -109,6 +111,12 @@ def _quiet_broken_pipe() -> int:
 
 
 def _bug(err: Exception) -> int:
-    typer.echo(f"error: unexpected {describe_exception(err)}; this is a bug (set "
-               "HETSCHED_DEBUG=1 for the traceback)", err=True)
+    """An unexpected exception: the user's scheduler's own, or a bug of hetsched's."""
+    if raised_in_user_code(err):
+        typer.echo(f"error: your scheduler raised {describe_exception(err, full_path=True)}: "
+                   "an error in your code, not in hetsched (set HETSCHED_DEBUG=1 for the "
+                   "traceback)", err=True)
+    else:
+        typer.echo(f"error: unexpected {describe_exception(err)}; this is a bug (set "
+                   "HETSCHED_DEBUG=1 for the traceback)", err=True)
     return BUG_EXIT
