@@ -95,6 +95,33 @@ def test_compare_a_file_scheduler_with_built_ins(tmp_path: Path) -> None:
     assert runs["fcfs"]["finished"] == runs[f"{path}:ScaledFit:limit=1"]["finished"] == 200
 
 
+def test_compare_names_a_file_scheduler_by_its_class_name(tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    path = _write(tmp_path, SCALED)
+    result = runner.invoke(app, ["compare", "-s", f"fcfs,{EXAMPLE}:FastestFit,"
+                                 f"{path}:ScaledFit:limit=1", "--out", str(tmp_path / "c")],
+                           env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    header = next(line for line in result.output.splitlines() if "metric" in line).split()
+    assert header[1:-1] == ["metric", "┃", "fcfs", "┃", "fastest-fit", "┃",
+                            "ScaledFit:limit=1"]
+    assert sorted(p.name for p in (tmp_path / "c").iterdir()) == [
+        "ScaledFit_limit_1", "comparison.csv", "fastest-fit", "fcfs"]
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, ["run", "-s", f"{EXAMPLE}:FastestFit", "-q"])
+    assert result.exit_code == 0, result.output
+    assert [p.name for p in (tmp_path / "runs").iterdir()] == ["default_workload-fastest-fit"]
+
+
+def test_two_file_schedulers_of_one_name_keep_their_specs() -> None:
+    from hetsched.cli.running import run_labels
+
+    spec = f"{EXAMPLE}:FastestFit"
+    assert run_labels([spec, f"{spec}:x=1", "fcfs"]) == ["fastest-fit", "fastest-fit:x=1", "fcfs"]
+    same_file = f"{EXAMPLE.parent}/../examples/{EXAMPLE.name}:FastestFit"   # another spec
+    assert run_labels([spec, same_file]) == [spec, same_file]
+
+
 @pytest.mark.parametrize("source, spec_class, fragments", [
     (None, "Nope", ["no such file"]),
     ("def broken(:\n", "X", ["line 1", "syntax error"]),

@@ -71,7 +71,8 @@ def run(platform: PlatformOpt = None, workload: WorkloadOpt = None,
         scheduler: Annotated[str, typer.Option("--scheduler", "-s", help=SchedulerHelp)]
         = "fcfs",
         out: Annotated[Optional[Path], typer.Option(
-            help="Output directory. Default: runs/<workload>-<scheduler>.")] = None,
+            help="Output directory. Default: runs/<workload>-<scheduler> (a scheduler file's "
+            "by its class's name).")] = None,
         seed: SeedOpt = 0, quiet: QuietOpt = False,
         output_format: Annotated[Format, FormatOpt] = Format.TABLE, *,
         options: RunOptions) -> None:
@@ -122,7 +123,8 @@ def compare(scheduler: Annotated[list[str], typer.Option(
                 "option repeated); each as for `run`.")],
             platform: PlatformOpt = None, workload: WorkloadOpt = None,
             out: Annotated[Optional[Path], typer.Option(
-                help="Write each run to OUT/<scheduler>/ and OUT/comparison.csv.")] = None,
+                help="Write each run to OUT/<scheduler>/ (a scheduler file's by its class's "
+                "name) and OUT/comparison.csv.")] = None,
             json_output: Annotated[bool, typer.Option(
                 "--json", help="Same as --format json (kept from earlier versions).")] = False,
             seed: SeedOpt = 0, quiet: QuietOpt = False,
@@ -142,13 +144,14 @@ def compare(scheduler: Annotated[list[str], typer.Option(
         for spec in specs:
             create(spec)
         plat, work = load_inputs(platform, workload, options.swf())
+        labels = dict(zip(specs, running.run_labels(specs)))
         runs: dict[str, dict[str, Any]] = {}
         for spec in specs:
             result = running.simulate_spec(spec, plat, work, seed, options,
                                            quiet or output_format is not Format.TABLE)
             runs[spec] = running.run_values(summarize(result), result.wall_seconds)
             if out is not None:
-                write_run(result, out / running.safe_name(spec), options.recorded())
+                write_run(result, out / running.safe_name(labels[spec]), options.recorded())
         if out is not None:
             write_comparison_csv(runs, out / "comparison.csv")
     running.warn_inputs(plat, work, quiet)
@@ -166,7 +169,7 @@ def compare(scheduler: Annotated[list[str], typer.Option(
 
         screen = console()
         screen.print(escape(running.describe(plat, work)), highlight=False)
-        screen.print(comparison_table(runs))
+        screen.print(comparison_table({labels[spec]: values for spec, values in runs.items()}))
 
 
 @app.command("schedulers")

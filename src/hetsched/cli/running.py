@@ -101,8 +101,25 @@ def run_values(metrics: Mapping[str, float | int], wall_seconds: float) -> dict[
 
 
 def run_dir_name(workload: Workload, spec: str) -> str:
-    """``<workload file stem>-<scheduler>``: where ``run`` writes by default."""
-    return f"{file_stem(Path(workload.source))}-{safe_name(spec)}"
+    """``<workload file stem>-<scheduler>``: where ``run`` writes by default (a file spec's
+    scheduler by its name, :func:`run_labels`)."""
+    return f"{file_stem(Path(workload.source))}-{safe_name(run_labels([spec])[0])}"
+
+
+def run_labels(specs: list[str]) -> list[str]:
+    """What tables, ``comparison.csv`` and run directories call each spec: a scheduler file's
+    by its class's ``name`` (with the spec's options), not the file's path; other specs as
+    given. Names two file specs share stay their specs, so every label is unique."""
+    from hetsched.schedulers.userfile import is_file_spec, load_file_spec
+
+    def label(spec: str) -> str:
+        if not is_file_spec(spec):
+            return spec
+        _, name, options = load_file_spec(spec)
+        return f"{name}:{options}" if options else name
+
+    labels = [label(spec) for spec in specs]
+    return [lab if labels.count(lab) == 1 else spec for lab, spec in zip(labels, specs)]
 
 
 def describe(platform: Platform, workload: Workload) -> str:
