@@ -139,6 +139,64 @@ def test_a_bad_reference_file_is_one_error_line(tmp_path: Path, data: Inputs, ch
                           "reference.json", "expected an object")
 
 
+def _two_configs(tmp_path: Path, data: Inputs) -> Path:
+    """config12-short-med (which the reference covers) and config16-short-med (which it
+    does not), with their job lists; the configurations' folder."""
+    for folder, sources in (("configs", (data.config, shared(
+            "dssim/configs/config16-short-med.xml"))), ("jobs", (data.jobs, shared(
+                "dssim/jobs/config16-short-med-jobs.xml")))):
+        (tmp_path / folder).mkdir()
+        for source in sources:
+            shutil.copy(source, tmp_path / folder)
+    return tmp_path / "configs"
+
+
+def test_table_runs_only_the_configurations_the_reference_covers(tmp_path: Path,
+                                                                  data: Inputs) -> None:
+    configs = _two_configs(tmp_path, data)
+    every = runner.invoke(app, ["dssim-table", "--configs", str(configs), "--algo", "ff",
+                                "--csv", str(tmp_path / "all.csv")])
+    assert every.exit_code == 0, every.output
+    covered = runner.invoke(app, ["dssim-table", "--configs", str(configs), "--algo", "ff",
+                                  "--reference", str(data.reference), "--csv",
+                                  str(tmp_path / "ref.csv")])
+    assert covered.exit_code == 0, covered.output
+    assert "reference: 1/1 cells match exactly" in covered.stdout
+    configs_of = [[row["config"] for row in csv.DictReader((tmp_path / name).open())]
+                  for name in ("all.csv", "ref.csv")]
+    assert configs_of == [["config12-short-med", "config16-short-med"], ["config12-short-med"]]
+    (configs / "config12-short-med.xml").unlink()
+    assert_one_line_error(runner.invoke(app, [
+        "dssim-table", "--configs", str(configs), "--reference", str(data.reference)]),
+        "the reference covers none of the configurations in")
+
+
+def test_table_on_two_workers_gives_the_same_cells_in_the_same_order(tmp_path: Path,
+                                                                      data: Inputs) -> None:
+    from hetsched.experiments.dssim_table import run_table
+
+    configs = _two_configs(tmp_path, data)
+    told: list[tuple[int, int]] = []
+    alone = run_table(configs, tmp_path / "jobs", ["ff", "atl"],
+                      progress=lambda done, total: told.append((done, total)))
+    assert told == [(1, 4), (2, 4), (3, 4), (4, 4)]
+    assert run_table(configs, tmp_path / "jobs", ["ff", "atl"], workers=2) == alone
+    result = runner.invoke(app, ["dssim-table", "--configs", str(configs), "--algo", "ff,atl",
+                                 "-j", "2", "--csv", str(tmp_path / "t.csv")])
+    assert result.exit_code == 0, result.output
+    assert [(r["config"], r["algo"], int(r["tt_s"])) for r in csv.DictReader(
+        (tmp_path / "t.csv").open())] == [(c.config, c.algo, c.tt) for c in alone]
+
+
+def test_a_bad_configuration_in_a_worker_is_one_error_line(tmp_path: Path,
+                                                          data: Inputs) -> None:
+    configs = _two_configs(tmp_path, data)
+    (configs / "config16-short-med.xml").write_text("<config><bad")
+    result = runner.invoke(app, ["dssim-table", "--configs", str(configs), "--algo", "ff",
+                                 "-j", "2"])
+    assert_one_line_error(result, "config16-short-med.xml, line 1: malformed XML")
+
+
 def test_table_rejects_unknown_algorithm(tmp_path: Path) -> None:
     result = runner.invoke(app, ["dssim-table", "--configs", str(tmp_path), "--algo", "xyz"])
     assert_one_line_error(result, "unknown ds-sim algorithm 'xyz'")

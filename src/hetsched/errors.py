@@ -26,6 +26,10 @@ class InputError(HetschedError):
         self.problem = problem
         super().__init__(self.render())
 
+    def __reduce__(self) -> tuple[type[InputError], tuple[str, str, str | None, str | None]]:
+        """Pickled as its parts, so that it crosses from a worker process intact."""
+        return type(self), (self.path, self.problem, self.record, self.field)
+
     def render(self) -> str:
         where = self.path
         if self.record is not None:

@@ -211,21 +211,31 @@ def dssim_table(
             help="ds-sim reference results (JSON) to check every cell it covers against.")]
         = None,
         csv_out: Annotated[Optional[Path], typer.Option(
-            "--csv", help="Also write every cell to this CSV file.")] = None) -> None:
+            "--csv", help="Also write every cell to this CSV file.")] = None,
+        workers: Annotated[int, typer.Option(
+            "--workers", "-j", help="Worker processes running the cells.", min=1)] = 1,
+        quiet: QuietOpt = False) -> None:
     """Every configuration × ds-sim algorithm: turnaround, utilisation and cost as ds-sim reports.
 
-    One table per metric. With --reference, every cell the file covers is checked, and any
-    difference makes the exit code 1.
+    One table per metric. With --reference, only the configurations the file covers are run,
+    every cell it covers is checked, and any difference makes the exit code 1. On a terminal,
+    a progress bar on stderr.
     """
     from rich.markup import escape
 
+    from hetsched.cli.sweep_cmd import progress_bar
     from hetsched.cli.tables import dssim_tables
-    from hetsched.experiments.dssim_table import reference_mismatches, run_table, write_cells_csv
+    from hetsched.experiments.dssim_table import (read_reference, reference_mismatches,
+                                                  run_table, write_cells_csv)
 
     with user_errors():
         names = _algorithm_names(algo)
         jobs_dir = jobs or configs.parent / "jobs"
-        cells = run_table(configs, jobs_dir, names)
+        only = set(read_reference(reference)) if reference else None
+        with progress_bar(not quiet) as bar:
+            cells = run_table(configs, jobs_dir, names, workers=workers, only=only,
+                              progress=None if bar is None else lambda done, total: bar(
+                                  done, total, 0))
         checked, differ = reference_mismatches(cells, reference) if reference else (0, [])
         if csv_out is not None:
             write_cells_csv(cells, csv_out)

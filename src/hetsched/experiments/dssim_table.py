@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import csv
 import hashlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -98,17 +99,47 @@ def placement_digest(jobs: dict[int, Placement]) -> str:
 
 
 def run_table(configs_dir: Path, jobs_dir: Path, algos: Sequence[str],
-              done: Callable[[Cell], None] | None = None) -> list[Cell]:
+              done: Callable[[Cell], None] | None = None, workers: int = 1,
+              only: Collection[str] | None = None,
+              progress: Callable[[int, int], None] | None = None) -> list[Cell]:
+    """Every configuration of ``configs_dir`` (those named in ``only``, by stem, if given) ×
+    every algorithm, in that order; ``done`` is told of each cell as it ends, ``progress`` of
+    the cells done and their total; ``workers`` processes share the runs when more than
+    one."""
     configs = sorted(configs_dir.glob("*.xml"))
     if not configs:
         raise ConfigError(f"no ds-sim configurations (*.xml) in {configs_dir}")
-    cells = []
+    if only is not None:
+        configs = [config for config in configs if config.stem in only]
+        if not configs:
+            raise ConfigError(f"the reference covers none of the configurations in "
+                              f"{configs_dir}")
     for config in configs:
-        for algo in algos:
-            cells.append(run_cell(config, jobs_dir, algo))
+        job_list_for(config, jobs_dir)  # a missing job list before any run
+    pairs = [(config, algo) for config in configs for algo in algos]
+    cells = []
+    with _mapper(workers) as run:
+        for cell in run(run_cell, [c for c, _ in pairs], [jobs_dir] * len(pairs),
+                        [a for _, a in pairs]):
+            cells.append(cell)
             if done is not None:
-                done(cells[-1])
+                done(cell)
+            if progress is not None:
+                progress(len(cells), len(pairs))
     return cells
+
+
+@contextmanager
+def _mapper(workers: int) -> Iterator[Callable[..., Iterator[Cell]]]:
+    """``map`` in this process, or over a pool of ``workers`` fresh processes (in order)."""
+    if workers <= 1:
+        yield map
+        return
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(workers, multiprocessing.get_context("spawn")) as pool:
+        yield pool.map
 
 
 class ReferenceCell(ForeignModel):
@@ -126,10 +157,15 @@ class Reference(RootModel[dict[str, dict[str, ReferenceCell]]]):
     model_config = ConfigDict(strict=True, allow_inf_nan=False, frozen=True, defer_build=True)
 
 
+def read_reference(reference: Path) -> dict[str, dict[str, ReferenceCell]]:
+    """A ds-sim reference file, checked: ``{config: {algo: {tt, util, cost, end}}}``."""
+    return validate(Reference, read_structured(reference), reference).root
+
+
 def reference_mismatches(cells: Sequence[Cell], reference: Path) -> tuple[int, list[str]]:
-    """How many cells a ds-sim reference file (``{config: {algo: {tt, util, cost, end}}}``)
-    covers, and a description of each that differs."""
-    ref = validate(Reference, read_structured(reference), reference).root
+    """How many cells a ds-sim reference file (:func:`read_reference`) covers, and a
+    description of each that differs."""
+    ref = read_reference(reference)
     checked, differ = 0, []
     for cell in cells:
         expected = ref.get(cell.config, {}).get(cell.algo)
