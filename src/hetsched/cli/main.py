@@ -214,7 +214,7 @@ def dssim_table(
             "--csv", help="Also write every cell to this CSV file.")] = None,
         workers: Annotated[int, typer.Option(
             "--workers", "-j", help="Worker processes running the cells.", min=1)] = 1,
-        quiet: QuietOpt = False) -> None:
+        ) -> None:
     """Every configuration × ds-sim algorithm: turnaround, utilisation and cost as ds-sim reports.
 
     One table per metric. With --reference, only the configurations the file covers are run,
@@ -232,7 +232,7 @@ def dssim_table(
         names = _algorithm_names(algo)
         jobs_dir = jobs or configs.parent / "jobs"
         only = set(read_reference(reference)) if reference else None
-        with progress_bar(not quiet) as bar:
+        with progress_bar(True) as bar:
             cells = run_table(configs, jobs_dir, names, workers=workers, only=only,
                               progress=None if bar is None else lambda done, total: bar(
                                   done, total, 0))
