@@ -306,6 +306,7 @@ def test_realistic_end_to_end_counts_the_jobs_that_fit_no_node(tmp_path) -> None
     result = CliRunner().invoke(app, ["study", "realistic", "--out", str(out), "-j", "1",
                                       "--trace", str(trace)])
     assert result.exit_code == 0, result.output
+    assert not list(out.glob("*-wal")) + list(out.glob("*-shm"))   # the store is one file
     frame = pd.read_csv(out / "results.csv")
     assert list(frame.columns) == [*realistic.LEGACY.columns, "rejected"]
     assert len(frame) == 2 * 9 and set(frame["platform"]) == {"platform0", "platform1"}

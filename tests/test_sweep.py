@@ -354,3 +354,15 @@ def test_only_the_catalogues_a_platform_reads_are_part_of_its_identity(
     (tmp_path / "processor_types.json").write_text("{}")
     assert input_sha256(own, "platform") == file_sha256(own)
     assert input_sha256(native, "platform") == file_sha256(native)
+
+
+def test_a_store_is_one_file_once_its_writer_and_readers_end(tmp_path: Path) -> None:
+    from hetsched.sweep.store import reading, writing
+
+    store = tmp_path / "results.sqlite"
+    with writing(store) as conn, reading(store) as reader:   # a reader during the sweep
+        assert reader.execute("SELECT COUNT(*) FROM runs").fetchone() == (0,)
+        assert conn.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+    with reading(store) as reader:
+        reader.execute("SELECT COUNT(*) FROM runs").fetchall()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["results.sqlite"]

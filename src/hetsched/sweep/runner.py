@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Iterator
-from contextlib import closing, contextmanager
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,7 +18,7 @@ from hetsched.sweep.executors import (ChunkSizer, DaskPool, Executor, LocalPool,
 from hetsched.sweep.grid import RunSpec, expand
 from hetsched.sweep.inputs import packed_part, packed_platform
 from hetsched.sweep.spec import Sweep, load_sweep
-from hetsched.sweep.store import finished_keys, open_store, write
+from hetsched.sweep.store import finished_keys, write, writing
 from hetsched.sweep.worker import Task
 
 #: ``progress(done, total, failed)`` after each chunk of runs.
@@ -59,7 +59,7 @@ def plan_sweep(spec: str | Path, store: str | Path | None = None,
     sweep = load_sweep(spec)
     runs, warnings = expand(sweep)
     path = Path(store) if store is not None else default_store(spec)
-    with closing(open_store(path)) as conn:
+    with writing(path) as conn:
         done = finished_keys(conn, sweep.job_records, retry_failed)
     return Plan(sweep, path, runs, [run for run in runs if run.key not in done], warnings)
 
@@ -91,7 +91,7 @@ def run_plan(plan: Plan, workers: int | None = None, dask: str | None = None,
         return Tally(0, 0, 0.0, 0)
     ok = failed = 0
     began = time.perf_counter()
-    with executor(workers, dask) as pool, closing(open_store(plan.store)) as conn:
+    with executor(workers, dask) as pool, writing(plan.store) as conn:
         size = ChunkSizer()
         tasks = (Task(packed_platform(chunk[0].platform), packed_part(*chunk[0].inputs), chunk)
                  for chunk in chunks(plan.pending, size))

@@ -6,7 +6,8 @@ Why a sweep can be killed at any point (``kill -9`` included) and resumed:
 
 - only the sweep's own process writes, and each batch of results (a chunk of runs with their
   job rows) goes in one transaction: after a kill the store holds whole results, never half;
-- the file is in WAL mode: a transaction that committed survives the process being killed
+- the file is in WAL mode while a sweep writes (back to one file when it ends,
+  :func:`writing`): a transaction that committed survives the process being killed
   (``synchronous=NORMAL``; an operating-system crash or power cut may lose the last few, which
   the next sweep redoes) and one that did not is rolled back when the file is next opened;
 - ``runs.key`` is the primary key: a run is stored at most once (a run redone replaces its
@@ -117,6 +118,21 @@ def open_store(path: str | Path) -> sqlite3.Connection:
         conn.close()
         raise
     return conn
+
+
+@contextmanager
+def writing(path: str | Path) -> Iterator[sqlite3.Connection]:
+    """The store for a sweep to write (:func:`open_store`), closed afterwards as one file
+    again: its WAL folded in and no ``-wal``/``-shm`` file left beside it (unless another
+    program still reads it: then they stay, as SQLite leaves them)."""
+    with closing(open_store(path)) as conn:
+        try:
+            yield conn
+        finally:
+            try:
+                conn.execute("PRAGMA journal_mode = DELETE")
+            except sqlite3.OperationalError:  # a reader holds it: WAL it stays
+                pass
 
 
 def open_readonly(path: str | Path) -> sqlite3.Connection:
