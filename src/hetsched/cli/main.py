@@ -110,7 +110,7 @@ def run(platform: PlatformOpt = None, workload: WorkloadOpt = None,
         screen = console()
         screen.print(f"{escape(scheduler)} · {escape(running.describe(plat, work))}",
                      highlight=False)
-        screen.print(metrics_table(values))
+        screen.print(metrics_table(values, cut=result.makespan_cut))
         screen.print(f"wrote {escape(str(out))}/ (jobs.csv, jobs.swf, summary.json, "
                      "timeseries.csv)")
 
@@ -143,10 +143,13 @@ def compare(scheduler: Annotated[list[str], typer.Option(
             create(spec)
         plat, work = load_inputs(platform, workload, options.swf())
         runs: dict[str, dict[str, Any]] = {}
+        cut: set[str] = set()
         for spec in specs:
             result = running.simulate_spec(spec, plat, work, seed, options,
                                            quiet or output_format is not Format.TABLE)
             runs[spec] = running.run_values(summarize(result), result.wall_seconds)
+            if result.makespan_cut:
+                cut.add(spec)
             if out is not None:
                 write_run(result, out / running.safe_name(spec), options.recorded())
         if out is not None:
@@ -166,7 +169,7 @@ def compare(scheduler: Annotated[list[str], typer.Option(
 
         screen = console()
         screen.print(escape(running.describe(plat, work)), highlight=False)
-        screen.print(comparison_table(runs))
+        screen.print(comparison_table(runs, cut=cut))
 
 
 @app.command("schedulers")
