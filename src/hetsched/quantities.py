@@ -1,8 +1,9 @@
 """Field types of the pydantic input schemas, bounded by :mod:`hetsched.limits`.
 
 A schema field typed ``Seconds`` (say) accepts only a finite number in ``[0, MAX_TIME]``,
-and no time (or work) other than 0 below ``MIN_NONZERO``; an error names the bound. Floats come out with negative zero turned into zero, so ``-0.0``
-in a file never reaches an output as ``-0.0``.
+and no time (or work) other than 0 below ``MIN_NONZERO``; an error names the bound. Floats
+come out with negative zero turned into zero, so ``-0.0`` in a file never reaches an output
+as ``-0.0``.
 """
 
 from __future__ import annotations

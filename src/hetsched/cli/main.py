@@ -269,7 +269,10 @@ def dsclient(algo: Annotated[str, typer.Option(help="ds-sim algorithm (see `hets
                  help="The ds-system.xml the server wrote (boot times for lwt).")] = None,
              timeout: Annotated[float, typer.Option(
                  help="Seconds to wait for each whole message from the server before giving "
-                 "up.")] = 60.0) -> None:
+                 "up.")] = 60.0,
+             deadline: Annotated[Optional[float], typer.Option(
+                 help="Seconds the whole run may take: a server that never ends the run "
+                 "(NONE) is left with an error then. Default: no limit.")] = None) -> None:
     """Act as the scheduler of a running ds-sim server (started with -n, newline mode).
 
     The algorithms are the same code simulations (run, compare, dssim-table) use.
@@ -278,7 +281,7 @@ def dsclient(algo: Annotated[str, typer.Option(help="ds-sim algorithm (see `hets
 
     with user_errors():
         name = _algorithm_names(algo)[0]
-        dispatched = run_client(name, host, port, jobn_order, user, system, timeout)
+        dispatched = run_client(name, host, port, jobn_order, user, system, timeout, deadline)
     typer.echo(f"{name}: dispatched {dispatched} jobs; the ds-sim server ended the run")
 
 
