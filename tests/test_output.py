@@ -171,6 +171,15 @@ def test_write_run_files_and_summary(tmp_path: Path) -> None:
     assert series[0] == "time,queued,running,busy_cores,power_w" and len(series) > 200
 
 
+def test_a_horizon_before_the_first_submission_cuts_every_job(tmp_path: Path) -> None:
+    late = Workload("late", (job("a", 100, 1, 10), job("b", 200, 1, 10)))
+    result = simulate(tiny_platform(), late, create("fcfs"), horizon=50.0)
+    metrics = summarize(result)
+    assert result.t0 == 100 and result.makespan_cut
+    assert (metrics["not_submitted"], metrics["unfinished"], metrics["makespan"]) == (
+        metrics["jobs"], 0, 0.0)
+
+
 def test_summary_nan_is_null_and_lists_unfinished_jobs(tmp_path: Path) -> None:
     write_run(tiny_run(horizon=5.0), tmp_path)
     summary = json.loads((tmp_path / "summary.json").read_text())

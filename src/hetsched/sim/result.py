@@ -172,7 +172,8 @@ class SimResult:
 
     @property
     def makespan_cut(self) -> bool:
-        """Whether the horizon ended the run with jobs not done: ``t_end`` is the horizon,
-        not the last job's end, and the makespan is a lower bound."""
-        return (self.horizon is not None and self.t_end == self.horizon
+        """Whether the horizon ended the run with jobs not done: ``t_end`` is the horizon (or
+        the first submission, for a horizon before it), not the last job's end, and the
+        makespan is a lower bound."""
+        return (self.horizon is not None and self.t_end == max(self.horizon, self.t0)
                 and bool((self.state == JobState.UNFINISHED).any()))
