@@ -175,14 +175,17 @@ def test_speed_is_a_footer_under_the_tables() -> None:
 def test_a_row_of_durations_has_one_unit_and_a_cut_makespan_is_a_bound() -> None:
     from hetsched.cli.tables import comparison_table
 
-    runs = {"a": {"makespan": 21751.3, "mean_wait": 336.0, "rental_cost": 32.63},
-            "b": {"makespan": 7000.0, "mean_wait": 106.35, "rental_cost": 30.0}}
+    runs = {"a": {"makespan": 21751.3, "mean_wait": 336.0, "rental_cost": 32.63,
+                  "energy_j": 16057074.9},
+            "b": {"makespan": 7000.0, "mean_wait": 106.35, "rental_cost": 30.0,
+                  "energy_j": 331650.0}}
     screen = Console(width=200, file=io.StringIO(), force_terminal=False)
     screen.print(comparison_table(runs, cut={"a"}))
     text = screen.file.getvalue()
     assert "│ mean wait                 │  5.6 min │ 1.8 min │" in text
     assert "│ makespan                  │ ≥ 6.04 h │  1.94 h │" in text
     assert "│ rental cost (price units) │    32.63 │   30.00 │" in text
+    assert "│ energy                    │ 16.06 MJ │ 0.33 MJ │" in text
     assert "simulated in" not in text  # no speed measured, no footer
 
 

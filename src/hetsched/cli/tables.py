@@ -11,7 +11,8 @@ from rich.table import Table
 from rich.text import Text
 
 from hetsched.metrics.catalogue import METRICS, RUN_FOOTER, RUN_TABLE, Metric
-from hetsched.metrics.formats import fmt_seconds, fmt_seconds_row, missing
+from hetsched.metrics.formats import (fmt_joules, fmt_joules_row, fmt_seconds,
+                                      fmt_seconds_row, missing)
 
 if TYPE_CHECKING:
     from hetsched.experiments.dssim_table import Cell
@@ -39,10 +40,13 @@ def shown(runs: Sequence[Values]) -> list[Metric]:
 
 
 def _cells(metric: Metric, values: Sequence[float], cut: Sequence[bool]) -> list[str]:
-    """A row's cells: durations in one unit for the whole row; a makespan the horizon cut
+    """A row's cells: durations (energies) in one unit (prefix) for the whole row; a makespan
+    the horizon cut
     (``cut``) is a lower bound, shown ``≥ 6.04 h``."""
     if metric.format is fmt_seconds:
         cells = fmt_seconds_row(values)
+    elif metric.format is fmt_joules:
+        cells = fmt_joules_row(values)
     else:
         cells = [metric.format(v) for v in values]
     if metric.key == "makespan":

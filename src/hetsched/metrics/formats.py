@@ -46,20 +46,33 @@ def fmt_wall_seconds(x: float) -> str:
     return "—" if missing(x) else f"{x:.3f} s"
 
 
+def _si_prefix(x: float) -> tuple[str, float]:
+    """The largest of the prefixes "", k, M, G, T, P below which ``x`` is, and its scale."""
+    for power, prefix in enumerate(("", "k", "M", "G", "T")):
+        if abs(x) < 1000.0 ** (power + 1):
+            return prefix, 1000.0 ** power
+    return "P", 1000.0 ** 5
+
+
+def _in_si(x: float, unit: str, prefix: str, scale: float) -> str:
+    return "—" if missing(x) else f"{x / scale:,.2f} {prefix}{unit}"
+
+
 def fmt_si(x: float, unit: str) -> str:
     """``16057074.9, "J"`` -> ``16.06 MJ`` (k, M, G, T, P prefixes)."""
-    if missing(x):
-        return "—"
-    for prefix in ("", "k", "M", "G", "T"):
-        if abs(x) < 1000:
-            return f"{x:.2f} {prefix}{unit}"
-        x /= 1000
-    return f"{x:,.2f} P{unit}"
+    return "—" if missing(x) else _in_si(x, unit, *_si_prefix(x))
 
 
 def fmt_joules(x: float) -> str:
     """An energy with an SI prefix: ``16.06 MJ``."""
     return fmt_si(x, "J")
+
+
+def fmt_joules_row(values: Sequence[float]) -> list[str]:
+    """Energies with one prefix, the one :func:`fmt_joules` gives the largest of them."""
+    finite = [abs(v) for v in values if not missing(v)]
+    prefix = _si_prefix(max(finite)) if finite else ("", 1.0)
+    return [_in_si(v, "J", *prefix) for v in values]
 
 
 def fmt_ratio(x: float) -> str:
