@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 
@@ -209,6 +211,12 @@ WORKLOAD_CASES = {
     "native ipc 1e-300 (infinite run time)": (
         "w.json", mutated(NATIVE_WORKLOAD, lambda d: d["jobs"][1].update(ipc=1e-300)),
         "job 'b'", "ipc", "greater than or equal to 0.001"),
+    "native run_time 5e-324 (subnormal: an infinite het_slowdown; found by fuzzing)": (
+        "w.json", mutated(NATIVE_WORKLOAD, lambda d: d["jobs"][0].update(run_time=5e-324)),
+        "job 'a'", "run_time", "must be 0 or at least 1e-09, got 5e-324"),
+    "native req_ops 5e-324 (subnormal)": (
+        "w.json", mutated(NATIVE_WORKLOAD, lambda d: d["jobs"][1].update(req_ops=5e-324)),
+        "job 'b'", "req_ops", "must be 0 or at least 1e-09"),
     "native ntasks 10**30": (
         "w.json", mutated(NATIVE_WORKLOAD, lambda d: d["jobs"][0].update(ntasks=10**30)),
         "job 'a'", "ntasks", "a 31-digit integer"),
@@ -250,6 +258,9 @@ WORKLOAD_CASES = {
         "w.swf", swf("run_time", "1e308"), "line 3", "run_time", "1e+308 is out of range"),
     "SWF run_time 1e400": (
         "w.swf", swf("run_time", "1e400"), "line 3", "run_time", "not a finite number: inf"),
+    "SWF run_time 5e-324 (subnormal)": (
+        "w.swf", swf("run_time", "5e-324"), "line 3", "run_time",
+        "must be 0 or at least 1e-09 in magnitude, got 4.94066e-324"),
     "SWF run_time nan": (
         "w.swf", swf("run_time", "nan"), "line 3", "run_time", "not a finite number: nan"),
     "SWF submit_time 1e308": (
@@ -341,6 +352,25 @@ def test_byte_order_mark_is_dropped(tmp_path: Path, name: str) -> None:
     path.write_bytes(gzip.compress(data) if name.endswith(".gz") else data)
     workload = load_workload(path, PLATFORM)
     assert [j.id for j in workload.jobs] == (["1", "2"] if ".swf" in name else ["a", "b"])
+
+
+def test_the_shortest_run_time_accepted_keeps_every_output_finite(tmp_path: Path) -> None:
+    """Two 16-core jobs fill the two fast nodes; a third waits behind them for a run time of
+    a nanosecond (the smallest :data:`~hetsched.limits.MIN_NONZERO`): its slowdowns are huge
+    but finite, in every file, with no numpy warning."""
+    jobs = [{"id": name, "submit": 0, "ntasks": 16, "run_time": run}
+            for name, run in (("b", 10), ("c", 10), ("a", limits.MIN_NONZERO))]
+    path = write(tmp_path / "w.json", json.dumps({"jobs": jobs}))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        result = runner.invoke(app, ["run", "-w", str(path), "--out", str(tmp_path / "o"),
+                                     "-q"])
+    assert result.exit_code == 0, result.output
+    rows = (tmp_path / "o" / "jobs.csv").read_text().splitlines()
+    het = float(rows[3].split(",")[rows[0].split(",").index("het_slowdown")])
+    assert 1e9 < het < 1e308  # waited 5 s for a nanosecond's work
+    for name in ("jobs.csv", "jobs.swf", "summary.json", "timeseries.csv"):
+        assert not re.search(r"\b(inf|nan|Infinity|NaN)\b", (tmp_path / "o" / name).read_text())
 
 
 def test_negative_zero_becomes_zero(tmp_path: Path) -> None:

@@ -9,7 +9,8 @@ import time
 import pytest
 from typer.testing import CliRunner, Result
 
-from dssim_fake_server import Drip, ReplayServer, Reply, ScriptedServer, conversation
+from dssim_fake_server import (Drip, FakeServer, ReplayServer, Reply, ScriptedServer,
+                               conversation)
 from hetsched.cli.main import app
 from hetsched.dssim.client import run_client
 from hetsched.dssim.protocol import MAX_LINE
@@ -239,6 +240,8 @@ def test_huge_data_count_is_refused_before_reading() -> None:
     (["--timeout", "-1"], "timeout must be > 0, got -1.0"),
     (["--timeout", "nan"], "timeout must be a finite number, got nan"),
     (["--timeout", "inf"], "timeout must be a finite number, got inf"),
+    (["--deadline", "0"], "deadline must be > 0, got 0.0"),
+    (["--deadline", "inf"], "deadline must be a finite number, got inf"),
     (["--user", "a b"], "user name must be printable text without spaces, got 'a b'"),
     (["--user", ""], "user name must be printable text without spaces, got ''"),
     (["--user", "a\nQUIT"], "user name must be printable text"),
@@ -247,6 +250,25 @@ def test_huge_data_count_is_refused_before_reading() -> None:
 def test_bad_dsclient_options(options: list[str], fragment: str) -> None:
     result = runner.invoke(app, ["dsclient", "--port", "1", *options])
     assert_one_line_error(result, fragment)
+
+
+class EndlessServer(FakeServer):
+    """Completes a job after every REDY and never sends NONE, until the client hangs up."""
+
+    def serve(self) -> None:
+        self.send(self.recv() and "OK")  # HELO
+        self.send(self.recv() and "OK")  # AUTH
+        while self.recv():
+            self.send("JCPL 5 1 small 0")
+
+
+def test_dsclient_deadline_ends_a_run_that_never_ends() -> None:
+    fake = EndlessServer()
+    fake.start()
+    result = runner.invoke(app, ["dsclient", "--port", str(fake.port), "--deadline", "0.5"])
+    fake.join(10)
+    assert_one_line_error(result, "did not end the run (NONE) within the deadline of 0.5 s")
+    assert len(fake.received) > 3  # events went on until the deadline
 
 
 def test_job_fields_parse_strictly() -> None:

@@ -146,7 +146,11 @@ def check_run(platform: Platform, workload: Workload, result: SimResult,
                                         JobState.UNFINISHED)]
     assert sum(counts) == n
     s = summarize(result)
-    assert (s["jobs"], s["finished"], s["rejected"], s["unfinished"]) == (n, *counts)
+    # jobs the horizon cut before their submission are counted apart from the unfinished
+    assert (s["jobs"], s["finished"], s["rejected"], s["unfinished"] + s["not_submitted"]) \
+        == (n, *counts)
+    assert s["not_submitted"] == (sum(job.submit > horizon for job in jobs)
+                                  if horizon is not None else 0)
     for job in jobs:
         i, state = job.index, result.state[job.index]
         if state == JobState.REJECTED:

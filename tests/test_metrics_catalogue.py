@@ -152,7 +152,41 @@ def test_compare_highlights_each_rows_best_by_its_declared_direction() -> None:
                     else ["low"] if metric.direction is Direction.LOWER else ["high"])
         assert highlighted[metric.label] == expected, key
     assert highlighted["jobs unfinished"] == ["low"] and highlighted["jobs finished"] == ["high"]
-    assert highlighted["records skipped"] == highlighted["wall time"] == []
+    assert highlighted["records skipped"] == []
+    # the simulator's speed is a footer, not a metric row (never highlighted)
+    assert "wall time" not in highlighted and "jobs/s" not in highlighted
+
+
+def test_speed_is_a_footer_under_the_tables() -> None:
+    from hetsched.cli.tables import comparison_table, metrics_table
+
+    values = {"makespan": 600.0, "wall_seconds": 0.0221, "jobs_per_second": 9049.8}
+    screen = Console(width=200, file=io.StringIO(), force_terminal=False)
+    screen.print(metrics_table(values))
+    lines = screen.file.getvalue().splitlines()
+    assert lines[-1].rstrip() == "simulated in 0.022 s (9,049 jobs/s)"
+    assert not any(line.startswith("│ wall time") for line in lines)
+    screen = Console(width=200, file=io.StringIO(), force_terminal=False)
+    screen.print(comparison_table({"a": values, "b": {**values, "wall_seconds": 1.5}}))
+    footer = " ".join(screen.file.getvalue().split("┘")[-1].split())  # wraps to the width
+    assert footer == "simulated in a 0.022 s (9,049 jobs/s), b 1.500 s (9,049 jobs/s)"
+
+
+def test_a_row_of_durations_has_one_unit_and_a_cut_makespan_is_a_bound() -> None:
+    from hetsched.cli.tables import comparison_table
+
+    runs = {"a": {"makespan": 21751.3, "mean_wait": 336.0, "rental_cost": 32.63,
+                  "energy_j": 16057074.9},
+            "b": {"makespan": 7000.0, "mean_wait": 106.35, "rental_cost": 30.0,
+                  "energy_j": 331650.0}}
+    screen = Console(width=200, file=io.StringIO(), force_terminal=False)
+    screen.print(comparison_table(runs, cut={"a"}))
+    text = screen.file.getvalue()
+    assert "│ mean wait                 │  5.6 min │ 1.8 min │" in text
+    assert "│ makespan                  │ ≥ 6.04 h │  1.94 h │" in text
+    assert "│ rental cost (price units) │    32.63 │   30.00 │" in text
+    assert "│ energy                    │ 16.06 MJ │ 0.33 MJ │" in text
+    assert "simulated in" not in text  # no speed measured, no footer
 
 
 def test_run_table_rows_are_labelled_and_formatted_by_the_catalogue() -> None:
@@ -163,7 +197,8 @@ def test_run_table_rows_are_labelled_and_formatted_by_the_catalogue() -> None:
     screen = Console(width=200, file=io.StringIO(), force_terminal=False)
     screen.print(metrics_table(values))
     text = screen.file.getvalue()
-    for line in ("│ makespan ", "6.04 h", "41.6 %", "16.06 MJ", "│ jobs finished ", "0.022 s"):
+    for line in ("│ makespan ", "6.04 h", "41.6 %", "16.06 MJ", "│ jobs finished ",
+                 "simulated in 0.022 s"):
         assert line in text
     assert "ds-sim" not in text  # optional rows without a value are left out
 

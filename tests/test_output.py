@@ -149,7 +149,8 @@ def test_write_run_files_and_summary(tmp_path: Path) -> None:
     assert sorted(written) == ["jobs.csv", "jobs.swf", "summary.json", "timeseries.csv"]
     summary = json.loads((tmp_path / "out" / "summary.json").read_text())
     assert set(summary) == {"hetsched_version", "scheduler", "seed", "inputs", "options",
-                            "metrics", "units", "nodes", "reservations", "failures",
+                            "metrics", "makespan_cut", "units", "nodes", "reservations",
+                            "failures",
                             "rejected",
                             "unfinished", "killed", "failed_kills", "skipped_records",
                             "wall_seconds"}
@@ -170,6 +171,15 @@ def test_write_run_files_and_summary(tmp_path: Path) -> None:
     assert series[0] == "time,queued,running,busy_cores,power_w" and len(series) > 200
 
 
+def test_a_horizon_before_the_first_submission_cuts_every_job(tmp_path: Path) -> None:
+    late = Workload("late", (job("a", 100, 1, 10), job("b", 200, 1, 10)))
+    result = simulate(tiny_platform(), late, create("fcfs"), horizon=50.0)
+    metrics = summarize(result)
+    assert result.t0 == 100 and result.makespan_cut
+    assert (metrics["not_submitted"], metrics["unfinished"], metrics["makespan"]) == (
+        metrics["jobs"], 0, 0.0)
+
+
 def test_summary_nan_is_null_and_lists_unfinished_jobs(tmp_path: Path) -> None:
     write_run(tiny_run(horizon=5.0), tmp_path)
     summary = json.loads((tmp_path / "summary.json").read_text())
@@ -177,6 +187,12 @@ def test_summary_nan_is_null_and_lists_unfinished_jobs(tmp_path: Path) -> None:
     assert summary["inputs"]["platform"] == {"path": None, "sha256": None}
     # a was running; c, d, e are submitted after the horizon: unfinished too, never dropped
     assert [u["job_id"] for u in summary["unfinished"]] == ["a", "c", "d", "e"]
+    metrics = summary["metrics"]
+    assert (metrics["unfinished"], metrics["not_submitted"], summary["makespan_cut"]) \
+        == (1, 3, True)
+    end_states = ("finished", "rejected", "unfinished", "killed", "failed_kills",
+                  "not_submitted")
+    assert sum(metrics[key] or 0 for key in end_states) == metrics["jobs"]
     assert [r["job_id"] for r in summary["rejected"]] == ["b"]
 
 

@@ -454,7 +454,10 @@ def test_horizon_cuts_running_and_pending_jobs() -> None:
     # energy only up to the horizon: 4 busy cores, (20 + 5*4) W * 50 s = 2000 J
     assert result.node_energy_j.tolist() == pytest.approx([2000.0])
     s = summarize(result)
-    assert (s["finished"], s["unfinished"], s["makespan"]) == (0, 3, 50.0)
+    # A and B were submitted and are unfinished; C, never submitted, is counted apart
+    assert (s["finished"], s["unfinished"], s["not_submitted"], s["makespan"]) \
+        == (0, 2, 1, 50.0)
+    assert result.makespan_cut
 
 
 def test_horizon_after_some_jobs_finished() -> None:

@@ -31,6 +31,10 @@ MAX_GENERATED_JOBS = 10_000_000
 MAX_TASKS = 100_000_000
 #: Any time or duration, in seconds: submit times, run times, estimates, boot times (317 years).
 MAX_TIME = 1e10
+#: Smallest time or duration other than 0, in seconds (a nanosecond): below it (a subnormal
+#: such as 5e-324) a ratio over the time, e.g. a job's heterogeneous slowdown over its run
+#: time, overflows to infinity. Also the smallest work other than 0, in operations.
+MIN_NONZERO = 1e-9
 #: Clock rate of a core, in GHz (1 MHz to 1 THz).
 MIN_CLOCK_GHZ, MAX_CLOCK_GHZ = 1e-3, 1e3
 #: Operations per cycle of a core.

@@ -1,8 +1,9 @@
 """Field types of the pydantic input schemas, bounded by :mod:`hetsched.limits`.
 
-A schema field typed ``Seconds`` (say) accepts only a finite number in ``[0, MAX_TIME]``;
-an error names the bound. Floats come out with negative zero turned into zero, so ``-0.0``
-in a file never reaches an output as ``-0.0``.
+A schema field typed ``Seconds`` (say) accepts only a finite number in ``[0, MAX_TIME]``,
+and no time (or work) other than 0 below ``MIN_NONZERO``; an error names the bound. Floats
+come out with negative zero turned into zero, so ``-0.0`` in a file never reaches an output
+as ``-0.0``.
 """
 
 from __future__ import annotations
@@ -21,10 +22,21 @@ def _plus_zero(value: float) -> float:
 PLUS_ZERO = AfterValidator(_plus_zero)
 
 
+def _zero_or_not_tiny(value: float) -> float:
+    if 0 < abs(value) < limits.MIN_NONZERO:
+        raise ValueError(f"must be 0 or at least {limits.MIN_NONZERO:g}, got {value!r}")
+    return value
+
+
+#: Refuses a non-zero magnitude below :data:`~hetsched.limits.MIN_NONZERO` (so ratios over
+#: the value stay finite).
+NOT_TINY = AfterValidator(_zero_or_not_tiny)
+
+
 #: Seconds in ``[0, MAX_TIME]``: submit times, run times, boot times.
-Seconds = Annotated[float, Field(ge=0, le=limits.MAX_TIME), PLUS_ZERO]
+Seconds = Annotated[float, Field(ge=0, le=limits.MAX_TIME), PLUS_ZERO, NOT_TINY]
 #: Seconds in ``(0, MAX_TIME]``: estimates.
-PositiveSeconds = Annotated[float, Field(gt=0, le=limits.MAX_TIME), PLUS_ZERO]
+PositiveSeconds = Annotated[float, Field(gt=0, le=limits.MAX_TIME), PLUS_ZERO, NOT_TINY]
 #: Watts in ``[0, MAX_POWER_W]`` (also IRMaSim's power factors).
 Watts = Annotated[float, Field(ge=0, le=limits.MAX_POWER_W), PLUS_ZERO]
 #: Clock rate in GHz.
@@ -35,7 +47,7 @@ OpsPerCycle = Annotated[float, Field(ge=limits.MIN_OPS_PER_CYCLE, le=limits.MAX_
 #: Instructions per cycle of a job.
 Ipc = Annotated[float, Field(ge=limits.MIN_IPC, le=limits.MAX_IPC), PLUS_ZERO]
 #: Operations of one task.
-Ops = Annotated[float, Field(ge=0, le=limits.MAX_OPS), PLUS_ZERO]
+Ops = Annotated[float, Field(ge=0, le=limits.MAX_OPS), PLUS_ZERO, NOT_TINY]
 #: Memory traffic of one task.
 MemVolume = Annotated[float, Field(ge=0, le=limits.MAX_MEM_VOL), PLUS_ZERO]
 #: Memory in MB, ``[0, MAX_MEMORY_MB]``.

@@ -111,7 +111,7 @@ def run(platform: PlatformOpt = None, workload: WorkloadOpt = None,
         screen = console()
         screen.print(f"{escape(scheduler)} · {escape(running.describe(plat, work))}",
                      highlight=False)
-        screen.print(metrics_table(values))
+        screen.print(metrics_table(values, cut=result.makespan_cut))
         screen.print(f"wrote {escape(str(out))}/ (jobs.csv, jobs.swf, summary.json, "
                      "timeseries.csv)")
 
@@ -146,10 +146,13 @@ def compare(scheduler: Annotated[list[str], typer.Option(
         plat, work = load_inputs(platform, workload, options.swf())
         labels = dict(zip(specs, running.run_labels(specs)))
         runs: dict[str, dict[str, Any]] = {}
+        cut: set[str] = set()
         for spec in specs:
             result = running.simulate_spec(spec, plat, work, seed, options,
                                            quiet or output_format is not Format.TABLE)
             runs[spec] = running.run_values(summarize(result), result.wall_seconds)
+            if result.makespan_cut:
+                cut.add(spec)
             if out is not None:
                 write_run(result, out / running.safe_name(labels[spec]), options.recorded())
         if out is not None:
@@ -169,7 +172,8 @@ def compare(scheduler: Annotated[list[str], typer.Option(
 
         screen = console()
         screen.print(escape(running.describe(plat, work)), highlight=False)
-        screen.print(comparison_table({labels[spec]: values for spec, values in runs.items()}))
+        screen.print(comparison_table({labels[spec]: values for spec, values in runs.items()},
+                                      cut={labels[spec] for spec in cut}))
 
 
 @app.command("schedulers")
@@ -279,7 +283,10 @@ def dsclient(algo: Annotated[str, typer.Option(help="ds-sim algorithm (see `hets
                  help="The ds-system.xml the server wrote (boot times for lwt).")] = None,
              timeout: Annotated[float, typer.Option(
                  help="Seconds to wait for each whole message from the server before giving "
-                 "up.")] = 60.0) -> None:
+                 "up.")] = 60.0,
+             deadline: Annotated[Optional[float], typer.Option(
+                 help="Seconds the whole run may take: a server that never ends the run "
+                 "(NONE) is left with an error then. Default: no limit.")] = None) -> None:
     """Act as the scheduler of a running ds-sim server (started with -n, newline mode).
 
     The algorithms are the same code simulations (run, compare, dssim-table) use.
@@ -288,7 +295,7 @@ def dsclient(algo: Annotated[str, typer.Option(help="ds-sim algorithm (see `hets
 
     with user_errors():
         name = _algorithm_names(algo)[0]
-        dispatched = run_client(name, host, port, jobn_order, user, system, timeout)
+        dispatched = run_client(name, host, port, jobn_order, user, system, timeout, deadline)
     typer.echo(f"{name}: dispatched {dispatched} jobs; the ds-sim server ended the run")
 
 

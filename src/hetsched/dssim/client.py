@@ -163,25 +163,32 @@ def _listed(line: str) -> ListedJob:
     return ListedJob(v["jobID"], v["state"] == _RUNNING, v["startTime"], v["estRunTime"])
 
 
-def _check_options(port: int, user: str, timeout: float | None) -> None:
+def _check_options(port: int, user: str, timeout: float | None,
+                   deadline: float | None) -> None:
     if not 1 <= port <= 65535:
         raise ConfigError(f"port must be from 1 to 65535, got {port}")
     if not (user.isprintable() and user and " " not in user):
         raise ConfigError(f"user name must be printable text without spaces, got {user!r}")
     if timeout is not None:
         check_number("timeout", timeout, positive=True)
+    if deadline is not None:
+        check_number("deadline", deadline, positive=True)
 
 
 def run_client(algorithm: str, host: str = "127.0.0.1", port: int = 50000,
                order: JobnOrder = JobnOrder.CURRENT, user: str = "hetsched",
-               system: Path | None = None, timeout: float | None = 60.0) -> int:
+               system: Path | None = None, timeout: float | None = 60.0,
+               deadline: float | None = None) -> int:
     """Connect, dispatch every job of a live ds-sim run with ``algorithm``, quit. Returns the
-    number of jobs dispatched. ``timeout`` bounds the wait for each message (None: no limit).
+    number of jobs dispatched. ``timeout`` bounds the wait for each message, ``deadline`` the
+    whole run, for a server that never sends NONE (None: no limit).
     """
-    _check_options(port, user, timeout)
+    _check_options(port, user, timeout, deadline)
     if system is not None:
         read_config(system)  # a bad file is reported before connecting
     server = RemoteServer(Connection.open(host, port, timeout), order, system)
+    if deadline is not None:
+        server.connection.limit_to(deadline)
     try:
         server.handshake(user)
         return dispatch(server, ALGORITHMS[algorithm]())

@@ -23,12 +23,15 @@ class Connection:
 
     ``timeout`` (seconds, None for no limit) bounds the whole wait for each complete line, not
     each read: a server that trickles bytes without a newline fails as one that is silent.
+    :meth:`limit_to` bounds the whole conversation as well (a server that never ends the run).
     """
 
     def __init__(self, sock: socket.socket, where: str, timeout: float | None = None) -> None:
         self.sock = sock
         self.where = where
         self.timeout = timeout
+        self.deadline: float | None = None  # time.monotonic() at which the conversation ends
+        self.limit = 0.0
         self.lines: deque[bytes] = deque()
         self.partial = b""
         self.last_sent = ""
@@ -58,6 +61,10 @@ class Connection:
         the last message sent)."""
         awaited = awaited or f"the answer to {self.last_sent!r}"
         deadline = None if self.timeout is None else time.monotonic() + self.timeout
+        if self.deadline is not None:
+            if time.monotonic() >= self.deadline:
+                raise self._over()
+            deadline = self.deadline if deadline is None else min(deadline, self.deadline)
         while not self.lines:
             self._read(awaited, deadline)
         return self.lines.popleft().decode(errors="replace").rstrip("\r")
@@ -86,7 +93,17 @@ class Connection:
                                 f"ds-server -n?)")
         self.lines.extend(complete)
 
+    def limit_to(self, seconds: float) -> None:
+        """End the conversation with an error ``seconds`` from now, whatever the server does."""
+        self.limit, self.deadline = seconds, time.monotonic() + seconds
+
+    def _over(self) -> ProtocolError:
+        return ProtocolError(f"the ds-sim server at {self.where} did not end the run (NONE) "
+                             f"within the deadline of {self.limit:g} s (--deadline)")
+
     def _timed_out(self, awaited: str) -> ProtocolError:
+        if self.deadline is not None and time.monotonic() >= self.deadline:
+            return self._over()
         got = f" ({len(self.partial)} bytes without a newline so far)" if self.partial else ""
         return ProtocolError(f"timed out after {self.timeout:g} s waiting for {awaited} from "
                              f"the ds-sim server at {self.where}{got}")

@@ -108,14 +108,18 @@ SUMMARY: tuple[Metric, ...] = (
     _count("jobs", NEUTRAL, "jobs",
            "jobs in the workload (records skipped by the loader are not jobs)"),
     _count("finished", HIGHER, "jobs finished",
-           "jobs that ran to their end. `finished`, `rejected`, `unfinished`, `killed` and "
-           "`failed_kills` (the job end states, below) add up to `jobs`"),
+           "jobs that ran to their end. `finished`, `rejected`, `unfinished`, `killed`, "
+           "`failed_kills` and `not_submitted` (the job end states, below) add up to `jobs`"),
     _count("rejected", LOWER, "jobs rejected",
            "jobs that never fit on the platform, that the scheduler rejected, or whose "
            "parent was rejected or did not finish"),
     _count("unfinished", LOWER, "jobs unfinished",
-           "jobs still pending, queued or running when the run ended (at the horizon, or "
-           "never started by the scheduler)"),
+           "jobs submitted but still pending, queued or running when the run ended (at the "
+           "horizon, or never started by the scheduler)"),
+    _count("not_submitted", NEUTRAL, "jobs not submitted",
+           "jobs submitted after the horizon (`--horizon`): never seen by the scheduler, "
+           "not in `unfinished`; `jobs.csv` gives them `final_state` `UNFINISHED` with the "
+           "reason \"not submitted before the horizon\". 0 without a horizon"),
     _count("killed", LOWER, "jobs killed",
            "jobs killed at their walltime (`--walltime kill`). They are not finished: the "
            "means over finished jobs leave them out, as they leave out rejected jobs"),
@@ -135,7 +139,8 @@ SUMMARY: tuple[Metric, ...] = (
            "input records the loader could not turn into jobs (listed in `summary.json`); "
            "the same for every scheduler"),
     _seconds("makespan", "makespan",
-             "`t_end − t0`: last end − first submit (horizon − first submit when cut)"),
+             "`t_end − t0`: last end − first submit (horizon − first submit when cut: "
+             "`summary.json`'s `makespan_cut` is then `true` and the tables show `≥`)"),
     _seconds("mean_wait", "mean wait", "mean wait over **finished** jobs"),
     _seconds("median_wait", "median wait", "median wait over finished jobs"),
     _seconds("max_wait", "max wait", "maximum wait over finished jobs"),
@@ -154,21 +159,22 @@ SUMMARY: tuple[Metric, ...] = (
            "when the platform has no power model (below)"),
     Metric("edp_js", "J*s", LOWER, "EDP (J·s)", fmt_sci,
            "energy-delay product `energy_j · makespan`; missing with the energy"),
-    Metric("rental_cost", "currency", LOWER, "rental cost", fmt_ratio,
+    Metric("rental_cost", "currency", LOWER, "rental cost (price units)", fmt_ratio,
            "`Σ over nodes of hourly_price · charged_seconds / 3600`, in the unit of the "
-           "platform's hourly prices. `charged_seconds` is the whole window (makespan) for "
+           "platform's hourly prices (the tables say \"price units\": hetsched knows no "
+           "currency). `charged_seconds` is the whole window (makespan) for "
            "every node, unless the platform has on-demand nodes (ds-sim's servers; "
            "`SimResult.node_charged_seconds`): such a node is charged from boot completion to "
            "its last job's end, and nothing if no job used it. Absent (`null`, \"—\") when "
            "no node type has a price, like energy without a power model"),
-    Metric("total_cost", "currency", LOWER, "total job cost", fmt_ratio,
+    Metric("total_cost", "currency", LOWER, "total job cost (price units)", fmt_ratio,
            "Σ over jobs of what each job paid for the nodes it held (`jobs.csv` `cost`: for "
            "each node of its allocation, the time it held it × the node's price per second × "
            "its tasks there / the node's slots); jobs killed or still running at the end pay "
            "for the time they held their nodes, jobs that never ran pay 0. At most "
            "`rental_cost`: idle node time is paid by no job. Absent when no node type has a "
            "price", optional=True),
-    Metric("mean_cost", "currency", LOWER, "mean job cost", fmt_ratio,
+    Metric("mean_cost", "currency", LOWER, "mean job cost (price units)", fmt_ratio,
            "mean of `cost` over finished jobs; absent when no node type has a price",
            optional=True),
     Metric("busy_core_seconds", "core*s", LOWER, "busy core·s", fmt_sci,
@@ -219,8 +225,11 @@ RUN_TABLE: tuple[str, ...] = (
     "makespan", "mean_wait", "median_wait", "max_wait", "mean_turnaround", "mean_slowdown",
     "mean_bounded_slowdown", "max_bounded_slowdown", "mean_het_slowdown", "utilisation",
     "energy_j", "edp_js", "rental_cost", "total_cost", "mean_cost", "dssim_turnaround",
-    "dssim_utilisation", "finished", "rejected", "unfinished", "killed", "failed_kills",
-    "requeued", "work_lost", "skipped_records", "wall_seconds", "jobs_per_second")
+    "dssim_utilisation", "finished", "rejected", "unfinished", "not_submitted", "killed",
+    "failed_kills", "requeued", "work_lost", "skipped_records")
+#: The simulator's own speed: a footer line under ``hetsched run``'s and ``compare``'s
+#: tables, not metric rows (the CSV and JSON outputs keep them as values).
+RUN_FOOTER: tuple[str, ...] = ("wall_seconds", "jobs_per_second")
 #: The metrics ``hetsched report`` shows by default (those with a value).
 REPORT_METRICS: tuple[str, ...] = ("makespan", "mean_wait", "mean_bounded_slowdown",
                                    "mean_het_slowdown", "utilisation", "energy_j", "edp_js")

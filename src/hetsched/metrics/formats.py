@@ -5,6 +5,7 @@ a percent sign (the only place a share is shown in percent: docs/metrics.md)."""
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 
 def missing(x: float) -> bool:
@@ -12,14 +13,32 @@ def missing(x: float) -> bool:
     return isinstance(x, float) and not math.isfinite(x)
 
 
+#: Duration units: below which magnitude each is used, its name, its seconds.
+_DURATIONS = ((120, "s", 1), (7200, "min", 60), (172800, "h", 3600), (math.inf, "d", 86400))
+
+
+def _duration_unit(x: float) -> tuple[str, int]:
+    """The largest unit ``x`` seconds fit (below 120 s: s, 2 h: min, 2 d: h, else d)."""
+    return next((unit, scale) for limit, unit, scale in _DURATIONS if abs(x) < limit)
+
+
+def _in_unit(x: float, unit: str, scale: int) -> str:
+    return "—" if missing(x) else f"{x / scale:,.{1 if unit == 'min' else 2}f} {unit}"
+
+
 def fmt_seconds(x: float) -> str:
     """A duration in the largest fitting unit: ``42.5 s``, ``20.2 min``, ``5.90 h``, ``3.10 d``."""
-    if missing(x):
-        return "—"
-    for limit, unit, scale in ((120, "s", 1), (7200, "min", 60), (172800, "h", 3600)):
-        if abs(x) < limit:
-            return f"{x / scale:.{2 if unit != 'min' else 1}f} {unit}"
-    return f"{x / 86400:,.2f} d"
+    return "—" if missing(x) else _in_unit(x, *_duration_unit(x))
+
+
+def fmt_seconds_row(values: Sequence[float]) -> list[str]:
+    """Durations in one unit, the one :func:`fmt_seconds` gives the largest of them: a
+    table's row never mixes ``5.6 min`` and ``106.35 s``."""
+    finite = [abs(v) for v in values if not missing(v)]
+    if not finite:
+        return ["—"] * len(values)
+    unit = _duration_unit(max(finite))
+    return [_in_unit(v, *unit) for v in values]
 
 
 def fmt_wall_seconds(x: float) -> str:
@@ -27,20 +46,33 @@ def fmt_wall_seconds(x: float) -> str:
     return "—" if missing(x) else f"{x:.3f} s"
 
 
+def _si_prefix(x: float) -> tuple[str, float]:
+    """The largest of the prefixes "", k, M, G, T, P below which ``x`` is, and its scale."""
+    for power, prefix in enumerate(("", "k", "M", "G", "T")):
+        if abs(x) < 1000.0 ** (power + 1):
+            return prefix, 1000.0 ** power
+    return "P", 1000.0 ** 5
+
+
+def _in_si(x: float, unit: str, prefix: str, scale: float) -> str:
+    return "—" if missing(x) else f"{x / scale:,.2f} {prefix}{unit}"
+
+
 def fmt_si(x: float, unit: str) -> str:
     """``16057074.9, "J"`` -> ``16.06 MJ`` (k, M, G, T, P prefixes)."""
-    if missing(x):
-        return "—"
-    for prefix in ("", "k", "M", "G", "T"):
-        if abs(x) < 1000:
-            return f"{x:.2f} {prefix}{unit}"
-        x /= 1000
-    return f"{x:,.2f} P{unit}"
+    return "—" if missing(x) else _in_si(x, unit, *_si_prefix(x))
 
 
 def fmt_joules(x: float) -> str:
     """An energy with an SI prefix: ``16.06 MJ``."""
     return fmt_si(x, "J")
+
+
+def fmt_joules_row(values: Sequence[float]) -> list[str]:
+    """Energies with one prefix, the one :func:`fmt_joules` gives the largest of them."""
+    finite = [abs(v) for v in values if not missing(v)]
+    prefix = _si_prefix(max(finite)) if finite else ("", 1.0)
+    return [_in_si(v, "J", *prefix) for v in values]
 
 
 def fmt_ratio(x: float) -> str:

@@ -106,11 +106,13 @@ def summarize(result: SimResult) -> dict[str, float | int]:
     window = result.t_end - result.t0
     energy = total_energy(result)
     busy_core_s = float(result.node_busy_core_seconds.sum())
+    not_submitted = int(np.count_nonzero(result.not_submitted))
     summary: dict[str, float | int] = {
         "jobs": len(result.workload.jobs),
         "finished": result.count(JobState.FINISHED),
         "rejected": result.count(JobState.REJECTED),
-        "unfinished": result.count(JobState.UNFINISHED),
+        "unfinished": result.count(JobState.UNFINISHED) - not_submitted,
+        "not_submitted": not_submitted,
         "killed": result.count(JobState.KILLED),
         "failed_kills": failed_kills(result),
         "requeued": requeued(result),

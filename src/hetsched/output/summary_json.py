@@ -96,6 +96,7 @@ def summary(result: SimResult, options: Mapping[str, Any] | None = None) -> dict
                    "workload": input_entry(result.workload.source)},
         "options": {**(options or {}), "contention": result.contention},
         "metrics": summarize(result),
+        "makespan_cut": result.makespan_cut,
         "units": UNITS,
         "nodes": node_totals(result),
         "reservations": reservation_entries(result),

@@ -159,3 +159,21 @@ class SimResult:
 
     def count(self, state: JobState) -> int:
         return int(np.count_nonzero(self.state == state))
+
+    @property
+    def not_submitted(self) -> np.ndarray:
+        """Which jobs the horizon cut before their submission: ``UNFINISHED``, submitted
+        after it (the scheduler never saw them)."""
+        if self.horizon is None:
+            return np.zeros(len(self.state), dtype=bool)
+        submit = np.fromiter((job.submit for job in self.workload.jobs), float,
+                             len(self.workload.jobs))
+        return (self.state == JobState.UNFINISHED) & (submit > self.horizon)
+
+    @property
+    def makespan_cut(self) -> bool:
+        """Whether the horizon ended the run with jobs not done: ``t_end`` is the horizon (or
+        the first submission, for a horizon before it), not the last job's end, and the
+        makespan is a lower bound."""
+        return (self.horizon is not None and self.t_end == max(self.horizon, self.t0)
+                and bool((self.state == JobState.UNFINISHED).any()))

@@ -21,7 +21,8 @@ from hetsched.documents import file_stem
 from hetsched.files import check_exists, check_size, decode_text, read_text
 from hetsched.parsing import parse_float, parse_number, quote
 from hetsched.models.speed import on_slowest, work
-from hetsched.limits import MAX_FILE_BYTES, MAX_JOB_NUMBER, MAX_MEMORY_MB, MAX_TASKS, MAX_TIME
+from hetsched.limits import (MAX_FILE_BYTES, MAX_JOB_NUMBER, MAX_MEMORY_MB, MAX_TASKS, MAX_TIME,
+                             MIN_NONZERO)
 from hetsched.platform.model import Platform
 from hetsched.options import check_estimate_factor, check_placement, check_reference_speed
 from hetsched.workload.model import SPREAD, Job, SkippedRecord, Workload
@@ -188,6 +189,10 @@ def _check_table(table: np.ndarray, lines: np.ndarray, path: Path) -> None:
         column = table[:, COL[name]]
         fail(column != np.round(column), "must be a whole number, got {value}", COL[name])
     fail(table[:, COL["submit_time"]] < 0, "negative submit time {value}", COL["submit_time"])
+    for name in ("submit_time", "run_time", "requested_time"):
+        column = np.abs(table[:, COL[name]])
+        fail((column > 0) & (column < MIN_NONZERO),
+             f"must be 0 or at least {MIN_NONZERO:g} in magnitude, got {{value}}", COL[name])
     _check_unique_ids(table[:, COL["job_number"]], lines, path)
 
 
