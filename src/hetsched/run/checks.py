@@ -17,6 +17,13 @@ from hetsched.workload.model import Workload
 SIZE_KEYS = ("MaxProcs", "nb_res")
 
 
+def declared_cores(workload: Workload) -> int | None:
+    """The machine size in cores the workload's header gives (:data:`SIZE_KEYS`), if it is a
+    whole number >= 1."""
+    value = next((workload.metadata[k] for k in SIZE_KEYS if k in workload.metadata), None)
+    return value if _positive_int(value) else None
+
+
 def input_warnings(platform: Platform, workload: Workload, size_hint: str = "") -> list[str]:
     """One line per inconsistency between ``platform`` and ``workload``, and per note of the
     platform's loader (empty if none). ``size_hint`` is added in brackets to the warning that
