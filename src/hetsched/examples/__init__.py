@@ -1,6 +1,6 @@
 """Bundled example inputs: a small heterogeneous platform and a 200-job workload, and a small
 ds-sim configuration with its 30-job list, and a 10-task Montage-like workflow in WfCommons'
-WfFormat."""
+WfFormat, and the KIT ForHLR II-like platform the KIT trace was made for."""
 
 from __future__ import annotations
 
@@ -27,3 +27,9 @@ def dssim_config_path() -> Path:
 def wfformat_example_path() -> Path:
     """The bundled WfCommons WfFormat 1.5 workflow: 10 Montage-like tasks (hand-written)."""
     return Path(str(files(__name__).joinpath("montage_wfformat.json")))
+
+
+def kit_platform_path() -> Path:
+    """The bundled ForHLR II-like platform (``kit_like``: 1,152 × 20 cores plus 21 × 48, the
+    24,048 cores of the KIT-FH2 trace's MaxProcs)."""
+    return Path(str(files(__name__).joinpath("kit_fh2_platform.yaml")))
