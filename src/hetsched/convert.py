@@ -56,9 +56,7 @@ def trace_platform(workload: Workload) -> Platform:
     """The machine a workload was made for, as far as it says: the cores its header gives
     (SWF ``MaxProcs``, Batsim ``nb_res``), else its largest job's; one node at the nominal
     platform's speed, so run times read on that one stay the same."""
-    from hetsched.run.checks import declared_cores
-
-    cores = declared_cores(workload) or max((j.ntasks for j in workload.jobs), default=1)
+    cores = workload.declared_cores or max((j.ntasks for j in workload.jobs), default=1)
     return Platform.from_counts(workload.name, [(NodeType("trace", cores, 1.0), 1)])
 
 
