@@ -363,3 +363,52 @@ def test_batsim_refuses_a_profile_its_reader_refuses(tmp_path, fmt, change, prob
                                       "-p", str(platform_file), "--lossy"])
     assert_one_line_error(result, "w.json, job 2", problem)
     assert not out.exists()
+
+
+SWF_TRACE = """; MaxProcs: 64
+; MaxNodes: 4
+1 0 5 100 16 -1 -1 16 200 -1 1 3 1 -1 2 -1 -1 -1
+2 30 0 7 64 -1 -1 64 60 -1 1 4 1 -1 1 -1 -1 -1
+3 45 2 1234 1 -1 -1 1 -1 -1 1 3 1 -1 1 -1 -1 -1
+"""
+
+
+def test_swf_to_batsim_is_delays_without_lossy_and_reads_back_the_same(tmp_path):
+    """Batsim's routine conversion: run times become delays, requested times walltimes,
+    processors res, the header's MaxProcs nb_res; no --lossy, no warnings unless asked."""
+    import json
+
+    from hetsched.convert import nominal_platform
+    from hetsched.models.speed import run_time
+
+    swf, out = tmp_path / "t.swf", tmp_path / "t.json"
+    swf.write_text(SWF_TRACE)
+    result = CliRunner().invoke(app, ["convert", str(swf), str(out), "--to", "batsim"])
+    assert result.exit_code == 0, result.output
+    assert "warning" not in result.output
+    assert json.loads(out.read_text())["nb_res"] == 64
+    platform = nominal_platform()
+    speed = platform.slowest_speed
+    before, after = load_workload(swf, platform).jobs, load_workload(out, platform).jobs
+    assert [(j.id, j.submit, j.ntasks, run_time(j, speed)) for j in after] == [
+        (j.id, j.submit, j.ntasks, run_time(j, speed)) for j in before]
+    assert [run_time(j, speed) for j in after] == [100.0, 7.0, 1234.0]
+    # requested times are the walltimes; job 3 gave none: its estimate (its run time) is
+    assert [j.walltime for j in before] == [200.0, 60.0, None]
+    assert [j.walltime for j in after] == [200.0, 60.0, 1234.0]
+    shown = CliRunner().invoke(app, ["convert", str(swf), str(out), "--to", "batsim",
+                                     "--show-losses"])
+    assert shown.exit_code == 0 and "warning: 3 of 3 jobs" in shown.output
+
+
+def test_swf_to_batsim_without_maxprocs_takes_the_platform_or_the_largest_job(tmp_path):
+    import json
+
+    swf, out = tmp_path / "t.swf", tmp_path / "t.json"
+    swf.write_text(SWF_TRACE.replace("; MaxProcs: 64\n", ""))
+    convert(swf, out, "batsim")
+    assert json.loads(out.read_text())["nb_res"] == 64  # job 2's 64 processors
+    platform_file = tmp_path / "p.yaml"
+    write_yaml(PLATFORM, platform_file)
+    convert(swf, out, "batsim5", platform_file)
+    assert json.loads(out.read_text())["nb_res"] == PLATFORM.total_cores

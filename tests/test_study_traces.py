@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+import yaml
 from typer.testing import CliRunner
 
 from hetsched.cli.main import app
@@ -95,6 +96,35 @@ def test_derived_trace_caps_processors_and_rounds_submits_down(tmp_path) -> None
     assert [r[3] for r in rows] == ["100", "50"]  # run times untouched
 
 
+def test_derived_trace_header_matches_the_platforms_cores(tmp_path) -> None:
+    source = tmp_path / "t.swf"
+    source.write_text(SWF)
+    one = derive_trace(source, tmp_path / "one.swf", TraceSettings(64), cores=[1024, 1024])
+    lines = one.read_text().splitlines()
+    assert lines[0] == "; MaxProcs: 1024"
+    assert lines[1].endswith("processors capped at 64; MaxProcs 200 set to the platform's "
+                             "1024 cores")
+    two = derive_trace(source, tmp_path / "two.swf", TraceSettings(64), cores=[1696, 1024])
+    lines = two.read_text().splitlines()
+    assert not any(line.startswith("; MaxProcs") for line in lines)
+    assert lines[0].endswith("MaxProcs 200 removed (the platforms have 1024, 1696 cores)")
+
+
+@pytest.mark.parametrize("study", [*node_centric.STUDIES.values(), realistic.LEGACY],
+                         ids=[*node_centric.STUDIES, "realistic-legacy"])
+def test_a_studys_derived_trace_warns_of_no_machine_size_on_its_platforms(tmp_path,
+                                                                         study) -> None:
+    from hetsched.experiments.trace_studies import prepare
+    from hetsched.run.checks import input_warnings
+    from hetsched.workload.load import load_workload
+
+    spec = yaml.safe_load(prepare(study, tmp_path, kit()).read_text())
+    for entry in spec["platforms"]:
+        platform = load_platform(entry["file"])
+        trace = load_workload(tmp_path / study.trace, platform)
+        assert not [w for w in input_warnings(platform, trace) if "MaxProcs" in w]
+
+
 def test_derived_trace_names_file_line_and_field_of_a_bad_number(tmp_path) -> None:
     source = tmp_path / "bad.swf"
     source.write_text(SWF.replace(" 8 -1 -1 8 ", " 8 -1 -1 x8 "))
@@ -131,6 +161,7 @@ def test_node_centric_end_to_end_two_weeks(tmp_path) -> None:
             "--trace", str(kit())]
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
+    assert "MaxProcs" not in result.stderr  # the derived trace's header is the platform's
     with (out / "results.csv").open() as f:
         rows = list(csv.DictReader(f))
     assert list(rows[0]) == CONTRACT

@@ -25,15 +25,23 @@ from hetsched.workload.model import Workload
 SECONDS_FORMATS = ("swf", "batsim", "batsim5", "stg", "textbook")
 #: What ``--to`` picks when a suffix is ambiguous; ``.json`` defaults to the native format.
 SUFFIXES = {".swf": "swf", ".json": "json", ".yaml": "yaml", ".yml": "yaml", ".xml": None}
+#: (source format, target format) pairs that are the target's routine: an SWF trace as Batsim
+#: delay jobs, as Batsim's own converter writes it (run time the delay, requested time the
+#: walltime, processors ``res``). What they leave out is expected, so not refused.
+CONVENTIONAL = frozenset({("swf", "batsim"), ("swf", "batsim5")})
+#: The Batsim formats: their ``nb_res`` is the size of the platform written with.
+BATSIM_FORMATS = ("batsim", "batsim5", "batsim-ph", "batsim5-ph")
 
 
 @dataclass(frozen=True)
 class Conversion:
-    """What was written (or would have been): the kind, the format and the losses."""
+    """What was written (or would have been): the kind, the format and the losses;
+    ``conventional``: the losses are the target's routine (:data:`CONVENTIONAL`)."""
 
     kind: str
     fmt: str
     losses: list[str]
+    conventional: bool = False
 
 
 def nominal_platform() -> Platform:
@@ -42,6 +50,14 @@ def nominal_platform() -> Platform:
     from hetsched.limits import MAX_CORES_PER_NODE
 
     return Platform.from_counts("nominal", [(NodeType("nominal", MAX_CORES_PER_NODE, 1.0), 1)])
+
+
+def trace_platform(workload: Workload) -> Platform:
+    """The machine a workload was made for, as far as it says: the cores its header gives
+    (SWF ``MaxProcs``, Batsim ``nb_res``), else its largest job's; one node at the nominal
+    platform's speed, so run times read on that one stay the same."""
+    cores = workload.declared_cores or max((j.ntasks for j in workload.jobs), default=1)
+    return Platform.from_counts(workload.name, [(NodeType("trace", cores, 1.0), 1)])
 
 
 def input_kind(path: Path, data: Any) -> str:
@@ -161,14 +177,17 @@ def _convert_workload(source: Path, data: Any, out: Path, fmt: str,
     platform = load_platform(platform_path) if platform_path else nominal_platform()
     read = workload_from_document(source, data, platform)
     losses = _skipped(read) + losses_of(chosen, read, platform)
-    if losses and not lossy:
+    conventional = (source_fmt, fmt) in CONVENTIONAL
+    if losses and not (lossy or conventional):
         _refuse(losses, fmt)
+    if platform_path is None and fmt in BATSIM_FORMATS:
+        platform = trace_platform(read)  # its nb_res: the trace's machine
     # without a platform, the nominal one's size and speed say nothing about the jobs
     unknown = {"Note": None, "MaxProcs": None} if platform_path is None else {}
     header = {**unknown, **_kept_header(read, source_fmt, fmt),
               "Converted": f"from {source.name} by hetsched convert"}
     write(chosen, read, out, platform, header)
-    return Conversion("workload", fmt, losses)
+    return Conversion("workload", fmt, losses, conventional)
 
 
 #: Header lines that describe the file itself, written anew.

@@ -24,6 +24,9 @@ def convert_command(
         lossy: Annotated[bool, typer.Option(
             help="Write even if the target format cannot hold everything (the losses are "
             "printed as warnings).")] = False,
+        show_losses: Annotated[bool, typer.Option(
+            help="Print what the target cannot hold also in a conversion that is the "
+            "target's routine (SWF to Batsim delays), which needs no --lossy.")] = False,
         kind: Annotated[Optional[str], typer.Option(
             "--kind", help="What to read of IN: workload or platform. Default: what it holds "
             "(a ds-sim configuration: its job list; --kind platform reads its servers).")]
@@ -34,6 +37,6 @@ def convert_command(
 
     with user_errors():
         done = convert(source, out, to, platform, lossy, kind)
-    for line in done.losses:
+    for line in done.losses if show_losses or not done.conventional else ():
         warn(line)
     typer.echo(f"{source} → {out} ({done.kind}, {done.fmt})")

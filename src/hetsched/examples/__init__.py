@@ -1,8 +1,8 @@
 """Bundled example inputs: a small heterogeneous platform and a 200-job workload, and a small
 ds-sim configuration with its 30-job list, and a 10-task Montage-like workflow in WfCommons'
-WfFormat; HDeepRM's processor catalogue (``hdeeprm_*.json``: PyPI ``hdeeprm`` 0.3.1b1, MIT;
-copies of ``../shared/data/platforms/``), which ``hetsched generate platform`` reads by
-default."""
+WfFormat, the KIT ForHLR II-like platform the KIT trace was made for, and HDeepRM's processor
+catalogue (``hdeeprm_*.json``: PyPI ``hdeeprm`` 0.3.1b1, MIT; copies of
+``../shared/data/platforms/``), which ``hetsched generate platform`` reads by default."""
 
 from __future__ import annotations
 
@@ -34,3 +34,9 @@ def wfformat_example_path() -> Path:
 def hdeeprm_catalogue_path() -> Path:
     """The bundled catalogue's node types file (its processor types file lies beside it)."""
     return Path(str(files(__name__).joinpath("hdeeprm_node_types.json")))
+
+
+def kit_platform_path() -> Path:
+    """The bundled ForHLR II-like platform (``kit_like``: 1,152 × 20 cores plus 21 × 48, the
+    24,048 cores of the KIT-FH2 trace's MaxProcs)."""
+    return Path(str(files(__name__).joinpath("kit_fh2_platform.yaml")))

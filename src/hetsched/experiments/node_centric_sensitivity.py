@@ -20,7 +20,7 @@ from pydantic import AfterValidator, Field
 from hetsched.experiments.node_centric import (BATCHINGS, FAITHFUL, PAPER, STUDY,
                                                compare_with_paper, trace_name)
 from hetsched.experiments.node_centric_platforms import Setting, platform_document
-from hetsched.experiments.trace_studies import DATA, KIT_TRACE
+from hetsched.experiments.trace_studies import DATA, KIT_TRACE, platform_cores
 from hetsched.experiments.traces import derive_trace
 from hetsched.fileio import StrictModel
 
@@ -97,13 +97,14 @@ def prepare(out: Path, source: Path = KIT_TRACE, weeks: int | None = None,
     folder.mkdir(exist_ok=True)
     sweeps = []
     for batching in dict.fromkeys(s.batching for s in spec.settings):
-        derive_trace(source, out / trace_name(batching), BATCHINGS[batching])
         platforms = []
         for setting in dict.fromkeys(s for s in spec.settings if s.batching == batching):
             path = folder / f"{setting.label}.yaml"
             path.write_text(yaml.safe_dump(platform_document(setting), sort_keys=False),
                             encoding="utf-8")
             platforms.append({"file": f"platforms/{path.name}", "name": setting.label})
+        derive_trace(source, out / trace_name(batching), BATCHINGS[batching],
+                     platform_cores(out / entry["file"] for entry in platforms))
         workload = {"file": trace_name(batching), "name": batching, "split": "week",
                     "max_parts": weeks or spec.weeks}
         document = {"platforms": platforms, "workloads": [workload],

@@ -14,7 +14,7 @@ A study's output directory holds:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -73,15 +73,23 @@ def prepare(study: TraceStudy, out: Path, source: Path = KIT_TRACE,
     from hetsched.documents import read_structured
 
     out.mkdir(parents=True, exist_ok=True)
-    derive_trace(source, out / study.trace, study.settings)
     spec = dict(read_structured(DATA / study.spec))
     spec["platforms"] = [_shipped(entry) for entry in spec.get("platforms", [])]
+    derive_trace(source, out / study.trace, study.settings,
+                 platform_cores(entry["file"] for entry in spec["platforms"]))
     if max_parts is not None:
         spec["workloads"] = [{**entry, "max_parts": max_parts} for entry in spec["workloads"]]
     path = out / SPEC
     path.write_text(f"# {study.name}: written by `hetsched study {study.name}`\n"
                     + yaml.safe_dump(spec, sort_keys=False), encoding="utf-8")
     return path
+
+
+def platform_cores(files: Iterable[str | Path]) -> list[int]:
+    """The total cores of each platform file (the sizes a derived trace's header matches)."""
+    from hetsched.platform.load import load_platform
+
+    return [load_platform(Path(path)).total_cores for path in files]
 
 
 def _shipped(entry: object) -> object:

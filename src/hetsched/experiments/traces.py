@@ -3,6 +3,10 @@ count capped and, optionally, its submit time rounded down to a multiple of a st
 trace gives an SWF file; an IRMaSim workload JSON (``.json``) gives one, its ``ntasks``
 capped and its ``subtime`` rounded, the other fields kept.
 
+An SWF header's ``MaxProcs`` (the machine the trace was logged on) is made to match the
+platforms the study runs it on (``cores``: their sizes), so that running it warns of no
+mismatch: set to their cores when they share one size, removed when they differ.
+
 The derived file is written next to a study's results (never over the shared data). It is a
 deterministic function of the source file and the settings, so a sweep's keys, which hash the
 file's contents, stay the same when a study is run again and its runs are resumed.
@@ -10,6 +14,7 @@ file's contents, stay the same when a study is run again and its runs are resume
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -47,10 +52,12 @@ class TraceSettings:
         return time if step is None else (time // step) * step
 
 
-def derive_trace(source: str | Path, dest: str | Path, settings: TraceSettings) -> Path:
+def derive_trace(source: str | Path, dest: str | Path, settings: TraceSettings,
+                 cores: Collection[int] = ()) -> Path:
     """Write ``source`` with ``settings`` applied to ``dest``, in the same format (SWF, or
-    IRMaSim JSON when ``dest`` ends in ``.json``): an SWF's header lines kept (with one
-    comment line saying what changed), data lines rewritten field by field."""
+    IRMaSim JSON when ``dest`` ends in ``.json``): an SWF's header lines kept (``MaxProcs``
+    matched to the platforms' ``cores``, if given; with one comment line saying what
+    changed), data lines rewritten field by field."""
     source, dest = Path(source), Path(dest)
     irmasim = dest.suffix.lower() == ".json"
     if (source.suffix.lower() == ".json") != irmasim:
@@ -59,14 +66,39 @@ def derive_trace(source: str | Path, dest: str | Path, settings: TraceSettings) 
     if irmasim:
         return _derive_irmasim(source, dest, settings)
     lines = read_text(source).splitlines()
-    header = [line for line in lines if line.lstrip().startswith(";")]
+    header, machine = _matched_header([line for line in lines if line.lstrip().startswith(";")],
+                                      cores)
     data = [(n, line) for n, line in enumerate(lines, 1)
             if line.strip() and not line.lstrip().startswith(";")]
-    out = header + [f"; Derived by hetsched from {source.name}: {settings.describe()}"]
+    changes = "; ".join(part for part in (settings.describe(), machine) if part)
+    out = header + [f"; Derived by hetsched from {source.name}: {changes}"]
     out += [_rewrite(line, number, source, settings) for number, line in data]
     dest.parent.mkdir(parents=True, exist_ok=True)
     dest.write_text("\n".join(out) + "\n", encoding="utf-8")
     return dest
+
+
+def _matched_header(header: list[str], cores: Collection[int]) -> tuple[list[str], str]:
+    """``header`` with its ``MaxProcs`` line made to match platforms of ``cores`` (kept when
+    none are given), and what was done, for the derivation's comment line."""
+    sizes = sorted(set(cores))
+    found = [line for line in header if _key(line) == "MaxProcs"]
+    if not sizes or not found:
+        return header, ""
+    original = found[0].split(":", 1)[1].strip()
+    if len(sizes) == 1:
+        kept = [f"; MaxProcs: {sizes[0]}" if _key(line) == "MaxProcs" else line
+                for line in header]
+        return kept, f"MaxProcs {original} set to the platform's {sizes[0]} cores"
+    return ([line for line in header if _key(line) != "MaxProcs"],
+            f"MaxProcs {original} removed (the platforms have {', '.join(map(str, sizes))} "
+            "cores)")
+
+
+def _key(line: str) -> str:
+    """The key of a header line ``; Key: value`` (empty if it has none)."""
+    text = line.lstrip().lstrip(";").strip()
+    return text.split(":", 1)[0].strip() if ":" in text else ""
 
 
 def _rewrite(line: str, number: int, source: Path, settings: TraceSettings) -> str:

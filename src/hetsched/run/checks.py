@@ -10,11 +10,7 @@ from __future__ import annotations
 from hetsched.models.speed import missing_types
 from hetsched.parsing import quote
 from hetsched.platform.model import Platform
-from hetsched.workload.model import Workload
-
-#: Header keys giving the size, in cores, of the machine a workload was made for (SWF
-#: ``MaxProcs``; Batsim ``nb_res``, whose resources hetsched reads as cores).
-SIZE_KEYS = ("MaxProcs", "nb_res")
+from hetsched.workload.model import SIZE_KEYS, Workload
 
 
 def input_warnings(platform: Platform, workload: Workload, size_hint: str = "") -> list[str]:
@@ -52,17 +48,13 @@ def _size(platform: Platform, workload: Workload, hint: str) -> str | None:
     key = next((k for k in SIZE_KEYS if k in workload.metadata), None)
     if key is None or workload.metadata[key] == platform.total_cores:
         return None
-    if not _positive_int(workload.metadata[key]):
+    if workload.declared_cores is None:
         return (f"{_label(workload.source, workload.name, 'workload')}: the trace's header "
                 f"{key} {quote(str(workload.metadata[key]))} is not a whole number >= 1; the "
                 "platform's cores are not compared with it")
     return (f"{_label(workload.source, workload.name, 'workload')}: the trace's header says "
             f"{key} {workload.metadata[key]}, the platform {platform.name} has "
             f"{platform.total_cores} cores" + (f" ({hint})" if hint else ""))
-
-
-def _positive_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value > 0
 
 
 def _power(platform: Platform) -> str | None:

@@ -1,7 +1,7 @@
 """The sweep file (YAML or JSON): what to run, checked before anything runs.
 
 ```yaml
-platforms: [../shared/data/platforms/irmasim_kit_80node.json]   # default: the bundled example
+platforms: [src/hetsched/examples/kit_fh2_platform.yaml]        # default: the bundled example
 workloads:                                                      # default: the bundled example
   - ../shared/data/traces/lublin_256.swf
   - {file: ../shared/data/traces/kit_fh2_2016_first25k.swf, name: kit, split: week}

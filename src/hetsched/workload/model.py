@@ -155,6 +155,11 @@ class SkippedRecord:
     reason: str
 
 
+#: Header keys giving the size, in cores, of the machine a workload was made for (SWF
+#: ``MaxProcs``; Batsim ``nb_res``, whose resources hetsched reads as cores).
+SIZE_KEYS = ("MaxProcs", "nb_res")
+
+
 @dataclass(frozen=True)
 class Workload:
     """Jobs in submission order (stable for equal times); ``Job.index`` is the position.
@@ -191,6 +196,14 @@ class Workload:
 
     def __len__(self) -> int:
         return len(self.jobs)
+
+    @property
+    def declared_cores(self) -> int | None:
+        """The machine size in cores its header gives (:data:`SIZE_KEYS`), if it is a whole
+        number >= 1."""
+        value = next((self.metadata[k] for k in SIZE_KEYS if k in self.metadata), None)
+        usable = isinstance(value, int) and not isinstance(value, bool) and value > 0
+        return value if usable else None
 
 
 def _check_finite(job: Job) -> None:
