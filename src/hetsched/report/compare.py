@@ -36,8 +36,8 @@ if TYPE_CHECKING:
     from numpy.typing import ArrayLike
 
 __all__ = ["HIGHER", "LOWER", "NEUTRAL", "TIE_TOLERANCE", "better", "changes", "check_columns",
-           "medians", "relative_change", "representative", "schedulers", "winners", "winning",
-           "wins"]
+           "check_one_run_per_case", "medians", "relative_change", "representative",
+           "schedulers", "winners", "winning", "wins"]
 #: Values this close to the best (relative) tie with it: the same result computed in another
 #: order may differ in the last bits.
 TIE_TOLERANCE = 1e-9
@@ -110,7 +110,7 @@ def winning(frame: pandas.DataFrame, metric: str, cases: Sequence[str],
 
     check_columns(frame, [by, *cases, metric], "column")
     direction = better(metric, catalogue)
-    _check_one_run_per_case(frame, cases, by)
+    check_one_run_per_case(frame, cases, by)
     if direction is NEUTRAL:
         return pandas.Series(False, index=frame.index)
     scores = _numbers(frame[metric]) * (-1.0 if direction is HIGHER else 1.0)
@@ -153,7 +153,8 @@ def wins(frame: pandas.DataFrame, metrics: Sequence[str], cases: Sequence[str],
     return pandas.DataFrame(table, index=names, columns=list(metrics)).fillna(0).astype(int)
 
 
-def _check_one_run_per_case(frame: pandas.DataFrame, cases: Sequence[str], by: str) -> None:
+def check_one_run_per_case(frame: pandas.DataFrame, cases: Sequence[str], by: str) -> None:
+    """A one-line :class:`ConfigError` when a scheduler has two runs in one case."""
     repeated = frame.duplicated([*cases, by], keep=False)
     if repeated.any():
         row = frame[repeated].iloc[0]
