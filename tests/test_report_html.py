@@ -21,6 +21,8 @@ import hetsched
 from hetsched.cli.main import app
 from hetsched.examples import default_platform_path, default_workload_path
 from hetsched.report import compare, html
+from hetsched.report.paired import paired
+from hetsched.report.sweep_report import paired_cell, row_cells
 from hetsched.sweep.store import open_store
 from support import assert_one_line_error
 
@@ -88,8 +90,9 @@ def test_the_report_holds_the_medians_changes_and_wins_of_the_runs(store: Path,
     runs = hetsched.load_results(store, "horizon=null")
     medians = compare.medians(runs, ["makespan", "utilisation"])
     section = text[text.index("<h2>horizon=none"):text.index("<h2>horizon=7200")]
-    for name in medians.index:
-        assert html.number(medians.loc[name, "makespan"]) in section
+    for cell in row_cells("makespan", medians["makespan"].tolist()):
+        assert f"<td>{cell}<" in section or f'<td class="best">{cell}<' in section
+    assert "e+" not in section[section.index("Medians and change"):]
     change = compare.changes(medians, "fcfs").loc["easy:node=high_gflops", "makespan"]
     assert html.percent(change) in section
     wins = compare.wins(runs, ["makespan"], ["part", "seed"])
@@ -112,6 +115,34 @@ def test_the_run_shown_is_simulated_again_and_matches_the_store(store: Path,
     assert row["scheduler"] == "fcfs"  # by default the baseline's median run
 
 
+def test_the_report_holds_the_paired_changes_of_each_case(store: Path, report: Path) -> None:
+    text = report.read_text()
+    section = text[text.index("<h2>horizon=7200"):]
+    section = section[section.index("Paired changes against fcfs"):section.index("Wins per")]
+    runs = hetsched.load_results(store, "horizon=7200")
+    found = paired(runs, ["makespan", "utilisation"], ["part", "seed"], "fcfs")
+    assert [p.pairs for p in found] == [6] * 4  # 3 parts × 2 seeds per scheduler
+    for summary in found:
+        cell, _ = paired_cell(summary)
+        assert cell in section
+        assert ("too few pairs" in cell) == (summary.p_value is None)
+    assert "(the default: fcfs when it ran" not in text and "chosen with --baseline" in text
+
+
+def test_the_default_baseline_is_fcfs_and_the_page_says_so(store: Path, tmp_path: Path) -> None:
+    result = runner.invoke(app, ["report", str(store), "--out", str(tmp_path), "-m",
+                                 "makespan,edp_js", "--no-run-figures", "-w", "scheduler~easy*"])
+    assert result.exit_code == 0, result.output
+    assert "2 groups, 2 metrics, baseline easy" in result.stdout  # no fcfs: the first name
+    text = (tmp_path / "report.html").read_text()
+    assert "the default: fcfs when it ran, else the first scheduler alphabetically" in text
+    runs = hetsched.load_results(store, "scheduler~easy*", "horizon=null")
+    medians = compare.medians(runs, ["edp_js"])["edp_js"].tolist()
+    cells = row_cells("edp_js", medians)
+    assert cells == ["37.24 GJ·s", "26.67 GJ·s"]  # not 3.724e+10
+    assert all(cell in text for cell in cells)
+
+
 def test_run_picks_a_run_by_key_prefix_and_svg_figures(store: Path, tmp_path: Path) -> None:
     runs = hetsched.load_results(store, "scheduler=easy", "part=2", "seed=1", "horizon=7200")
     key = runs["key"].iloc[0]
@@ -119,7 +150,7 @@ def test_run_picks_a_run_by_key_prefix_and_svg_figures(store: Path, tmp_path: Pa
                                  "-m", "makespan,energy_j", "-m", "utilisation",
                                  "--where", "horizon=7200", "-f", "svg"])
     assert result.exit_code == 0, result.output
-    assert f"1 group, 3 metrics, baseline easy; figures of run {key[:12]}" in result.stdout
+    assert f"1 group, 3 metrics, baseline fcfs; figures of run {key[:12]}" in result.stdout
     text = (tmp_path / "report.html").read_text()
     assert key in text and "mean_wait" not in text
     for _, mime, data in images(tmp_path / "report.html"):

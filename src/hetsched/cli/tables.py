@@ -11,8 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from hetsched.metrics.catalogue import METRICS, RUN_FOOTER, RUN_TABLE, Metric
-from hetsched.metrics.formats import (fmt_joules, fmt_joules_row, fmt_seconds,
-                                      fmt_seconds_row, missing)
+from hetsched.metrics.formats import fmt_row, missing
 
 if TYPE_CHECKING:
     from hetsched.experiments.dssim_table import Cell
@@ -43,12 +42,7 @@ def _cells(metric: Metric, values: Sequence[float], cut: Sequence[bool]) -> list
     """A row's cells: durations (energies) in one unit (prefix) for the whole row; a makespan
     the horizon cut
     (``cut``) is a lower bound, shown ``≥ 6.04 h``."""
-    if metric.format is fmt_seconds:
-        cells = fmt_seconds_row(values)
-    elif metric.format is fmt_joules:
-        cells = fmt_joules_row(values)
-    else:
-        cells = [metric.format(v) for v in values]
+    cells = fmt_row(metric.format, values)
     if metric.key == "makespan":
         cells = [f"≥ {cell}" if is_cut else cell for cell, is_cut in zip(cells, cut)]
     return cells

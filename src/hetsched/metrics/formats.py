@@ -5,7 +5,7 @@ a percent sign (the only place a share is shown in percent: docs/metrics.md)."""
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 
 def missing(x: float) -> bool:
@@ -68,11 +68,26 @@ def fmt_joules(x: float) -> str:
     return fmt_si(x, "J")
 
 
-def fmt_joules_row(values: Sequence[float]) -> list[str]:
-    """Energies with one prefix, the one :func:`fmt_joules` gives the largest of them."""
+def fmt_si_row(values: Sequence[float], unit: str) -> list[str]:
+    """Values with one SI prefix, the one :func:`fmt_si` gives the largest of them."""
     finite = [abs(v) for v in values if not missing(v)]
     prefix = _si_prefix(max(finite)) if finite else ("", 1.0)
-    return [_in_si(v, "J", *prefix) for v in values]
+    return [_in_si(v, unit, *prefix) for v in values]
+
+
+def fmt_joules_row(values: Sequence[float]) -> list[str]:
+    """Energies with one prefix, the one :func:`fmt_joules` gives the largest of them."""
+    return fmt_si_row(values, "J")
+
+
+def fmt_row(fmt: Callable[[float], str], values: Sequence[float]) -> list[str]:
+    """A table row's values as ``fmt`` shows them, durations (energies) in one unit (SI
+    prefix) for the whole row: a row never mixes ``5.6 min`` and ``106.35 s``."""
+    if fmt is fmt_seconds:
+        return fmt_seconds_row(values)
+    if fmt is fmt_joules:
+        return fmt_joules_row(values)
+    return [fmt(v) for v in values]
 
 
 def fmt_ratio(x: float) -> str:

@@ -38,13 +38,16 @@ RESAMPLES = 9999
 @dataclass(frozen=True)
 class Paired:
     """One scheduler against the baseline on one metric. ``pairs``: cases where both have a
-    value; ``median``, ``low``, ``high``: the median relative change and its confidence
-    interval (NaN without pairs; ``low == high == median`` for one pair or equal changes);
-    ``p_value``: Wilcoxon's two-sided p, ``None`` when too few pairs to test."""
+    value (and the baseline's is not 0); ``changed``: those whose change is not 0 (within
+    :data:`~hetsched.report.compare.TIE_TOLERANCE`), what the test counts; ``median``,
+    ``low``, ``high``: the median relative change and its confidence interval (NaN without
+    pairs; ``low == high == median`` for one pair or equal changes); ``p_value``: Wilcoxon's
+    two-sided p, ``None`` when too few pairs to test."""
 
     scheduler: str
     metric: str
     pairs: int
+    changed: int
     median: float
     low: float
     high: float
@@ -59,15 +62,15 @@ def can_test(nonzero: int) -> bool:
 
 def paired_changes(frame: pandas.DataFrame, metric: str, cases: Sequence[str],
                    baseline: str, by: str = "scheduler") -> pandas.DataFrame:
-    """One row per case (in order of appearance) where the baseline has a value, one column
-    per other scheduler: its relative change of ``metric`` against the baseline's run of that
-    case (NaN where it has no run or no value)."""
+    """One row per case (numbered in order of appearance) where the baseline has a value, one
+    column per other scheduler: its relative change of ``metric`` against the baseline's run
+    of that case (NaN where it has no run or no value)."""
     import pandas
 
     check_columns(frame, [by, *cases, metric], "column")
     check_one_run_per_case(frame, cases, by)
-    case = (frame[list(cases)].astype(str).agg(" | ".join, axis=1) if cases
-            else pandas.Series("", index=frame.index))
+    case = (frame.groupby(list(cases), sort=False, dropna=False).ngroup() if cases
+            else pandas.Series(0, index=frame.index))
     values = pandas.DataFrame({"case": case, "by": frame[by].astype(str),
                                "value": pandas.to_numeric(frame[metric], errors="coerce")})
     table = values.pivot(index="case", columns="by", values="value")
@@ -96,10 +99,11 @@ def _summary(name: str, metric: str, changes: numpy.ndarray, seed: int) -> Paire
     import numpy as np
 
     if len(changes) == 0:
-        return Paired(name, metric, 0, np.nan, np.nan, np.nan, None)
+        return Paired(name, metric, 0, 0, np.nan, np.nan, np.nan, None)
     median = float(np.median(changes))
     low, high = _interval(changes, seed)
-    return Paired(name, metric, len(changes), median, low, high, _wilcoxon(changes))
+    moved = changes[np.abs(changes) > TIE_TOLERANCE]
+    return Paired(name, metric, len(changes), len(moved), median, low, high, _wilcoxon(moved))
 
 
 def _interval(changes: numpy.ndarray, seed: int) -> tuple[float, float]:
@@ -116,13 +120,10 @@ def _interval(changes: numpy.ndarray, seed: int) -> tuple[float, float]:
     return float(result.confidence_interval.low), float(result.confidence_interval.high)
 
 
-def _wilcoxon(changes: numpy.ndarray) -> float | None:
-    """Wilcoxon's two-sided p that the changes are centred on 0; changes within
-    :data:`~hetsched.report.compare.TIE_TOLERANCE` of 0 are no change (dropped)."""
-    import numpy as np
+def _wilcoxon(moved: numpy.ndarray) -> float | None:
+    """Wilcoxon's two-sided p that the non-zero changes ``moved`` are centred on 0."""
     from scipy import stats
 
-    moved = changes[np.abs(changes) > TIE_TOLERANCE]
     if not can_test(len(moved)):
         return None
     return float(stats.wilcoxon(moved).pvalue)

@@ -6,7 +6,11 @@ Runs are comparable when they share the sweep's axes (platform, workload and spl
 options): by default each combination of the axes that vary in the selection is one group.
 Within a group a *case* is the runs of every scheduler on one part and seed; wins count, per
 case, the schedulers with the best value (:mod:`hetsched.report.compare`). Failed runs are
-counted and left out.
+counted and left out. Paired changes (:mod:`hetsched.report.paired`) compare each scheduler
+with the baseline case by case.
+
+The baseline is ``--baseline``, else :data:`DEFAULT_BASELINE` when it ran, else the first
+scheduler in the store's order (alphabetical).
 """
 
 from __future__ import annotations
@@ -17,8 +21,10 @@ from pathlib import Path
 from typing import Any
 
 from hetsched.errors import ConfigError, InputError, did_you_mean, option_name
-from hetsched.metrics.catalogue import HIGHER, NEUTRAL, REPORT_METRICS
+from hetsched.metrics.catalogue import HIGHER, METRICS, NEUTRAL, REPORT_METRICS
+from hetsched.metrics.formats import fmt_row, fmt_sci, fmt_si_row
 from hetsched.report import compare, html
+from hetsched.report.paired import Paired
 from hetsched.run.options import RUN_OPTIONS
 
 #: The axes of a sweep that make runs incomparable (besides the scheduler).
@@ -26,12 +32,14 @@ AXES = ("platform", "workload", "split", *RUN_OPTIONS)
 #: What identifies a case within a group: the axes, the part and the seed.
 CASE = (*AXES, "part", "seed")
 REPORT_FILE = "report.html"
+#: The baseline when ``--baseline`` is not given and it ran.
+DEFAULT_BASELINE = "fcfs"
 
 
 @dataclass(frozen=True)
 class ReportOptions:
     """What ``hetsched report`` was asked: ``None`` for the defaults (every default metric
-    with a value, the first scheduler as baseline, the groups by varying axes, the median
+    with a value, :func:`default_baseline`, the groups by varying axes, the median
     run of the baseline by the first metric)."""
 
     baseline: str | None = None
@@ -63,7 +71,7 @@ def write_report(store: str | Path, out_dir: str | Path,
     runs, failed = _select(store, options.where)
     metrics, notes = _metrics(runs, options.metrics)
     names = compare.schedulers(runs)
-    baseline = options.baseline or names[0]
+    baseline = options.baseline or default_baseline(names)
     if baseline not in names:
         raise ConfigError(f"{option_name('baseline')}: no run of scheduler '{baseline}' (the "
                           f"runs have {', '.join(names)}){did_you_mean(baseline, names)}")
@@ -80,6 +88,11 @@ def write_report(store: str | Path, out_dir: str | Path,
     report.path.write_text(html.page(f"hetsched report: {Path(store).name}", body),
                            encoding="utf-8")
     return report
+
+
+def default_baseline(names: Sequence[str]) -> str:
+    """:data:`DEFAULT_BASELINE` if among ``names``, else the first of them."""
+    return DEFAULT_BASELINE if DEFAULT_BASELINE in names else names[0]
 
 
 def _select(store: str | Path, where: Sequence[str]) -> tuple[Any, int]:
@@ -136,17 +149,26 @@ def _header(store: str | Path, report: Report, options: ReportOptions) -> str:
     where = " and ".join(f"<code>{html.escape(w)}</code>" for w in options.where) or "all runs"
     failed = f", {report.failed:,} failed runs left out" if report.failed else ""
     notes = "".join(f'<p class="note">{html.escape(n)}</p>' for n in report.notes)
+    chosen = ("chosen with --baseline" if options.baseline else f"the default: "
+              f"{DEFAULT_BASELINE} when it ran, else the first scheduler alphabetically; "
+              "choose another with --baseline")
     return (f"<h1>hetsched report: {html.escape(Path(store).name)}</h1>"
             f"<p>{report.runs:,} runs ({where}{failed}) in {report.groups} group"
-            f"{'s' * (report.groups != 1)}; baseline <b>{html.escape(report.baseline)}</b>. "
+            f"{'s' * (report.groups != 1)}; baseline <b>{html.escape(report.baseline)}</b> "
+            f"({chosen}). "
             "Medians over each scheduler's runs; changes are relative to the baseline's "
             "median; wins count, per part and seed, the schedulers with the best value "
-            "(ties count for each).</p>" + notes)
+            "(ties count for each). Paired changes compare each scheduler with the baseline "
+            "case by case (same part and seed; cases where the baseline's value is 0 left out): "
+            "the median change, its bootstrap 95 % confidence interval and the two-sided "
+            "Wilcoxon signed-rank p of the changed pairs; with 5 or fewer changed pairs the "
+            "smallest possible p exceeds 0.05, so no test is shown.</p>" + notes)
 
 
 def _group_section(label: str, runs: Any, metrics: list[str], baseline: str, fmt: str) -> str:
     from hetsched.report.box_plots import box_plots
     from hetsched.report.mpl import figure_bytes
+    from hetsched.report.paired import paired
 
     medians = compare.medians(runs, metrics)
     cases = [c for c in CASE if c in runs.columns]
@@ -158,6 +180,8 @@ def _group_section(label: str, runs: Any, metrics: list[str], baseline: str, fmt
             + html.image(figure, fmt, f"box plots: {label}")
             + "<h3>Medians and change against the baseline</h3>"
             + _medians_table(medians, baseline, runs)
+            + f"<h3>Paired changes against {html.escape(baseline)} (per case)</h3>"
+            + _paired_table(paired(runs, metrics, cases, baseline), metrics)
             + f"<h3>Wins per metric (of {count:,} cases; ties count for each)</h3>"
             + _wins_table(wins))
 
@@ -176,14 +200,47 @@ def _medians_table(medians: Any, baseline: str, runs: Any) -> str:
         column = medians[metric]
         best = _best(column, metric)
         cells = [(html.escape(metric_label(metric)), "")]
+        shown = dict(zip(names, row_cells(metric, column.tolist())))
         for name in names:
-            text = html.number(column[name])
+            text = html.escape(shown[name])
             if baseline in names and name != baseline:
                 change = changes.loc[name, metric]
                 text += f'<br><span class="{_tone(change, metric)}">{html.percent(change)}</span>'
             cells.append((text, "best" if column[name] == best else ""))
         rows.append(cells)
     return html.table(header, rows)
+
+
+def row_cells(metric: str, values: Sequence[float]) -> list[str]:
+    """A table row's values of ``metric`` as the catalogue formats them, in one unit for the
+    row; products of units (EDP in J·s, core·s) with an SI prefix instead of an exponent."""
+    declared = METRICS.find(metric)
+    if declared.format is fmt_sci:
+        return fmt_si_row(values, declared.unit.replace("*", "·"))
+    return fmt_row(declared.format, values)
+
+
+def _paired_table(found: list[Paired], metrics: list[str]) -> str:
+    """A row per scheduler, a column per metric: its paired summary (:func:`paired_cell`)."""
+    names = list(dict.fromkeys(p.scheduler for p in found))
+    by = {(p.scheduler, p.metric): p for p in found}
+    rows = [[(html.escape(name), "")]
+            + [paired_cell(by[name, metric]) for metric in metrics] for name in names]
+    return html.table(["scheduler", *metrics], rows)
+
+
+def paired_cell(found: Paired) -> tuple[str, str]:
+    """``−35.0 % [−60.0 %, −10.0 %]`` over ``p = 0.031 (6 pairs)``, or "too few pairs to
+    test"; coloured by the median change's direction."""
+    if found.pairs == 0:
+        return "no pairs", ""
+    interval = f"[{html.percent(found.low)}, {html.percent(found.high)}]"
+    test = ("too few pairs to test" if found.p_value is None
+            else f"p = {found.p_value:.2g}")
+    text = (f'<span class="{_tone(found.median, found.metric)}">{html.percent(found.median)}'
+            f"</span> {interval}<br>{test} ({found.pairs} pair{'s' * (found.pairs != 1)}, "
+            f"{found.changed} changed)")
+    return text, ""
 
 
 def _wins_table(wins: Any) -> str:
