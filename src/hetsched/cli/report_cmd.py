@@ -1,5 +1,5 @@
 """``hetsched report STORE``: a self-contained HTML report of a results store (box plots,
-medians and changes against a baseline, wins per metric, the figures of one run)."""
+medians and changes against a baseline, paired changes, wins per metric, the figures of one run)."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ def report_command(
             "<STORE stem>-report.")] = None,
         baseline: Annotated[Optional[str], typer.Option(
             help="Scheduler the changes are relative to (as written in the sweep file). "
-            "Default: the first scheduler of the runs.")] = None,
+            "Default: fcfs when it ran, else the first scheduler alphabetically.")] = None,
         metric: Annotated[Optional[list[str]], typer.Option(
             "--metric", "-m", help="Metric to report (repeat, or comma-separated). Default: "
             f"{', '.join(REPORT_METRICS)} (those with a value).")] = None,
@@ -49,8 +49,9 @@ def report_command(
     """Write an HTML report of a results store: one file, figures embedded.
 
     Per group of comparable runs: box plots per metric, medians and their
-    change against a baseline, wins per metric (ties count for each); then
-    the figures of one run.
+    change against a baseline, paired changes per part and seed (median, 95 %
+    bootstrap interval, Wilcoxon p), wins per metric (ties count for each);
+    then the figures of one run.
     """
     from hetsched.report.sweep_report import ReportOptions, write_report
 
