@@ -45,11 +45,6 @@ def table(header: Sequence[str], rows: Iterable[Sequence[tuple[str, str]]]) -> s
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
-def number(value: float) -> str:
-    """Four significant digits, thousands separated; ``—`` for a missing value."""
-    return "—" if value is None or math.isnan(value) else f"{value:,.4g}"
-
-
 def percent(change: float) -> str:
     """A relative change as ``+3.2 %``; ``—`` when missing."""
     return "—" if change is None or math.isnan(change) else f"{change * 100:+.1f} %"
