@@ -11,7 +11,8 @@ from matplotlib.ticker import EngFormatter, PercentFormatter
 
 import hetsched
 from hetsched.report.mpl import axis_label
-from hetsched.report.run_data import RunData, read_run_dir
+from hetsched.report.overlay import identical, overlay
+from hetsched.report.run_data import RunData, from_result, read_run_dir
 from hetsched.report.run_figures import FIGURES, jobs_over_time, power_energy, utilisation
 
 
@@ -83,3 +84,23 @@ def test_titles_name_the_workload_and_the_platform_once_each(run_dir, tmp_path):
     summary["inputs"] = {"platform": {"path": None}, "workload": {"path": None}}
     (copy / "summary.json").write_text(json.dumps(summary))
     assert read_run_dir(copy).title == "easy · easy · seed 0"  # in-memory: the folder's name
+
+
+def test_overlaid_runs_differ_in_line_style_and_equal_ones_say_so():
+    runs = {name: from_result(hetsched.simulate(None, None, name).result, name)
+            for name in ("fcfs", "easy")}
+    runs["fcfs again"] = runs["fcfs"]
+    assert identical(runs) == {"fcfs again": "fcfs"}
+    fig = overlay(runs, title="default_workload on default_platform")
+    energy, running, queued = fig.axes
+    for ax in fig.axes:
+        assert len({line.get_linestyle() for line in ax.get_lines()}) == 3
+    texts = [t.get_text() for t in energy.get_legend().get_texts()]
+    assert texts[2].startswith("fcfs again (identical to fcfs), ") and texts[2].endswith(" MJ")
+    assert running.get_legend() is None and queued.get_legend() is None  # one legend
+    assert energy.yaxis.get_major_formatter().unit == "J"
+    assert energy.get_ylabel() == "cumulative energy (J)"
+    fig.canvas.draw()
+    for ax in (running, queued):
+        ticks = ax.get_yticks()
+        assert np.array_equal(ticks, np.round(ticks))
