@@ -6,6 +6,7 @@ import json
 import shutil
 
 import numpy as np
+import pandas
 import pytest
 from matplotlib.ticker import EngFormatter, PercentFormatter
 
@@ -104,3 +105,19 @@ def test_overlaid_runs_differ_in_line_style_and_equal_ones_say_so():
     for ax in (running, queued):
         ticks = ax.get_yticks()
         assert np.array_equal(ticks, np.round(ticks))
+
+
+def test_box_plots_use_the_catalogues_labels_and_si_prefixes():
+    from hetsched.experiments.node_centric import STUDY
+    from hetsched.report.box_plots import box_plots
+
+    frame = pandas.DataFrame({"scheduler": ["a", "a", "b", "b"], "energy": [4e9, 5e9, 6e9, 7e9],
+                              "edp": [2e16, 3e16, 4e16, 5e16], "makespan": [1e5, 2e5, 3e5, 4e5]})
+    fig = box_plots(frame, ["energy", "edp", "makespan"], catalogue=STUDY.catalogue)
+    fig.canvas.draw()
+    energy, edp, makespan = fig.axes[:3]
+    assert energy.get_title() == "energy (J), lower is better"
+    assert edp.get_title() == "EDP (J·s), lower is better"
+    assert [ax.yaxis.get_major_formatter().unit for ax in (energy, edp, makespan)] == [
+        "J", "J·s", "s"]
+    assert all(ax.yaxis.get_offset_text().get_text() == "" for ax in fig.axes)
