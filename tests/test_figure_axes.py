@@ -79,7 +79,7 @@ def test_no_axis_draws_an_offset_text_even_for_huge_values(run_dir):
 def test_titles_name_the_workload_and_the_platform_once_each(run_dir, tmp_path):
     title = read_run_dir(run_dir).title
     assert title == "easy · default_workload on default_platform · seed 0"
-    assert jobs_over_time(read_run_dir(run_dir)).axes[0].get_title(loc="left").startswith(title)
+    assert jobs_over_time(read_run_dir(run_dir)).get_suptitle().startswith(title)
     copy = shutil.copytree(run_dir, tmp_path / "easy")
     summary = json.loads((copy / "summary.json").read_text())
     summary["inputs"] = {"platform": {"path": None}, "workload": {"path": None}}

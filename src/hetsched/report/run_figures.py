@@ -185,21 +185,21 @@ def _series_figure(run: RunData, label: str, unit: str,
     format_axis(ax.xaxis, "")
     ax.set_ylabel(label)
     format_axis(ax.yaxis, unit)
-    ax.set_title(f"{run.title}: {title or label}", fontsize=10, loc="left")
+    fig.suptitle(f"{run.title}: {title or label}", fontsize=10, x=0.01, ha="left")
     ax.grid(alpha=0.3)
     _legend(ax)
     return fig
 
 
 def _legend(*axes: Any) -> None:
-    """One legend for the lines of ``axes`` (twin axes share it), above the plot area at
-    the right, off the data."""
+    """One legend for the lines of ``axes`` (twin axes share it), between the title and the
+    plot area, off the data."""
     handles: list[Any] = []
     labels: list[str] = []
     for ax in axes:
         more_handles, more_labels = ax.get_legend_handles_labels()
         handles, labels = handles + more_handles, labels + more_labels
-    axes[0].legend(handles, labels, loc="lower right", bbox_to_anchor=(1.0, 1.0), fontsize=8,
+    axes[0].legend(handles, labels, loc="lower left", bbox_to_anchor=(0.0, 1.0), fontsize=8,
                    ncol=len(labels), frameon=False, borderaxespad=0.2)
     axes[0].figure.tight_layout()
 
