@@ -21,11 +21,9 @@ def _labels() -> dict[str, str]:
     """The batch-mapping study's metrics' labels, with the unit of those that have one (the
     study shows plain numbers): ``makespan (s)``, ``mean slowdown``."""
     from hetsched.experiments.batch_mapping import METRICS as STUDIED
-    from hetsched.metrics.catalogue import METRICS
+    from hetsched.report.mpl import axis_label
 
-    studied = [METRICS[key] for key in STUDIED]
-    return {m.key: m.label if m.unit in ("count", "ratio", "fraction") else f"{m.label} ({m.unit})"
-            for m in studied}
+    return {key: axis_label(key) for key in STUDIED}
 
 
 def _table(level: str, rows: list[dict[str, Any]]) -> Any:

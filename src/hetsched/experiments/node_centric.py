@@ -61,6 +61,8 @@ PAPER: dict[str, dict[str, float]] = {
                   "energy": -17.0, "edp": -10.0},
 }
 COMPARISON, WINS, FIGURES = "paper_comparison.csv", "wins.csv", "figures"
+#: The platform as the figures' titles name it.
+PLATFORM_TITLE = "16 heterogeneous nodes"
 #: results.csv's metric columns, in the paper's order.
 METRICS: tuple[str, ...] = tuple(STUDY.metrics)
 
@@ -151,8 +153,9 @@ def write_figures(results: pandas.DataFrame, week: int, dirs: Sequence[Path],
     folder.mkdir(parents=True, exist_ok=True)
     boxes = box_plots(results, METRICS, baseline=BASELINES[0],
                       title=f"{len(set(results['week']))} weeks of the KIT ForHLR II trace, "
-                            "16 heterogeneous nodes", catalogue=STUDY.catalogue)
+                            f"{PLATFORM_TITLE}", catalogue=STUDY.catalogue)
     runs = {path.name: read_run_dir(path) for path in dirs}
-    lines = overlay(runs, title=f"week {week}: every scheduler on the same jobs")
+    lines = overlay(runs, title=f"week {week} of the KIT ForHLR II trace, {PLATFORM_TITLE}: "
+                                "every scheduler on the same jobs")
     return [save(boxes, folder / "boxplots.png", "png"),
             save(lines, folder / f"week-{week}.png", "png")]

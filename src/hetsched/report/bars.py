@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from hetsched.report.mpl import pyplot
+from hetsched.metrics.catalogue import METRICS
+from hetsched.report.mpl import format_axis, pyplot
 
 
 def metric_bars(rows: Sequence[dict[str, object]], groups: Sequence[str],
@@ -27,6 +28,7 @@ def metric_bars(rows: Sequence[dict[str, object]], groups: Sequence[str],
                    color="tab:blue")
             ax.set_xticks(range(len(mine)), names, rotation=60, ha="right", fontsize=7)
             ax.set_title(f"{group}: {labels.get(metric, metric)}", fontsize=9)
+            format_axis(ax.yaxis, METRICS[metric].unit if metric in METRICS else "")
     fig.tight_layout()
     path = Path(path)
     fig.savefig(path, dpi=120)
@@ -57,6 +59,7 @@ def makespans_by_servers(rows: Sequence[dict[str, object]], path: str | Path) ->
             ax.bar(xs, hours, width, label=scheduler, yerr=[low, high], capsize=2)
         ax.set_xticks(range(len(servers)), [f"{s} servers" for s in servers])
         ax.set_ylabel("makespan (h)")
+        format_axis(ax.yaxis, "")
         ax.set_title(f"{name}: mean makespan over the seeds", fontsize=10)
     axes[0][0].legend(title="scheduler", fontsize=8, ncols=len(schedulers),
                       loc="lower left", bbox_to_anchor=(0.0, 1.08))

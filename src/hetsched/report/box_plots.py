@@ -18,7 +18,7 @@ import numpy as np
 
 from hetsched.metrics.catalogue import METRICS, NEUTRAL, Catalogue
 from hetsched.report.compare import check_columns, schedulers
-from hetsched.report.mpl import pyplot
+from hetsched.report.mpl import axis_label, format_axis, pyplot
 
 #: Panels per row.
 COLUMNS = 3
@@ -32,6 +32,14 @@ def metric_label(metric: str, catalogue: Catalogue = METRICS) -> str:
     return f"{metric} ({declared.unit}, {declared.direction} is better)"
 
 
+def panel_title(metric: str, catalogue: Catalogue = METRICS) -> str:
+    """A panel's title: the metric's label and unit, and which values are better
+    (``energy (J), lower is better``)."""
+    declared = catalogue.find(metric)
+    label = axis_label(metric, catalogue)
+    return label if declared.direction is NEUTRAL else f"{label}, {declared.direction} is better"
+
+
 def box_plots(frame: Any, metrics: Sequence[str], by: str = "scheduler",
               baseline: str | None = None, title: str = "",
               catalogue: Catalogue = METRICS) -> Any:
@@ -40,7 +48,7 @@ def box_plots(frame: Any, metrics: Sequence[str], by: str = "scheduler",
     ``baseline`` scheduler's box is shaded differently. ``catalogue`` declares the metrics
     (a study's own columns: the study's)."""
     check_columns(frame, [by, *metrics], "column")
-    titles = [metric_label(metric, catalogue) for metric in metrics]
+    titles = [panel_title(metric, catalogue) for metric in metrics]
     names = schedulers(frame, by)
     rows = -(-len(metrics) // COLUMNS)
     cols = min(COLUMNS, len(metrics))
@@ -50,6 +58,7 @@ def box_plots(frame: Any, metrics: Sequence[str], by: str = "scheduler",
     for ax, metric, label in zip(axes.flat, metrics, titles):
         _panel(ax, frame, metric, by, names, baseline)
         ax.set_title(label, fontsize=9)
+        format_axis(ax.yaxis, catalogue.find(metric).unit)
     for ax in axes.flat[len(metrics):]:
         ax.axis("off")
     if title:

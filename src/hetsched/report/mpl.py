@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from hetsched.errors import ConfigError
+from hetsched.metrics.catalogue import METRICS, Catalogue
 
 #: The formats figures are written in.
 FORMATS = ("png", "svg")
@@ -24,6 +25,35 @@ def pyplot() -> Any:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     return plt
+
+
+#: How a catalogue unit is written on an axis (``ratio`` and ``currency`` have no symbol:
+#: the label says "price units").
+SYMBOLS = {"J*s": "J·s", "core*s": "core·s", "ratio": "", "currency": "", "count": ""}
+
+
+def format_axis(axis: Any, unit: str) -> None:
+    """Every value axis of every figure, by its metric catalogue unit: whole-number ticks for
+    counts, percent up to 100 for fractions, SI prefixes (``EngFormatter``: kJ, MJ, GJ) for
+    the rest. None of these draws an offset text such as ``1e16`` beside the axis."""
+    from matplotlib.ticker import EngFormatter, MaxNLocator, PercentFormatter
+
+    if unit == "fraction":
+        axis.set_major_formatter(PercentFormatter(xmax=1.0))
+        return
+    if unit == "count":
+        axis.set_major_locator(MaxNLocator(integer=True))
+    axis.set_major_formatter(EngFormatter(unit=SYMBOLS.get(unit, unit)))
+
+
+def axis_label(metric: str, catalogue: Catalogue = METRICS) -> str:
+    """The catalogue's label of ``metric`` with its unit: ``energy (J)``, ``utilisation (%)``,
+    ``jobs finished``; a label that names its unit (``EDP (J·s)``) as it is."""
+    declared = catalogue.find(metric)
+    symbol = "%" if declared.unit == "fraction" else SYMBOLS.get(declared.unit, declared.unit)
+    if not symbol or "(" in declared.label or declared.label.split()[-1] == symbol:
+        return declared.label
+    return f"{declared.label} ({symbol})"
 
 
 def figure_bytes(fig: Any, fmt: str) -> bytes:

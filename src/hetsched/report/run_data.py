@@ -110,12 +110,29 @@ def read_run_dir(run_dir: str | Path) -> RunData:
     summary = _read_summary(run_dir / "summary.json")
     jobs, lines = _read_jobs(run_dir / "jobs.csv")
     series = _read_series(run_dir / "timeseries.csv")
-    title = f"{summary.get('scheduler', '?')} · seed {summary.get('seed', '?')} · {run_dir.name}"
+    title = _title(summary, run_dir)
     start = min(jobs["submission_time"], default=series["time"][0])
     window = (start, start + summary["metrics"]["makespan"])
     return _assemble(title, window, summary["nodes"], jobs, series,
                      lambda index: f"line {lines[index]}", summary.get("reservations", []),
                      summary.get("failures", []), run_dir / "jobs.csv")
+
+
+def _title(summary: Mapping[str, Any], run_dir: Path) -> str:
+    """``easy · default_workload on default_platform · seed 0``: what ran, on what; the run
+    directory's name when ``summary.json`` has no input paths (an in-memory input)."""
+    names = [_input_name(summary, key) for key in ("workload", "platform")]
+    what = (f"{names[0] or 'in-memory workload'} on {names[1] or 'in-memory platform'}"
+            if any(names) else run_dir.name)
+    return f"{summary.get('scheduler', '?')} · {what} · seed {summary.get('seed', '?')}"
+
+
+def _input_name(summary: Mapping[str, Any], key: str) -> str | None:
+    """The file name (without suffix) of ``summary.json``'s ``inputs.<key>.path``, if any."""
+    inputs = summary.get("inputs")
+    entry = inputs.get(key) if isinstance(inputs, dict) else None
+    path = entry.get("path") if isinstance(entry, dict) else None
+    return Path(path).stem if isinstance(path, str) else None
 
 
 def _assemble(title: str, window: tuple[float, float], nodes: Sequence[Mapping[str, Any]],

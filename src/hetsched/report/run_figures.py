@@ -16,7 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from hetsched.report.mpl import pyplot, save
+from hetsched.metrics.formats import fmt_joules
+from hetsched.report.mpl import axis_label, format_axis, pyplot, save
 from hetsched.report.reserved import failed_blocks, reserved_blocks
 from hetsched.report.run_data import RunData
 from hetsched.report.series import EXACT_LIMIT, envelope, integral, time_unit
@@ -70,6 +71,7 @@ def gantt(run: RunData) -> Any:
     _node_axis(ax, run)
     ax.set_xlim(0, (run.window[1] - run.window[0]) / scale or 1)
     ax.set_xlabel(f"time ({unit})")
+    format_axis(ax.xaxis, "")
     title = f"{run.title}: jobs on cores ({np.unique(job).size:,} jobs started)"
     if killed.any() or len(blocks) or len(failed):
         ax.set_title(title, fontsize=10, loc="left")
@@ -118,35 +120,45 @@ def _spread(positions: np.ndarray, gap: float) -> list[int]:
 
 def jobs_over_time(run: RunData) -> Any:
     """Queued (submitted, not started) and running jobs."""
-    return _series_figure(run, "jobs", [("running", run.running, "tab:green"),
-                                        ("queued", run.queued, "tab:orange")],
+    return _series_figure(run, "jobs", "count",
+                          [("running", run.running, "tab:green"),
+                           ("queued", run.queued, "tab:orange")],
                           title="queued and running jobs")
 
 
 def utilisation(run: RunData) -> Any:
-    """Busy cores as a share of the platform's cores."""
-    return _series_figure(run, "utilisation (busy cores / cores)",
-                          [("utilisation", run.busy_cores / run.cores, "tab:blue")],
-                          top=1.0)
+    """Busy cores as a share of the platform's cores, up to 100 %, with its time average
+    over the window (the run's ``utilisation``) as a dashed line."""
+    share = run.busy_cores / run.cores
+    fig = _series_figure(run, axis_label("utilisation"), "fraction",
+                         [("busy cores / cores", share, "tab:blue")], top=1.0)
+    ax = fig.axes[0]
+    time, _ = _extended(run)
+    mean = integral(time, np.append(share, 0.0))[-1] / ((run.window[1] - run.window[0]) or 1.0)
+    ax.axhline(mean, color="black", linestyle="--", linewidth=1.0,
+               label=f"time average ({mean:.1%})")
+    _legend(ax)
+    return fig
 
 
 def power_energy(run: RunData) -> Any:
-    """The platform's power (left axis) and the energy used since the start (right axis)."""
+    """The platform's power (left axis) and the energy used since the start (right axis),
+    in W and J with SI prefixes (the tables' unit of ``energy_j``)."""
     if not run.has_energy:
         return _empty(run, "power and energy: the platform has no power model")
-    fig = _series_figure(run, "power (kW)", [("power", run.power_w / 1000, "tab:red")],
+    fig = _series_figure(run, "power (W)", "W", [("power", run.power_w, "tab:red")],
                          title="power and cumulative energy")
     ax = fig.axes[0]
     scale, _ = _axis(run)
     time, end = _extended(run)
-    energy = integral(time, np.append(run.power_w, 0.0)) / 3.6e6
+    energy = integral(time, np.append(run.power_w, 0.0))
     right = ax.twinx()
     right.plot((time - run.window[0]) / scale, energy, color="black", linewidth=1.2,
-               label=f"cumulative energy ({energy[-1]:,.1f} kWh)")
-    right.set_ylabel("energy (kWh)")
+               label=f"cumulative energy ({fmt_joules(float(energy[-1]))})")
+    right.set_ylabel(axis_label("energy_j"))
+    format_axis(right.yaxis, "J")
     right.set_ylim(0, max(float(energy[-1]), 1e-9) * HEADROOM)
-    right.legend(loc="upper left", fontsize=8)
-    fig.tight_layout()
+    _legend(ax, right)
     return fig
 
 
@@ -156,23 +168,40 @@ def _extended(run: RunData) -> tuple[np.ndarray, float]:
     return np.append(run.time, end), end
 
 
-def _series_figure(run: RunData, label: str, lines: list[tuple[str, np.ndarray, str]],
-                   top: float | None = None, title: str | None = None) -> Any:
+def _series_figure(run: RunData, label: str, unit: str,
+                   lines: list[tuple[str, np.ndarray, str]], top: float | None = None,
+                   title: str | None = None) -> Any:
+    """Step series against time, the value axis in ``unit`` (a catalogue unit); ``top``: the
+    axis' fixed top (else the highest value, with room above)."""
     plt = pyplot()
-    scale, unit = _axis(run)
+    scale, time_name = _axis(run)
     fig, ax = plt.subplots(figsize=(WIDTH, 3.2))
     for name, values, colour in lines:
         _steps(ax, run, values, scale, name, colour)
     ax.set_xlim(0, (run.window[1] - run.window[0]) / scale or 1)
-    highest = top or max(float(np.nanmax(values)) for _, values, _ in lines) or 1.0
-    ax.set_ylim(0, highest * HEADROOM)
-    ax.set_xlabel(f"time ({unit})")
+    highest = max(float(np.nanmax(values)) for _, values, _ in lines) * HEADROOM or 1.0
+    ax.set_ylim(0, top or highest)
+    ax.set_xlabel(f"time ({time_name})")
+    format_axis(ax.xaxis, "")
     ax.set_ylabel(label)
-    ax.set_title(f"{run.title}: {title or label}", fontsize=10)
-    ax.legend(loc="upper right", fontsize=8, ncol=2)
+    format_axis(ax.yaxis, unit)
+    fig.suptitle(f"{run.title}: {title or label}", fontsize=10, x=0.01, ha="left")
     ax.grid(alpha=0.3)
-    fig.tight_layout()
+    _legend(ax)
     return fig
+
+
+def _legend(*axes: Any) -> None:
+    """One legend for the lines of ``axes`` (twin axes share it), between the title and the
+    plot area, off the data."""
+    handles: list[Any] = []
+    labels: list[str] = []
+    for ax in axes:
+        more_handles, more_labels = ax.get_legend_handles_labels()
+        handles, labels = handles + more_handles, labels + more_labels
+    axes[0].legend(handles, labels, loc="lower left", bbox_to_anchor=(0.0, 1.0), fontsize=8,
+                   ncol=len(labels), frameon=False, borderaxespad=0.2)
+    axes[0].figure.tight_layout()
 
 
 def _steps(ax: Any, run: RunData, values: np.ndarray, scale: float, name: str,
