@@ -83,6 +83,7 @@ def generate_failures(
     from hetsched.documents import read_structured
     from hetsched.platform.failures import generate_failures as draw
     from hetsched.platform.native import native_platform_from_data
+    from hetsched.platform.writers.native import failure_record
 
     with user_errors():
         if out.suffix.lower() not in (".yaml", ".yml", ".json"):
@@ -90,9 +91,8 @@ def generate_failures(
         doc = read_structured(platform)
         loaded = native_platform_from_data(doc, platform)
         trace = draw(loaded, mtbf, mttr, horizon, seed)
-        doc = {**doc, "failures": [*doc.get("failures", []), *(
-            {"node": loaded.nodes[f.node].name, "start": f.start, "end": f.end}
-            for f in trace)]}
+        doc = {**doc, "failures": [*doc.get("failures", []),
+                                   *(failure_record(loaded, f) for f in trace)]}
         native_platform_from_data(doc, out)  # what is written loads
         out.write_text(_dump(doc, out))
     typer.echo(f"{out}: {len(trace)} failures on {len(loaded.nodes)} nodes up to "
