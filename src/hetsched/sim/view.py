@@ -198,21 +198,32 @@ class ClusterView:
         if not self._reserved:
             return self.free_slots
         free = self._state.free_slots.copy()
+        spanning = self._spanning_end(job) if job.nodes != 1 or longest else None
         for node in {*self._reservations.steps, *self._bookings.on_node}:
-            free[node] = min(free[node], self._room(job, node, longest))
+            until = self._end_on(job, node) if spanning is None else spanning
+            free[node] = min(free[node], self._room_until(node, until))
         return free
 
-    def _room(self, job: Job, node: int, longest: bool = False) -> int:
-        """The slots ``node`` keeps free from now to ``job``'s reserved end there (for a job
-        that may span nodes, the end on any allocation: its longest estimate after the last
-        boot any node needs)."""
+    def _room(self, job: Job, node: int) -> int:
+        """The slots ``node`` keeps free from now to ``job``'s reserved end there."""
+        return self._room_until(node, self._end_on(job, node) if job.nodes == 1
+                                else self._spanning_end(job))
+
+    def _end_on(self, job: Job, node: int) -> float:
+        """A one-node job's reserved end on ``node``: its start there (after a boot) plus its
+        estimate there."""
+        return self.start_time(node) + self.speed.estimate(job, node)
+
+    def _spanning_end(self, job: Job) -> float:
+        """The reserved end of a job that may span nodes, on any allocation: its longest
+        estimate after the last boot any node needs."""
+        latest = max(map(self.start_time, range(len(self.platform.nodes)))) \
+            if self.platform.has_on_demand else self.now
+        return latest + float(self.speed.estimates(job).max())
+
+    def _room_until(self, node: int, until: float) -> int:
+        """The slots ``node`` keeps free from now to ``until``."""
         state, now = self._state, self.now
-        if job.nodes == 1 and not longest:
-            until = self.start_time(node) + self.speed.estimate(job, node)
-        else:
-            latest = max(map(self.start_time, range(len(self.platform.nodes)))) \
-                if self.platform.has_on_demand else now
-            until = latest + float(self.speed.estimates(job).max())
         return self._reservations.room(node, now, until, int(state.free_slots[node]),
                                        state.jobs_on(node),
                                        self._bookings.pieces(node, now, until))
