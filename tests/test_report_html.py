@@ -4,6 +4,7 @@ and a look at it in headless Chromium: a screenshot that is not blank, every ima
 from __future__ import annotations
 
 import base64
+import html as stdlib_html
 import io
 import json
 import re
@@ -99,8 +100,8 @@ def test_the_report_holds_the_medians_changes_and_wins_of_the_runs(store: Path,
     assert wins["makespan"].sum() >= 6  # 3 parts × 2 seeds, ties counted for each
     wins_table = section[section.index("Wins per metric"):]
     for name in wins.index:
-        row = wins_table[wins_table.index(f"<td>{html.escape(name)}</td>"):]
-        assert re.match(rf"<td>{re.escape(html.escape(name))}</td><td[^>]*>"
+        row = wins_table[wins_table.index(f"<td>{stdlib_html.escape(name)}</td>"):]
+        assert re.match(rf"<td>{re.escape(stdlib_html.escape(name))}</td><td[^>]*>"
                         rf"{wins.loc[name, 'makespan']}</td>", row)
 
 
