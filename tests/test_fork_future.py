@@ -6,13 +6,16 @@ and running it leaves the original as it was."""
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from hetsched.platform.model import Platform
-from hetsched.schedulers import Scheduler, create
+from hetsched.schedulers import Scheduler, Start, create
 from hetsched.sim.engine import Simulation, simulate
+from hetsched.sim.result import SimResult
+from hetsched.sim.view import ClusterView
 from hetsched.workload.generators import check_params, generate
 from hetsched.workload.model import Workload
 from test_availability_random import SEEDS, _case
@@ -120,3 +123,33 @@ def test_a_fork_keeping_the_future_of_a_fork_that_forgot_it_has_none() -> None:
     assert later and all(result.reason[i] == "submitted after the fork" for i in later)
     assert not sim.fork(create("fcfs"), keep_future=True).view.all_submitted
     assert forgot.view.all_submitted
+
+
+def first_fit(view: ClusterView) -> Iterator[Start]:
+    """A caller's policy: each pending one-node job, in order, on the first node that fits it
+    (a generator: each start is applied before the next job is looked at)."""
+    for job in list(view.pending.values()):
+        row = view.fit_matrix([job])[0]
+        if job.nodes == 1 and row.any():
+            yield Start.on(job, int(row.argmax()))
+
+
+def stepped_to_the_end(sim: Simulation) -> SimResult:
+    while sim.advance() is not None:
+        sim.apply(first_fit(sim.view))
+    return sim.finish()
+
+
+def test_a_checkpoint_restored_twice_runs_on_as_the_run_does() -> None:
+    # the recipe of docs/architecture.md: saved = fork(keep_future=True) once, then each
+    # restore a fork of it, stepped by the caller
+    platform, workload = dag()
+    expected = stepped_to_the_end(Simulation(platform, workload))
+    sim = Simulation(platform, workload)
+    for _ in range(15):
+        sim.advance()
+        sim.apply(first_fit(sim.view))
+    saved = sim.fork(keep_future=True)
+    same(stepped_to_the_end(sim), expected)
+    same(stepped_to_the_end(saved.fork(keep_future=True)), expected)
+    same(stepped_to_the_end(saved.fork(keep_future=True)), expected)
