@@ -282,7 +282,8 @@ class ClusterView:
         ``(len(jobs), nodes)`` whose row ``i`` holds the nodes where ``cores[i]`` (default: all
         its tasks) of ``jobs[i]`` fit now and, beside the reservations and bookings, until its
         reserved end there (:meth:`fits`, pair by pair). One numpy computation over every pair
-        (an action mask over the first pending jobs and the nodes), not a call per pair."""
+        (an action mask over the first pending jobs and the nodes), not a call per pair; with
+        reservations or bookings, :meth:`free_slots_for` per job first."""
         k = np.array([job.ntasks for job in jobs]) if cores is None else np.asarray(cores)
         if k.shape != (len(jobs),):
             raise SchedulerError(f"fit_matrix(): {k.size} core counts for {len(jobs)} jobs")
