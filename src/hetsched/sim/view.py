@@ -16,7 +16,7 @@ from hetsched.sim.bookings import Booking, Bookings
 from hetsched.sim.jobs import JobTable
 from hetsched.sim.ondemand import ACTIVE, BOOTING, IDLE, INACTIVE
 from hetsched.sim.reservations import Piece, Reservations
-from hetsched.sim.resources import capacity, fits
+from hetsched.sim.resources import capacities, capacity, fits
 from hetsched.sim.state import ClusterState, RunningJob
 from hetsched.workload.model import Job
 
@@ -275,3 +275,19 @@ class ClusterView:
         k = job.ntasks if cores is None else cores
         state = self._state
         return capacity(job, self.free_slots_for(job), state.free_mem, state.free_disk) >= k
+
+    def fit_matrix(self, jobs: Sequence[Job],
+                   cores: Sequence[int] | np.ndarray | None = None) -> np.ndarray:
+        """:meth:`fit_mask` of each of ``jobs`` at once: a boolean array of shape
+        ``(len(jobs), nodes)`` whose row ``i`` holds the nodes where ``cores[i]`` (default: all
+        its tasks) of ``jobs[i]`` fit now and, beside the reservations and bookings, until its
+        reserved end there (:meth:`fits`, pair by pair). One numpy computation over every pair
+        (an action mask over the first pending jobs and the nodes), not a call per pair; with
+        reservations or bookings, :meth:`free_slots_for` per job first."""
+        k = np.array([job.ntasks for job in jobs]) if cores is None else np.asarray(cores)
+        if k.shape != (len(jobs),):
+            raise SchedulerError(f"fit_matrix(): {k.size} core counts for {len(jobs)} jobs")
+        state = self._state
+        slots = np.array([self.free_slots_for(job) for job in jobs]) \
+            if self._reserved and jobs else state.free_slots
+        return capacities(jobs, slots, state.free_mem, state.free_disk) >= k[:, None]
