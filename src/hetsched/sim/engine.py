@@ -139,6 +139,7 @@ class Simulation:
         self._booked_started: list[Job] = []  # booked jobs started at this instant
         self.view = ClusterView(platform, self.state, self.jobs, self.clock, workload.jobs,
                                 weakref.ref(self), self.reservations, self.bookings)
+        """The run's read-only view: what the scheduler reads, and a stepping caller too."""
         self._times_on = self.view.speed.times_on
         self.fresh: set[int] = set()  # jobs started this instant (their finish not pushed)
         self.last_end = self.t0
