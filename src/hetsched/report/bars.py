@@ -10,8 +10,10 @@ from hetsched.report.mpl import format_axis, pyplot
 
 
 def metric_bars(rows: Sequence[dict[str, object]], groups: Sequence[str],
-                metrics: Sequence[str], labels: dict[str, str], path: str | Path) -> Path:
-    """One panel per (group, metric): a bar per scheduler with its mean and ``<metric>_std``.
+                metrics: Sequence[str], labels: dict[str, str], path: str | Path,
+                title: str = "") -> Path:
+    """One panel per (group, metric): a bar per scheduler with its mean and ``<metric>_std``,
+    under ``title`` (what ran on what).
 
     ``rows`` carry ``level`` (the group), ``scheduler``, ``<metric>`` and ``<metric>_std``.
     """
@@ -29,6 +31,8 @@ def metric_bars(rows: Sequence[dict[str, object]], groups: Sequence[str],
             ax.set_xticks(range(len(mine)), names, rotation=60, ha="right", fontsize=7)
             ax.set_title(f"{group}: {labels.get(metric, metric)}", fontsize=9)
             format_axis(ax.yaxis, METRICS[metric].unit if metric in METRICS else "")
+    if title:
+        fig.suptitle(title, fontsize=10)
     fig.tight_layout()
     path = Path(path)
     fig.savefig(path, dpi=120)
