@@ -13,7 +13,7 @@ from matplotlib.ticker import EngFormatter, PercentFormatter
 from hetsched.experiments.node_centric import PAPER
 from hetsched.experiments.node_centric_sensitivity import FIGURE_POWER, sensitivity_figure
 from hetsched.report.averages import averages_figure
-from hetsched.report.bars import metric_bars
+from hetsched.report.bars import makespans_by_servers, metric_bars
 
 
 @pytest.fixture
@@ -75,3 +75,16 @@ def test_the_averages_figure_formats_its_value_axes_with_si_prefixes(saved, tmp_
     assert isinstance(ax.yaxis.get_major_formatter(), EngFormatter)
     assert ax.get_ylabel() == "average start (time units)"
     assert _no_offset_texts(saved[0])
+
+
+def test_the_deside_bars_name_what_ran_and_keep_the_legend_above_the_data(saved, tmp_path):
+    rows = [{"dag": "DAG-1", "servers": servers, "scheduler": name, "makespan": 3600.0 * servers}
+            for servers in (2, 3) for name in ("slf", "let")]
+    makespans_by_servers(rows, tmp_path / "makespan.png", "two DAGs on 56-core servers")
+    fig = saved[0]
+    assert fig.get_suptitle() == "two DAGs on 56-core servers"
+    ax = fig.axes[0]
+    assert ax.get_ylabel() == "makespan (h)"
+    fig.canvas.draw()
+    assert ax.get_legend().get_window_extent().y0 >= ax.get_window_extent().y1
+    assert _no_offset_texts(fig)

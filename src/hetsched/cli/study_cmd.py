@@ -145,7 +145,9 @@ def deside(
         out.mkdir(parents=True, exist_ok=True)
         write_rows_csv([vars(r) for r in done], out / "runs.csv")
         write_rows_csv(summary, out / "summary.csv")
-        makespans_by_servers(summary, out / "makespan.png")
+        makespans_by_servers(summary, out / "makespan.png",
+                             f"{study.SUBJECT} under {contention} · {seeds} "
+                             f"seed{'s' if seeds > 1 else ''}")
     screen = console()
     for name in study.DAGS:
         rows = [r for r in summary if r["dag"] == name]
