@@ -100,14 +100,17 @@ def batch_mapping(
 
 
 def _write(out: Path, rows: list[dict[str, Any]], summary: list[dict[str, Any]]) -> None:
-    from hetsched.experiments.batch_mapping import CLOCK_BANDS, METRICS
+    from hetsched.experiments.batch_mapping import CLOCK_BANDS, METRICS, StudySettings
     from hetsched.output import write_rows_csv
     from hetsched.report.bars import metric_bars
 
     out.mkdir(parents=True, exist_ok=True)
     write_rows_csv(rows, out / "runs.csv")
     write_rows_csv(summary, out / "summary.csv")
-    metric_bars(summary, list(CLOCK_BANDS), METRICS, _labels(), out / "bars.png")
+    title = (f"{StudySettings().jobs} single-task jobs at time 0 on 16 single-core nodes, "
+             f"{' and '.join(CLOCK_BANDS)} heterogeneity · mean ± std over "
+             f"{summary[0]['seeds']} seeds")
+    metric_bars(summary, list(CLOCK_BANDS), METRICS, _labels(), out / "bars.png", title)
 
 
 @study_app.command("deside")
@@ -145,7 +148,9 @@ def deside(
         out.mkdir(parents=True, exist_ok=True)
         write_rows_csv([vars(r) for r in done], out / "runs.csv")
         write_rows_csv(summary, out / "summary.csv")
-        makespans_by_servers(summary, out / "makespan.png")
+        makespans_by_servers(summary, out / "makespan.png",
+                             f"{study.SUBJECT} under {contention} · {seeds} "
+                             f"seed{'s' if seeds > 1 else ''}")
     screen = console()
     for name in study.DAGS:
         rows = [r for r in summary if r["dag"] == name]

@@ -30,6 +30,9 @@ from hetsched.workload.model import Workload
 
 #: The paper's servers: 56 logical cores on two sockets, 80 GB/s.
 SOCKET = Processor(28, mem_bw_gbs=40.0)
+#: What the study runs on, as its figure's title says it.
+SUBJECT = (f"two STREAM-like DAGs on servers of {2 * SOCKET.cores} logical cores and "
+           f"{2 * SOCKET.mem_bw_gbs:g} GB/s")
 SERVERS = (2, 3, 4, 5)
 SEEDS = (0, 1, 2)
 SCHEDULERS = ("slf", "let", "mom", "heft", "fcfs")

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from hetsched.errors import ConfigError
 from hetsched.experiments.node_centric_platforms import Setting
@@ -144,18 +144,24 @@ def write_figures(results: pandas.DataFrame, week: int, dirs: Sequence[Path],
     """``out/figures/``: box plots of each metric over the weeks (``boxplots.png``) and the
     representative week's cumulative energy, running and queued jobs under each scheduler
     (``week-<k>.png``, from its run directories ``dirs``)."""
-    from hetsched.report.box_plots import box_plots
     from hetsched.report.mpl import save
     from hetsched.report.overlay import overlay
     from hetsched.report.run_data import read_run_dir
 
     folder = out / FIGURES
     folder.mkdir(parents=True, exist_ok=True)
-    boxes = box_plots(results, METRICS, baseline=BASELINES[0],
-                      title=f"{len(set(results['week']))} weeks of the KIT ForHLR II trace, "
-                            f"{PLATFORM_TITLE}", catalogue=STUDY.catalogue)
     runs = {path.name: read_run_dir(path) for path in dirs}
     lines = overlay(runs, title=f"week {week} of the KIT ForHLR II trace, {PLATFORM_TITLE}: "
                                 "every scheduler on the same jobs")
-    return [save(boxes, folder / "boxplots.png", "png"),
+    return [save(boxes_figure(results), folder / "boxplots.png", "png"),
             save(lines, folder / f"week-{week}.png", "png")]
+
+
+def boxes_figure(results: pandas.DataFrame) -> Any:
+    """The box plots of each metric over the weeks of ``results`` (a study's ``results.csv``:
+    ``week``, ``scheduler`` and the metric columns), Min-min's box shaded as the baseline."""
+    from hetsched.report.box_plots import box_plots
+
+    return box_plots(results, METRICS, baseline=BASELINES[0],
+                     title=f"{len(set(results['week']))} weeks of the KIT ForHLR II trace, "
+                           f"{PLATFORM_TITLE}", catalogue=STUDY.catalogue)

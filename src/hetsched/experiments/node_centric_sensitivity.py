@@ -187,8 +187,9 @@ def write_figure(table: pandas.DataFrame, out: Path, weeks: int) -> list[Path]:
 def sensitivity_figure(table: pandas.DataFrame, fixed: dict[str, float], title: str) -> Any:
     """A panel per candidate × metric of the paper: the change (%) against the clock spread,
     one line per cores × batching, at the ``fixed`` power setting (``power_exponent``,
-    ``idle_fraction``); the paper's change as a dashed line. The legend is below the panels."""
-    from hetsched.report.mpl import pyplot
+    ``idle_fraction``); the paper's change as a dashed line. The legend is below the panels;
+    panels are titled with the catalogue's labels, changes in percent (``format_axis``)."""
+    from hetsched.report.mpl import format_axis, pyplot
 
     plt = pyplot()
     rows = table[(table[list(fixed)] == list(fixed.values())).all(axis=1)]
@@ -200,9 +201,10 @@ def sensitivity_figure(table: pandas.DataFrame, fixed: dict[str, float], title: 
             _panel(ax, rows[(rows["scheduler"] == candidate) & (rows["metric"] == metric)])
             ax.axhline(changes[metric], color="black", linestyle="--", linewidth=1)
             ax.axhline(0.0, color="grey", linewidth=0.5)
-            ax.set_title(f"{candidate}: {metric.replace('_', ' ')}", fontsize=9)
+            ax.set_title(f"{candidate}: {STUDY.catalogue.find(metric).label}", fontsize=9)
             ax.tick_params(labelsize=8)
-        line[0].set_ylabel("change against the baselines (%)", fontsize=8)
+            format_axis(ax.yaxis, "percent")
+        line[0].set_ylabel("change against the baselines", fontsize=8)
     for ax in axes[-1]:
         ax.set_xlabel("clock spread (fastest / slowest clock)", fontsize=8)
     handles, labels = axes[0][0].get_legend_handles_labels()

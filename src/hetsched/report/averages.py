@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from hetsched.report.mpl import DPI, pyplot
+from hetsched.report.mpl import DPI, format_axis, pyplot
 
 #: A reference line of a panel: its value and what it is ("budget C = 644").
 Reference = tuple[float, str]
@@ -33,6 +33,7 @@ def averages_figure(rows: Sequence[Mapping[str, object]], key: str,
                         color="tab:red", ha="left", va="center")
         ax.set_xticks(range(len(rows)), names, rotation=45, ha="right", fontsize=8)
         ax.set_ylabel(label, fontsize=9)
+        format_axis(ax.yaxis, "")  # the panels' units are the label's (time or cost units)
         ax.margins(y=0.15)
     fig.suptitle(title, fontsize=10)
     fig.tight_layout(w_pad=4.0)

@@ -10,8 +10,10 @@ from hetsched.report.mpl import format_axis, pyplot
 
 
 def metric_bars(rows: Sequence[dict[str, object]], groups: Sequence[str],
-                metrics: Sequence[str], labels: dict[str, str], path: str | Path) -> Path:
-    """One panel per (group, metric): a bar per scheduler with its mean and ``<metric>_std``.
+                metrics: Sequence[str], labels: dict[str, str], path: str | Path,
+                title: str = "") -> Path:
+    """One panel per (group, metric): a bar per scheduler with its mean and ``<metric>_std``,
+    under ``title`` (what ran on what).
 
     ``rows`` carry ``level`` (the group), ``scheduler``, ``<metric>`` and ``<metric>_std``.
     """
@@ -29,6 +31,8 @@ def metric_bars(rows: Sequence[dict[str, object]], groups: Sequence[str],
             ax.set_xticks(range(len(mine)), names, rotation=60, ha="right", fontsize=7)
             ax.set_title(f"{group}: {labels.get(metric, metric)}", fontsize=9)
             format_axis(ax.yaxis, METRICS[metric].unit if metric in METRICS else "")
+    if title:
+        fig.suptitle(title, fontsize=10)
     fig.tight_layout()
     path = Path(path)
     fig.savefig(path, dpi=120)
@@ -36,9 +40,11 @@ def metric_bars(rows: Sequence[dict[str, object]], groups: Sequence[str],
     return path
 
 
-def makespans_by_servers(rows: Sequence[dict[str, object]], path: str | Path) -> Path:
+def makespans_by_servers(rows: Sequence[dict[str, object]], path: str | Path,
+                         title: str = "") -> Path:
     """One panel per DAG: for each server count a bar per scheduler, its mean makespan in
-    hours, with the seeds' range (``makespan_min`` to ``makespan_max``) where rows give one."""
+    hours, with the seeds' range (``makespan_min`` to ``makespan_max``) where rows give one;
+    ``title`` (what ran on what) above the legend."""
     plt = pyplot()
     dags = sorted({str(row["dag"]) for row in rows})
     schedulers = list(dict.fromkeys(str(row["scheduler"]) for row in rows))
@@ -63,6 +69,8 @@ def makespans_by_servers(rows: Sequence[dict[str, object]], path: str | Path) ->
         ax.set_title(f"{name}: mean makespan over the seeds", fontsize=10)
     axes[0][0].legend(title="scheduler", fontsize=8, ncols=len(schedulers),
                       loc="lower left", bbox_to_anchor=(0.0, 1.08))
+    if title:
+        fig.suptitle(title, fontsize=10)
     fig.tight_layout()
     path = Path(path)
     fig.savefig(path, dpi=120)

@@ -34,12 +34,13 @@ SYMBOLS = {"J*s": "J·s", "core*s": "core·s", "ratio": "", "currency": "", "cou
 
 def format_axis(axis: Any, unit: str) -> None:
     """Every value axis of every figure, by its metric catalogue unit: whole-number ticks for
-    counts, percent up to 100 for fractions, SI prefixes (``EngFormatter``: kJ, MJ, GJ) for
-    the rest. None of these draws an offset text such as ``1e16`` beside the axis."""
+    counts, percent up to 100 for fractions (and for ``percent``, values already in percent:
+    a study's changes), SI prefixes (``EngFormatter``: kJ, MJ, GJ) for the rest. None of these
+    draws an offset text such as ``1e16`` beside the axis."""
     from matplotlib.ticker import EngFormatter, MaxNLocator, PercentFormatter
 
-    if unit == "fraction":
-        axis.set_major_formatter(PercentFormatter(xmax=1.0))
+    if unit in ("fraction", "percent"):
+        axis.set_major_formatter(PercentFormatter(xmax=1.0 if unit == "fraction" else 100.0))
         return
     if unit == "count":
         axis.set_major_locator(MaxNLocator(integer=True))
