@@ -121,3 +121,26 @@ def test_box_plots_use_the_catalogues_labels_and_si_prefixes():
     assert [ax.yaxis.get_major_formatter().unit for ax in (energy, edp, makespan)] == [
         "J", "J·s", "s"]
     assert all(ax.yaxis.get_offset_text().get_text() == "" for ax in fig.axes)
+
+
+def test_box_plots_title_says_which_box_is_the_baseline():
+    from hetsched.report.box_plots import box_plots
+
+    frame = pandas.DataFrame({"scheduler": ["a", "a", "b", "b"], "makespan": [1.0, 2, 3, 4]})
+    with_baseline = box_plots(frame, ["makespan"], baseline="b", title="w on p")
+    assert with_baseline._suptitle.get_text() == "w on p · b's box orange (the baseline)"
+    faces = [patch.get_facecolor()[:3] for patch in with_baseline.axes[0].patches]
+    assert faces[1] != faces[0]  # b's box is the orange one
+    absent = box_plots(frame, ["makespan"], baseline="c", title="w on p")
+    assert absent._suptitle.get_text() == "w on p"
+
+
+def test_a_reports_box_plots_name_the_workload_and_platform():
+    from hetsched.report.sweep_report import _subject
+
+    one = pandas.DataFrame({"workload": ["ex", "ex"], "split": ["50 jobs"] * 2,
+                            "platform": ["p8", "p8"]})
+    assert _subject(one) == "ex (50 jobs) on p8"
+    two = pandas.DataFrame({"workload": ["ex", "kit"], "split": ["a", "b"],
+                            "platform": ["p8", "p8"]})
+    assert _subject(two) == "2 workloads on p8"

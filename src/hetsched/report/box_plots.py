@@ -61,8 +61,9 @@ def box_plots(frame: Any, metrics: Sequence[str], by: str = "scheduler",
         format_axis(ax.yaxis, catalogue.find(metric).unit)
     for ax in axes.flat[len(metrics):]:
         ax.axis("off")
-    if title:
-        fig.suptitle(title, fontsize=10)
+    key = f"{baseline}'s box orange (the baseline)" if baseline in names else ""
+    if title or key:
+        fig.suptitle(" · ".join(t for t in (title, key) if t), fontsize=10)
     fig.tight_layout()
     return fig
 

@@ -182,11 +182,25 @@ def _group_section(label: str, runs: Any, metrics: list[str], baseline: str,
     cases = [c for c in CASE if c in runs.columns]
     wins = compare.wins(runs, metrics, cases)
     count = runs.groupby(cases, dropna=False, sort=False).ngroups
-    figure = figure_bytes(box_plots(runs, metrics, baseline=baseline, title=label), fmt)
+    figure = figure_bytes(box_plots(runs, metrics, baseline=baseline,
+                                    title=f"{_subject(runs)} · {label}"), fmt)
     return GroupSection(label, len(runs), count, html.data_uri(figure, fmt),
                         _medians_table(medians, baseline, runs),
                         _paired_table(paired(runs, metrics, cases, baseline), metrics),
                         _wins_table(wins))
+
+
+def _subject(runs: Any) -> str:
+    """What a group's runs ran: ``example (50 jobs) on hetero8``, or how many workloads and
+    platforms when there are several."""
+    def named(column: str, noun: str) -> str:
+        values = runs[column].dropna().astype(str).unique() if column in runs else []
+        return str(values[0]) if len(values) == 1 else f"{len(values)} {noun}s"
+
+    split = named("split", "split")
+    workload = named("workload", "workload") + (
+        f" ({split})" if "split" in runs and runs["split"].nunique() == 1 else "")
+    return f"{workload} on {named('platform', 'platform')}"
 
 
 def _medians_table(medians: Any, baseline: str, runs: Any) -> html.Table:
