@@ -77,12 +77,12 @@ def _by_category(values: list[str], drawn: np.ndarray) -> Colouring:
 
 def _by_number(values: np.ndarray, drawn: np.ndarray, label: str) -> Colouring:
     """``viridis`` over the drawn jobs' range (logarithmic when it spans a factor of 10 or
-    more), grey where a value is unknown."""
+    more), grey where a value is unknown; a one-line error when no value is known."""
     from matplotlib import colormaps
     from matplotlib.cm import ScalarMappable
     from matplotlib.colors import LogNorm, Normalize
 
-    known = values[np.unique(drawn)] if len(values) else values
+    known = values[np.unique(drawn)] if len(drawn) else values  # none drawn: every job's
     known = known[~np.isnan(known)]
     if not len(known):
         raise ConfigError(f"--colour-by size: this run has no requested sizes (jobs.csv's "
