@@ -90,7 +90,7 @@ def test_size_colours_come_from_the_colorbar():
 
 def test_a_run_without_sizes_or_states_says_so_in_one_line():
     for colour_by in ("size", "state"):
-        with pytest.raises(hetsched.errors.ConfigError, match=f"--colour-by {colour_by}"):
+        with pytest.raises(hetsched.errors.ConfigError, match=f"colour by {colour_by}"):
             gantt(hand_made(), GanttOptions(colour_by=colour_by))
 
 

@@ -11,6 +11,8 @@ import typer
 
 from hetsched.cli.console import QuietOpt
 from hetsched.cli.errors import user_errors
+from hetsched.errors import ConfigError
+from hetsched.parsing import parse_float, quote
 from hetsched.report.gantt_options import COLOUR_BY, DETAILED_LIMIT, VIEWS
 
 
@@ -57,7 +59,7 @@ def plot_command(
     time), power_energy (power and cumulative energy), utilisation (busy
     cores / cores).
     """
-    from hetsched.report.gantt_options import GanttOptions, parse_window
+    from hetsched.report.gantt_options import GanttOptions
     from hetsched.report.run_data import read_run_dir
     from hetsched.report.run_figures import write_run_figures
 
@@ -68,3 +70,16 @@ def plot_command(
         paths = write_run_figures(run, out or run_dir, figure_format.value, options)
     if not quiet:
         typer.echo(f"wrote {', '.join(str(p) for p in paths)}")
+
+
+def parse_window(text: str) -> tuple[float, float]:
+    """``--gantt-window START:END`` in seconds from the run's start, ``0 <= START < END``."""
+    start, colon, end = text.partition(":")
+    values = [parse_float(part.strip()) for part in (start, end)]
+    if not colon or values[0] is None or values[1] is None:
+        raise ConfigError(f"--gantt-window {quote(text)}: expected START:END in seconds from "
+                          "the run's start, e.g. 3600:7200")
+    first, last = float(values[0]), float(values[1])
+    if not 0 <= first < last < float("inf"):
+        raise ConfigError(f"--gantt-window {quote(text)}: expected 0 <= START < END")
+    return first, last

@@ -51,9 +51,10 @@ def job_colours(run: RunData, by: str, drawn: np.ndarray) -> Colouring:
     if by == "job":
         return Colouring(colormaps["tab20"](np.arange(jobs) % 20))
     if by == "size":
-        return _by_number(run.size, drawn, f"tasks requested ({SIZE})")
+        sizes = run.size if len(run.size) == jobs else np.full(jobs, np.nan)
+        return _by_number(sizes, drawn, f"tasks requested ({SIZE})")
     if len(run.states) != jobs:
-        raise ConfigError("--colour-by state: this run has no final states (jobs.csv's "
+        raise ConfigError("colour by state: this run has no final states (jobs.csv's "
                           "final_state column)")
     return _by_category([STATE_NAMES.get(s, s.lower() or "?") for s in run.states], drawn)
 
@@ -85,7 +86,7 @@ def _by_number(values: np.ndarray, drawn: np.ndarray, label: str) -> Colouring:
     known = values[np.unique(drawn)] if len(drawn) else values  # none drawn: every job's
     known = known[~np.isnan(known)]
     if not len(known):
-        raise ConfigError(f"--colour-by size: this run has no requested sizes (jobs.csv's "
+        raise ConfigError(f"colour by size: this run has no requested sizes (jobs.csv's "
                           f"{SIZE} column)")
     low, high = float(known.min()), float(known.max())
     norm = (LogNorm(low, high) if low > 0 and high >= 10 * low

@@ -1,13 +1,10 @@
-"""What the Gantt chart draws, as ``hetsched plot`` asks for it: the colour of the jobs, the
-detailed or the aggregate view, a time window. Light (no numpy, no matplotlib): the command
-line builds its choices from these names."""
+"""What the Gantt chart draws, as ``hetsched plot`` asks for it (``--colour-by``, ``--gantt``,
+``--gantt-window``): the colour of the jobs, the detailed or the aggregate view, a time window.
+Light (no numpy, no matplotlib): the command line builds its choices from these names."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-from hetsched.errors import ConfigError
-from hetsched.parsing import parse_float, quote
 
 #: What the jobs' colours say: the job (tab20 by job, no legend), the tasks it asked for
 #: (a colorbar), its final state (a legend).
@@ -30,15 +27,3 @@ class GanttOptions:
     view: str = "auto"
     window: tuple[float, float] | None = None
 
-
-def parse_window(text: str) -> tuple[float, float]:
-    """``START:END`` in seconds from the run's start, ``0 <= START < END``."""
-    start, colon, end = text.partition(":")
-    values = [parse_float(part.strip()) for part in (start, end)]
-    if not colon or values[0] is None or values[1] is None:
-        raise ConfigError(f"--gantt-window {quote(text)}: expected START:END in seconds from "
-                          "the run's start, e.g. 3600:7200")
-    first, last = float(values[0]), float(values[1])
-    if not 0 <= first < last < float("inf"):
-        raise ConfigError(f"--gantt-window {quote(text)}: expected 0 <= START < END")
-    return first, last

@@ -104,8 +104,8 @@ def _view(run: RunData, window: tuple[float, float] | None) -> tuple[float, floa
     if window is None:
         return run.window
     if window[0] >= run.window[1] - run.window[0]:
-        raise ConfigError(f"--gantt-window starts at {window[0]:g} s, after the run's end "
-                          f"({run.window[1] - run.window[0]:g} s from its start)")
+        raise ConfigError(f"the Gantt chart's window starts at {window[0]:g} s, after the "
+                          f"run's end ({run.window[1] - run.window[0]:g} s from its start)")
     return run.window[0] + window[0], run.window[0] + window[1]
 
 
