@@ -1,7 +1,7 @@
 """Start-up time of the ``hetsched`` command: process wall time of ``hetsched --help`` and of
 ``hetsched run`` on the bundled example, against the floor of starting Python and importing
 hetsched's dependencies (numpy, pydantic, typer, rich), and the heavy modules a start-up
-imports (none of scipy, matplotlib, pandas, dask is allowed).
+imports (none of scipy, matplotlib, pandas, dask, jinja2 is allowed).
 
     python benchmarks/bench_startup.py [--repeat 15]
 
@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 TARGET_SECONDS = 0.5
-HEAVY = ("scipy", "matplotlib", "pandas", "dask", "distributed")
+HEAVY = ("scipy", "matplotlib", "pandas", "dask", "distributed", "jinja2")
 #: The children's environment: bytecode caches allowed, as on a user's machine.
 ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 

@@ -156,3 +156,5 @@ def test_the_shipped_catalogue_is_the_shared_datas(catalogue: Path) -> None:
     shipped = hdeeprm_catalogue_path().parent
     for name in ("hdeeprm_node_types.json", "hdeeprm_processor_types.json"):
         assert (shipped / name).read_bytes() == (catalogue / name).read_bytes()
+    licence = (shipped / "HDEEPRM_LICENSE.txt").read_text(encoding="utf-8")
+    assert licence.startswith("MIT License") and "Adrián Herrera Arcila" in licence

@@ -185,8 +185,10 @@ def test_summary_nan_is_null_and_lists_unfinished_jobs(tmp_path: Path) -> None:
     summary = json.loads((tmp_path / "summary.json").read_text())
     assert summary["metrics"]["mean_wait"] is None  # nothing finished by t=5
     assert summary["inputs"]["platform"] == {"path": None, "sha256": None}
-    # a was running; c, d, e are submitted after the horizon: unfinished too, never dropped
-    assert [u["job_id"] for u in summary["unfinished"]] == ["a", "c", "d", "e"]
+    # a was running; c, d, e are submitted after the horizon: listed apart, never dropped
+    assert [u["job_id"] for u in summary["unfinished"]] == ["a"]
+    assert [u["job_id"] for u in summary["not_submitted"]] == ["c", "d", "e"]
+    assert "not submitted" in summary["not_submitted"][0]["reason"]
     metrics = summary["metrics"]
     assert (metrics["unfinished"], metrics["not_submitted"], summary["makespan_cut"]) \
         == (1, 3, True)

@@ -22,7 +22,7 @@ PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
 #: Modules of the test suite itself, imported by name from tests/.
 TEST_MODULES = {p.stem for p in (ROOT / "tests").glob("*.py")}
 #: Packages the command line's start-up must not import (the commands that need one import it).
-HEAVY = {"scipy", "matplotlib", "pandas", "dask", "distributed", "wfcommons"}
+HEAVY = {"scipy", "matplotlib", "pandas", "dask", "distributed", "wfcommons", "jinja2"}
 
 
 def _requirement_name(requirement: str) -> str:

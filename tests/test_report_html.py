@@ -4,11 +4,13 @@ and a look at it in headless Chromium: a screenshot that is not blank, every ima
 from __future__ import annotations
 
 import base64
+import html as stdlib_html
 import io
 import json
 import re
 import shutil
 import subprocess
+import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -99,8 +101,8 @@ def test_the_report_holds_the_medians_changes_and_wins_of_the_runs(store: Path,
     assert wins["makespan"].sum() >= 6  # 3 parts × 2 seeds, ties counted for each
     wins_table = section[section.index("Wins per metric"):]
     for name in wins.index:
-        row = wins_table[wins_table.index(f"<td>{html.escape(name)}</td>"):]
-        assert re.match(rf"<td>{re.escape(html.escape(name))}</td><td[^>]*>"
+        row = wins_table[wins_table.index(f"<td>{stdlib_html.escape(name)}</td>"):]
+        assert re.match(rf"<td>{re.escape(stdlib_html.escape(name))}</td><td[^>]*>"
                         rf"{wins.loc[name, 'makespan']}</td>", row)
 
 
@@ -267,3 +269,40 @@ def test_chromium_renders_the_report_with_every_image_loaded(report: Path,
     dom = headless(checked, "--virtual-time-budget=10000", "--dump-dom").stdout
     loaded = json.loads(re.search(r'<pre id="image-check">(.*?)</pre>', dom)[1])
     assert len(loaded) == 6 and all(done and width > 300 for done, width in loaded), loaded
+
+
+def test_user_text_in_the_report_stays_escaped(store: Path, tmp_path: Path) -> None:
+    hostile = "<script>alert(1)</script>"
+    result = runner.invoke(app, ["report", str(store), "--out", str(tmp_path), "-m",
+                                 "makespan", "--no-run-figures", "-w", f"scheduler!={hostile}"])
+    assert result.exit_code == 0, result.output
+    text = (tmp_path / "report.html").read_text()
+    assert "<script>" not in text
+    assert "<code>scheduler!=&lt;script&gt;alert(1)&lt;/script&gt;</code>" in text
+    cell = html.macro("table")(["scheduler", hostile], [[(hostile, "best")]])
+    assert "<script>" not in cell and cell.count("&lt;script&gt;alert(1)") == 2
+
+
+def test_each_group_has_its_medians_paired_changes_and_wins_tables(report: Path) -> None:
+    text = report.read_text()
+    sections = re.split(r"<h2>", text)[1:]
+    titles = [s[:s.index("<")] for s in sections]
+    assert titles[:2] == ["horizon=none", "horizon=7200.0"]
+    assert len(titles) == 3 and titles[2].startswith("One run: fcfs · seed ")
+    for section in sections[:2]:
+        assert re.findall(r"<h3>([^<]*)</h3>\s*<table>", section) == [
+            "Medians and change against the baseline", "Paired changes against fcfs (per case)",
+            "Wins per metric (of 6 cases; ties count for each)"]
+        table = section[section.index("Paired changes"):section.index("Wins per")]
+        assert re.findall(r"<tr><td>([^<]*)</td>", table) == ["easy", "easy:node=high_gflops"]
+        assert table.count("<td><span class=") == 2 * 7  # a paired cell per scheduler × metric
+
+
+def test_without_jinja2_the_report_is_a_one_line_error(store: Path, tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "jinja2", None)  # import jinja2 fails
+    html.environment.cache_clear()
+    result = runner.invoke(app, ["report", str(store), "--out", str(tmp_path)])
+    html.environment.cache_clear()
+    assert_one_line_error(result, "the HTML report needs jinja2: pip install 'hetsched[plot]'")
+    assert not (tmp_path / "report.html").exists()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import json
 import math
+import re
 from pathlib import Path
 
 import pandas as pd
@@ -171,6 +172,9 @@ def test_node_centric_end_to_end_two_weeks(tmp_path) -> None:
                for r in rows)
     comparison = pd.read_csv(out / node_centric.COMPARISON)
     assert len(comparison) == 10 and "high_gflops" in result.stdout
+    # both medians in one unit, the metric's (days and days, not 730,080 s beside 8.45 d)
+    assert re.search(r"high_gflops +│ +makespan +│ +[\d.]+ d +│ +[\d.]+ d +│", result.stdout)
+    assert re.search(r"energy +│ +[\d.]+ GJ +│ +[\d.]+ GJ +│", result.stdout)
     wins = pd.read_csv(out / node_centric.WINS, index_col="scheduler")
     assert list(wins.columns) == CONTRACT[2:]
     for metric in wins.columns:  # each week has at least one winner, ties count for each
@@ -263,6 +267,8 @@ def test_realistic_end_to_end_on_a_small_trace(tmp_path) -> None:
     assert submits == [0, 100000, 200000, 300000, 400000]  # 0 … 440,000 s rounded down
     assert {line.split()[4] for line in derived} == {"1"}
     assert "low heterogeneity" in result.stdout and "astar" in result.stdout
+    # each column in one unit, with its unit: 4.63 days of makespan, not 400,150.0
+    assert re.search(r"astar +│ +4\.63 d │ +0\.00 s │ +1\.00 │", result.stdout)
 
 
 # ---- the thesis' realistic study: its platforms, IRMaSim's KIT jobs -----------------------

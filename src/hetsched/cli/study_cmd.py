@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
@@ -12,6 +12,9 @@ from hetsched.cli.errors import user_errors
 from hetsched.cli.sweep_cmd import WorkersOpt, progress_bar
 from hetsched.errors import ConfigError
 from hetsched.experiments.trace_studies import KIT_TRACE
+
+if TYPE_CHECKING:
+    from hetsched.metrics.catalogue import Catalogue
 
 study_app = typer.Typer(add_completion=False, no_args_is_help=True,
                         help="Reproducible studies from the literature.")
@@ -239,8 +242,8 @@ def node_centric(
         week, dirs = study.write_representative(planned, out)
         figures = _figures(lambda: study.write_figures(frame, week, dirs, out))
     screen = console()
-    screen.print(_comparison_table(comparison))
-    screen.print(_wins_table(wins))
+    screen.print(_comparison_table(comparison, chosen.catalogue))
+    screen.print(_wins_table(wins, chosen.catalogue))
     screen.print(f"wrote {out}/: results.csv ({len(frame):,} runs), {study.COMPARISON}, "
                  f"{study.WINS}, results.sqlite, week {week}'s runs in {dirs[0].parent}/"
                  + (f", {', '.join(str(p.relative_to(out)) for p in figures)}"
@@ -296,10 +299,10 @@ def _figures(draw: Any) -> list[Path]:
         return []
 
 
-def _wins_table(wins: Any) -> Any:
+def _wins_table(wins: Any, catalogue: Catalogue) -> Any:
     from hetsched.cli.tables import new_table
 
-    table = new_table("scheduler", [str(c) for c in wins.columns],
+    table = new_table("scheduler", [catalogue[c].label for c in wins.columns],
                       title="weeks won (ties count for each)")
     for name, row in wins.iterrows():
         table.add_row(str(name), *(str(int(v)) for v in row))
@@ -323,16 +326,21 @@ def _run(planned: Any, workers: int | None, dask: str | None) -> None:
                           f"{planned.store} --where status=error`")
 
 
-def _comparison_table(comparison: Any) -> Any:
+def _comparison_table(comparison: Any, catalogue: Catalogue) -> Any:
+    """One row per scheduler and metric; its two medians in the metric's unit, one unit (SI
+    prefix) for both."""
     from hetsched.cli.tables import new_table
+    from hetsched.metrics.formats import fmt_row
 
     table = new_table("scheduler", ["metric", "median", "baselines' median", "change",
                                     "paper", "same direction"],
                       title="median over weeks vs the baselines' pooled median")
     for row in comparison.itertuples():
-        table.add_row(row.scheduler, row.metric, f"{row.median:.4g}",
-                      f"{row.baseline_median:.4g}", f"{row.change_pct:+.1f} %",
-                      f"{row.paper_pct:+.1f} %", "yes" if row.same_direction else "[red]no[/]")
+        metric = catalogue[row.metric]
+        table.add_row(row.scheduler, metric.label,
+                      *fmt_row(metric.format, [row.median, row.baseline_median]),
+                      f"{row.change_pct:+.1f} %", f"{row.paper_pct:+.1f} %",
+                      "yes" if row.same_direction else "[red]no[/]")
     return table
 
 
@@ -377,7 +385,8 @@ def realistic(
     screen = console()
     means = frame.groupby(["platform", "scheduler"], sort=False).mean(numeric_only=True)
     for level in frame["platform"].unique():
-        screen.print(_means_table(level, means.loc[level], frame["part"].nunique()))
+        screen.print(_means_table(level, means.loc[level], frame["part"].nunique(),
+                                  study.catalogue))
     screen.print(f"wrote {out}/: results.csv ({len(frame):,} runs), results.sqlite")
 
 
@@ -386,14 +395,17 @@ def _platform_title(label: str) -> str:
     return f"{label} heterogeneity" if label in ("low", "high") else label
 
 
-def _means_table(level: str, means: Any, parts: int) -> Any:
+def _means_table(level: str, means: Any, parts: int, catalogue: Catalogue) -> Any:
+    """One row per scheduler; each column in one unit (SI prefix) for every scheduler."""
     from hetsched.cli.tables import new_table
+    from hetsched.metrics.formats import fmt_row
 
-    metrics = ("makespan", "mean_wait", "slowdown", "bounded_slowdown")
-    table = new_table("scheduler", [m.replace("_", " ") for m in metrics],
+    metrics = [catalogue[m] for m in ("makespan", "mean_wait", "slowdown", "bounded_slowdown")]
+    table = new_table("scheduler", [m.label for m in metrics],
                       title=f"{_platform_title(level)} · mean over {parts} parts")
-    for scheduler, row in means.iterrows():
-        table.add_row(str(scheduler), *(f"{row[m]:,.1f}" for m in metrics))
+    columns = [fmt_row(m.format, means[m.key].tolist()) for m in metrics]
+    for scheduler, *cells in zip(means.index, *columns):
+        table.add_row(str(scheduler), *cells)
     return table
 
 

@@ -1,8 +1,9 @@
 """Bundled example inputs: a small heterogeneous platform and a 200-job workload, and a small
 ds-sim configuration with its 30-job list, and a 10-task Montage-like workflow in WfCommons'
 WfFormat, the KIT ForHLR II-like platform the KIT trace was made for, and HDeepRM's processor
-catalogue (``hdeeprm_*.json``: PyPI ``hdeeprm`` 0.3.1b1, MIT; copies of
-``../shared/data/platforms/``), which ``hetsched generate platform`` reads by default."""
+catalogue (``hdeeprm_*.json``: PyPI ``hdeeprm`` 0.3.1b1, MIT, its licence in
+``HDEEPRM_LICENSE.txt`` beside them; copies of ``../shared/data/platforms/``), which
+``hetsched generate platform`` reads by default."""
 
 from __future__ import annotations
 

@@ -12,6 +12,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+import numpy as np
+
 from hetsched.version import __version__
 from hetsched.errors import ConfigError
 from hetsched.metrics import UNITS, summarize
@@ -81,9 +83,22 @@ def failure_entries(result: SimResult) -> list[dict[str, Any]]:
 
 
 def jobs_in_state(result: SimResult, state: JobState) -> list[dict[str, str]]:
+    """The jobs that ended in ``state``, with their reasons; ``UNFINISHED`` leaves out the
+    jobs the horizon cut before their submission (:func:`not_submitted_jobs` lists them)."""
+    chosen = result.state == state
+    if state == JobState.UNFINISHED:
+        chosen &= ~result.not_submitted
+    return _entries(result, chosen)
+
+
+def not_submitted_jobs(result: SimResult) -> list[dict[str, str]]:
+    return _entries(result, result.not_submitted)
+
+
+def _entries(result: SimResult, chosen: np.ndarray) -> list[dict[str, str]]:
     jobs = result.workload.jobs
     return [{"job_id": jobs[i].id, "reason": result.reason.get(i, "")}
-            for i in (result.state == state).nonzero()[0].tolist()]
+            for i in chosen.nonzero()[0].tolist()]
 
 
 def summary(result: SimResult, options: Mapping[str, Any] | None = None) -> dict[str, Any]:
@@ -103,6 +118,7 @@ def summary(result: SimResult, options: Mapping[str, Any] | None = None) -> dict
         "failures": failure_entries(result),
         "rejected": jobs_in_state(result, JobState.REJECTED),
         "unfinished": jobs_in_state(result, JobState.UNFINISHED),
+        "not_submitted": not_submitted_jobs(result),
         "killed": jobs_in_state(result, JobState.KILLED),
         "failed_kills": jobs_in_state(result, JobState.FAILED),
         "skipped_records": [{"line": s.line, "job_id": s.job_id, "reason": s.reason}

@@ -65,9 +65,35 @@ class Report:
     notes: list[str] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class GroupSection:
+    """What the page shows of a group: its box plots (a ``data:`` URI) and tables."""
+
+    label: str
+    runs: int
+    cases: int
+    figure: str
+    medians: html.Table
+    paired: html.Table
+    wins: html.Table
+
+
+@dataclass(frozen=True)
+class RunSection:
+    """What the page shows of the chosen run: what identifies it, why it was chosen, whether
+    it matched the store, and its figures as ``(name, data: URI)``."""
+
+    title: str
+    why: str
+    identity: html.Table
+    check: str
+    figures: list[tuple[str, str]]
+
+
 def write_report(store: str | Path, out_dir: str | Path,
                  options: ReportOptions = ReportOptions()) -> Report:
     """Write ``<out_dir>/report.html`` for the runs of ``store`` that meet ``options.where``."""
+    html.environment()  # a missing jinja2 fails before anything is drawn
     runs, failed = _select(store, options.where)
     metrics, notes = _metrics(runs, options.metrics)
     names = compare.schedulers(runs)
@@ -79,14 +105,15 @@ def write_report(store: str | Path, out_dir: str | Path,
     report = Report(Path(out_dir) / REPORT_FILE, len(runs), failed, len(groups), metrics,
                     baseline, notes=notes)
     # the run first: a bad --run or a changed input fails before anything is drawn
-    shown = _run_section(runs, groups, report, options) if options.run_figures else ""
-    body = [_header(store, report, options)]
-    body += [_group_section(label, group, metrics, baseline, options.fmt)
-             for label, group in groups]
-    body.append(shown)
+    shown = _run_section(runs, groups, report, options) if options.run_figures else None
+    sections = [_group_section(label, group, metrics, baseline, options.fmt)
+                for label, group in groups]
+    name = Path(store).name
+    page = html.render("report.html.j2", title=f"hetsched report: {name}", store=name,
+                       report=report, where=list(options.where), chosen=bool(options.baseline),
+                       default=DEFAULT_BASELINE, groups=sections, run=shown)
     report.path.parent.mkdir(parents=True, exist_ok=True)
-    report.path.write_text(html.page(f"hetsched report: {Path(store).name}", body),
-                           encoding="utf-8")
+    report.path.write_text(page, encoding="utf-8")
     return report
 
 
@@ -145,27 +172,8 @@ def _shown(value: Any) -> str:
     return "none" if value is None or value != value else str(value)
 
 
-def _header(store: str | Path, report: Report, options: ReportOptions) -> str:
-    where = " and ".join(f"<code>{html.escape(w)}</code>" for w in options.where) or "all runs"
-    failed = f", {report.failed:,} failed runs left out" if report.failed else ""
-    notes = "".join(f'<p class="note">{html.escape(n)}</p>' for n in report.notes)
-    chosen = ("chosen with --baseline" if options.baseline else f"the default: "
-              f"{DEFAULT_BASELINE} when it ran, else the first scheduler alphabetically; "
-              "choose another with --baseline")
-    return (f"<h1>hetsched report: {html.escape(Path(store).name)}</h1>"
-            f"<p>{report.runs:,} runs ({where}{failed}) in {report.groups} group"
-            f"{'s' * (report.groups != 1)}; baseline <b>{html.escape(report.baseline)}</b> "
-            f"({chosen}). "
-            "Medians over each scheduler's runs; changes are relative to the baseline's "
-            "median; wins count, per part and seed, the schedulers with the best value "
-            "(ties count for each). Paired changes compare each scheduler with the baseline "
-            "case by case (same part and seed; cases where the baseline's value is 0 left out): "
-            "the median change, its bootstrap 95 % confidence interval and the two-sided "
-            "Wilcoxon signed-rank p of the changed pairs; with 5 or fewer changed pairs the "
-            "smallest possible p exceeds 0.05, so no test is shown.</p>" + notes)
-
-
-def _group_section(label: str, runs: Any, metrics: list[str], baseline: str, fmt: str) -> str:
+def _group_section(label: str, runs: Any, metrics: list[str], baseline: str,
+                   fmt: str) -> GroupSection:
     from hetsched.report.box_plots import box_plots
     from hetsched.report.mpl import figure_bytes
     from hetsched.report.paired import paired
@@ -175,18 +183,13 @@ def _group_section(label: str, runs: Any, metrics: list[str], baseline: str, fmt
     wins = compare.wins(runs, metrics, cases)
     count = runs.groupby(cases, dropna=False, sort=False).ngroups
     figure = figure_bytes(box_plots(runs, metrics, baseline=baseline, title=label), fmt)
-    return (f"<h2>{html.escape(label)}</h2>"
-            f"<p>{len(runs):,} runs, {count:,} cases (parts × seeds).</p>"
-            + html.image(figure, fmt, f"box plots: {label}")
-            + "<h3>Medians and change against the baseline</h3>"
-            + _medians_table(medians, baseline, runs)
-            + f"<h3>Paired changes against {html.escape(baseline)} (per case)</h3>"
-            + _paired_table(paired(runs, metrics, cases, baseline), metrics)
-            + f"<h3>Wins per metric (of {count:,} cases; ties count for each)</h3>"
-            + _wins_table(wins))
+    return GroupSection(label, len(runs), count, html.data_uri(figure, fmt),
+                        _medians_table(medians, baseline, runs),
+                        _paired_table(paired(runs, metrics, cases, baseline), metrics),
+                        _wins_table(wins))
 
 
-def _medians_table(medians: Any, baseline: str, runs: Any) -> str:
+def _medians_table(medians: Any, baseline: str, runs: Any) -> html.Table:
     """A row per metric, a column per scheduler: the median and its change."""
     from hetsched.report.box_plots import metric_label
 
@@ -195,20 +198,20 @@ def _medians_table(medians: Any, baseline: str, runs: Any) -> str:
     header = ["metric", *(f"{n} ({counts[n]} runs)" for n in names)]
     if baseline in names:
         changes = compare.changes(medians, baseline)
+    median = html.macro("median")
     rows = []
     for metric in medians.columns:
         column = medians[metric]
         best = _best(column, metric)
-        cells = [(html.escape(metric_label(metric)), "")]
+        cells: list[tuple[Any, str]] = [(metric_label(metric), "")]
         shown = dict(zip(names, row_cells(metric, column.tolist())))
         for name in names:
-            text = html.escape(shown[name])
-            if baseline in names and name != baseline:
-                change = changes.loc[name, metric]
-                text += f'<br><span class="{_tone(change, metric)}">{html.percent(change)}</span>'
+            change = (changes.loc[name, metric] if baseline in names and name != baseline
+                      else None)
+            text = median(shown[name], change, "" if change is None else _tone(change, metric))
             cells.append((text, "best" if column[name] == best else ""))
         rows.append(cells)
-    return html.table(header, rows)
+    return html.Table(header, rows)
 
 
 def row_cells(metric: str, values: Sequence[float]) -> list[str]:
@@ -220,39 +223,31 @@ def row_cells(metric: str, values: Sequence[float]) -> list[str]:
     return fmt_row(declared.format, values)
 
 
-def _paired_table(found: list[Paired], metrics: list[str]) -> str:
+def _paired_table(found: list[Paired], metrics: list[str]) -> html.Table:
     """A row per scheduler, a column per metric: its paired summary (:func:`paired_cell`)."""
     names = list(dict.fromkeys(p.scheduler for p in found))
     by = {(p.scheduler, p.metric): p for p in found}
-    rows = [[(html.escape(name), "")]
-            + [paired_cell(by[name, metric]) for metric in metrics] for name in names]
-    return html.table(["scheduler", *metrics], rows)
+    rows = [[(name, "")] + [paired_cell(by[name, metric]) for metric in metrics]
+            for name in names]
+    return html.Table(["scheduler", *metrics], rows)
 
 
 def paired_cell(found: Paired) -> tuple[str, str]:
     """``−35.0 % [−60.0 %, −10.0 %]`` over ``p = 0.031 (6 pairs)``, or "too few pairs to
-    test"; coloured by the median change's direction."""
-    if found.pairs == 0:
-        return "no pairs", ""
-    interval = f"[{html.percent(found.low)}, {html.percent(found.high)}]"
-    test = ("too few pairs to test" if found.p_value is None
-            else f"p = {found.p_value:.2g}")
-    text = (f'<span class="{_tone(found.median, found.metric)}">{html.percent(found.median)}'
-            f"</span> {interval}<br>{test} ({found.pairs} pair{'s' * (found.pairs != 1)}, "
-            f"{found.changed} changed)")
-    return text, ""
+    test"; coloured by the median change's direction (the ``paired`` macro's markup)."""
+    return html.macro("paired")(found, _tone(found.median, found.metric)), ""
 
 
-def _wins_table(wins: Any) -> str:
+def _wins_table(wins: Any) -> html.Table:
     rows = []
     for name in wins.index:
-        cells = [(html.escape(name), "")]
+        cells: list[tuple[Any, str]] = [(name, "")]
         for metric in wins.columns:
             top = wins[metric].max()
             cells.append((str(wins.loc[name, metric]),
                           "best" if top > 0 and wins.loc[name, metric] == top else ""))
         rows.append(cells)
-    return html.table(["scheduler", *wins.columns], rows)
+    return html.Table(["scheduler", *wins.columns], rows)
 
 
 def _best(column: Any, metric: str) -> float:
@@ -287,7 +282,7 @@ def _choose_run(runs: Any, groups: list[tuple[str, Any]], report: Report,
 
 
 def _run_section(runs: Any, groups: list[tuple[str, Any]], report: Report,
-                 options: ReportOptions) -> str:
+                 options: ReportOptions) -> RunSection:
     """The chosen run, simulated again: what identifies it, then its figures."""
     from hetsched.report.mpl import figure_bytes
     from hetsched.report.rerun import plain, rerun
@@ -304,13 +299,9 @@ def _run_section(runs: Any, groups: list[tuple[str, Any]], report: Report,
     title = f"{row['scheduler']} · seed {row['seed']}" + (
         "" if part is None else f" · part {int(part)}")
     data = from_result(again.result, title)
-    figures = "".join(html.image(figure_bytes(draw(data), options.fmt), options.fmt, name)
-                      for name, draw in FIGURES.items())
-    identity = [[(html.escape(c), ""), (html.escape(_shown(row[c])), "")]
-                for c in (*CASE, "scheduler", "key") if c in row]
+    figures = [(name, html.data_uri(figure_bytes(draw(data), options.fmt), options.fmt))
+               for name, draw in FIGURES.items()]
+    identity = [[(c, ""), (_shown(row[c]), "")] for c in (*CASE, "scheduler", "key") if c in row]
     check = ("its metrics match the stored ones" if not again.differences
              else "differences: " + "; ".join(again.differences))
-    return (f"<h2>One run: {html.escape(title)}</h2><p>{html.escape(why)}.</p>"
-            + html.table(["", "value"], identity)
-            + f"<p class='note'>Simulated again from its inputs (the store keeps no time "
-              f"series): {html.escape(check)}.</p>" + figures)
+    return RunSection(title, why, html.Table(["", "value"], identity), check, figures)
