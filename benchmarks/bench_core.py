@@ -1,9 +1,10 @@
 """The engine core in process: simulation time (CPU seconds, best of ``--repeat``) of lublin_256
 under the queue and backfilling policies, IRMaSim's synthetic workloads with its contention
-model, and the cost of ``Simulation.fork()`` with 1,000 running jobs: the best single fork, and
-the mean over many forks, each dropped at once, with the garbage collector's work included
-(enabled, and a final full collection counted less the cost of one with nothing to free), in
-workloads of 2,000, 10,000 and 100,000 jobs.
+model, and the cost of ``Simulation.fork()`` with 1,000 running jobs (also with jobs still to
+come, forgotten or kept: ``keep_future=True``): the best single fork, and the mean over many
+forks, each dropped at once, with the garbage collector's work included (enabled, and a final
+full collection counted less the cost of one with nothing to free), in workloads of 2,000,
+10,000 and 100,000 jobs.
 
     python benchmarks/bench_core.py [--repeat 3] [--quick]
 
@@ -180,14 +181,18 @@ def fork_every_instant() -> tuple[str, ...]:
 
 
 def fork_rows() -> list[tuple[str, ...]]:
-    """Fork a state holding 1,000 running jobs (and 1,000 pending) on 20 nodes of 50 cores."""
+    """Fork a state holding 1,000 running jobs (and 1,000 pending) on 20 nodes of 50 cores, and
+    the same state with 98,000 jobs still to come, forgetting them or keeping them."""
     from hetsched.schedulers import create
 
-    sim = running_1000()
+    sim, ahead = running_1000(), running_1000(100000)
     rows = []
     for label, fork in (("fork(), 1,000 running + 1,000 pending", lambda: sim.fork()),
                         ("fork(fcfs), 1,000 running + 1,000 pending",
-                         lambda: sim.fork(create("fcfs")))):
+                         lambda: sim.fork(create("fcfs"))),
+                        ("fork(), the same and 98,000 jobs to come", lambda: ahead.fork()),
+                        ("fork(keep_future=True), the same and 98,000 jobs to come",
+                         lambda: ahead.fork(keep_future=True))):
         times = []
         for _ in range(300):
             began = time.perf_counter()

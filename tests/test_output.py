@@ -150,10 +150,8 @@ def test_write_run_files_and_summary(tmp_path: Path) -> None:
     summary = json.loads((tmp_path / "out" / "summary.json").read_text())
     assert set(summary) == {"hetsched_version", "scheduler", "seed", "inputs", "options",
                             "metrics", "makespan_cut", "units", "nodes", "reservations",
-                            "failures",
-                            "rejected",
-                            "unfinished", "killed", "failed_kills", "skipped_records",
-                            "wall_seconds"}
+                            "failures", "rejected", "unfinished", "not_submitted",
+                            "killed", "failed_kills", "skipped_records", "wall_seconds"}
     assert summary["reservations"] == summary["failures"] == []  # the platform has none
     assert set(summary["units"]) == set(summary["metrics"])  # every metric names its unit
     assert summary["scheduler"] == "fcfs" and summary["seed"] == 0

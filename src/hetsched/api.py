@@ -38,7 +38,9 @@ class Run:
 
     def __init__(self, result: SimResult, options: RunOptions = RunOptions()) -> None:
         self.result = result
+        """What the engine returned: per-job outcomes, per-node totals, the time series."""
         self.options = options
+        """The run options it ran with."""
 
     def __repr__(self) -> str:
         s = self.summary

@@ -140,6 +140,9 @@ class NodeType:
 
 @dataclass(frozen=True, slots=True)
 class Node:
+    """One node: its position in :attr:`Platform.nodes` (``index``), its name, its type and
+    the cluster it belongs to."""
+
     index: int
     name: str
     type: NodeType
@@ -222,6 +225,7 @@ class Platform:
 
     @cached_property
     def node_types(self) -> tuple[NodeType, ...]:
+        """The platform's node types, each once, in the order of their first node."""
         seen: dict[str, NodeType] = {}
         for node in self.nodes:
             seen.setdefault(node.type.name, node.type)
@@ -229,10 +233,12 @@ class Platform:
 
     @cached_property
     def layout(self) -> "ProcessorLayout":
+        """Every processor of the platform in one flat numbering."""
         return ProcessorLayout.of(self.nodes)
 
     @cached_property
     def slowest_speed(self) -> float:
+        """The lowest core speed (ops/s): the speed a job's ``req_time`` is an estimate at."""
         return float(self.arrays.speed.min())
 
     @cached_property
@@ -247,10 +253,12 @@ class Platform:
 
     @property
     def total_cores(self) -> int:
+        """The cores of every node."""
         return int(self.arrays.cores.sum())
 
     @property
     def max_node_cores(self) -> int:
+        """The cores of the largest node."""
         return int(self.arrays.cores.max())
 
     @cached_property

@@ -139,6 +139,7 @@ class Simulation:
         self._booked_started: list[Job] = []  # booked jobs started at this instant
         self.view = ClusterView(platform, self.state, self.jobs, self.clock, workload.jobs,
                                 weakref.ref(self), self.reservations, self.bookings)
+        """The run's read-only view: what the scheduler reads, and a stepping caller too."""
         self._times_on = self.view.speed.times_on
         self.fresh: set[int] = set()  # jobs started this instant (their finish not pushed)
         self.last_end = self.t0
@@ -264,18 +265,25 @@ class Simulation:
         self.wall += wallclock.perf_counter() - began
         return self.finish()
 
-    def fork(self, scheduler: Scheduler | None = None) -> "Simulation":
+    def fork(self, scheduler: Scheduler | None = None,
+             keep_future: bool = False) -> "Simulation":
         """An independent copy of the whole mutable state, sharing the immutable platform,
         workload and running-job records (and, until either changes them, the per-job state,
         the time series and each node's running jobs). It knows only the jobs submitted so
-        far. Its scheduler, if given, is reset on the copy with a copy of this run's
-        generator; it reports no progress."""
+        far, unless ``keep_future``: then it keeps everything the run still has ahead (the
+        submissions to come, failures, availability changes, wake-ups, bookings), so that it
+        runs on exactly as this run would (a checkpoint). Its scheduler, if given, is reset
+        on the copy with a copy of this run's generator; it reports no progress."""
         other = object.__new__(Simulation)
         other.__dict__.update(self.__dict__)  # the options and the immutable inputs
         other.state = self.state.copy()
         other.jobs = self.jobs.copy()
-        other.jobs.expected = other.jobs.known  # no submission is still to come
-        other.events = self.events.without_submission()
+        if keep_future:
+            other.events = self.events.copy()
+        else:
+            other.jobs.expected = other.jobs.known  # no submission is still to come
+            other.events = self.events.without_submission()
+            other.forked = True  # (the jobs it never sees end "submitted after the fork")
         other.series = self.series.copy()
         other.clock = [self.clock[0]]
         other.dirty = set(self.dirty)
@@ -290,7 +298,6 @@ class Simulation:
         other.scheduler = scheduler
         other.per_event = self.asked_per_event or (scheduler is not None and scheduler.per_event)
         other.progress = None
-        other.forked = True
         other.wall = 0.0
         if scheduler is not None:
             scheduler.reset(other.view, other.rng)

@@ -103,14 +103,22 @@ class EventQueue:
     def next_time(self) -> float:
         return self.heap[0][0] if self.heap else float("inf")
 
-    def without_submission(self) -> "EventQueue":
-        """A copy that submits no more jobs (a fork knows only the jobs submitted so far): the
-        heap copied, its submission taken out."""
+    def copy(self) -> "EventQueue":
+        """An independent copy that submits the same jobs as this queue still will (a fork
+        that keeps the future): the heap copied; the jobs, immutable, shared."""
         other = EventQueue.__new__(EventQueue)
         other.heap = self.heap.copy()
         other.seq = self.seq
         other.wakes = self.wakes.copy()
-        other._jobs, other._cursor, other._submission = self._jobs, len(self._jobs), None
+        other._jobs, other._cursor, other._submission = self._jobs, self._cursor, \
+            self._submission
+        return other
+
+    def without_submission(self) -> "EventQueue":
+        """A copy that submits no more jobs (a fork knows only the jobs submitted so far): the
+        heap copied, its submission taken out."""
+        other = self.copy()
+        other._cursor, other._submission = len(self._jobs), None
         if self._submission is not None:
             _remove(other.heap, other.heap.index(self._submission))
         return other

@@ -65,6 +65,8 @@ class WakeUp(NamedTuple):
 
 
 class Reject(NamedTuple):
+    """``job`` will not run: it ends ``rejected``, with ``reason`` in its record."""
+
     job: Job
     reason: str
 
@@ -124,10 +126,16 @@ class Scheduler(ABC):
     """
 
     name: ClassVar[str] = "scheduler"
+    """What the scheduler is called: its class's own, else the name
+    :func:`~hetsched.schedulers.create` gives it."""
     description: ClassVar[str] = ""
+    """One line for ``hetsched schedulers``."""
     per_event: ClassVar[bool] = False
+    """Whether :meth:`decide` is called after every single event (see above)."""
     aliases: ClassVar[Mapping[str, str]] = {}
+    """Other names of options -> their names (see above)."""
     spec: str | None = None
+    """What runs call the scheduler (see above)."""
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)

@@ -59,8 +59,10 @@ def footprint(job: Job, allocation: Sequence[tuple[int, int]]
 _ZEROS = repeat(0.0)
 
 
-def _shares(total: float, tasks: np.ndarray, ntasks: int) -> np.ndarray:
-    """:func:`share` of fewer than ``ntasks`` tasks, per element of ``tasks``."""
+def _shares(total: float | np.ndarray, tasks: np.ndarray,
+            ntasks: int | np.ndarray) -> np.ndarray:
+    """:func:`share` of fewer than ``ntasks`` tasks, per element of ``tasks`` (``total`` and
+    ``ntasks`` may be columns, one row per job)."""
     return np.floor(total * tasks / ntasks * KB_PER_MB) / KB_PER_MB
 
 
@@ -72,6 +74,25 @@ def capacity(job: Job, free_slots: np.ndarray, free_mem: np.ndarray,
         room = np.minimum(room, _tasks_within(job.job_memory_mb, job.ntasks, free_mem))
     if job.job_disk_mb > 0 and free_disk.min() < job.job_disk_mb:
         room = np.minimum(room, _tasks_within(job.job_disk_mb, job.ntasks, free_disk))
+    return room
+
+
+def capacities(jobs: Sequence[Job], free_slots: np.ndarray, free_mem: np.ndarray,
+               free_disk: np.ndarray) -> np.ndarray:
+    """:func:`capacity` of each of ``jobs`` at once, shape ``(len(jobs), nodes)``;
+    ``free_slots`` per node, or per job and node (what reservations leave each job). The
+    same arithmetic (:func:`_tasks_within`) on the rows of the jobs whose memory or disk
+    binds somewhere."""
+    room = np.broadcast_to(free_slots, (len(jobs), free_slots.shape[-1]))  # (read-only)
+    asks = np.array([(job.ntasks, job.job_memory_mb, job.job_disk_mb) for job in jobs],
+                    dtype=float).reshape(len(jobs), 3)
+    ntasks = asks[:, 0]
+    for total, free in ((asks[:, 1], free_mem), (asks[:, 2], free_disk)):
+        rows = np.flatnonzero((total > 0) & (total > free.min()))  # where it binds somewhere
+        if rows.size:
+            room = room if room.flags.writeable else room.copy()
+            room[rows] = np.minimum(room[rows], _tasks_within(total[rows, None],
+                                                              ntasks[rows, None], free))
     return room
 
 
@@ -92,11 +113,13 @@ def _tasks_in(total: float, ntasks: int, free: float, most: int) -> int:
     return tasks + (tasks + 1 < ntasks and share(total, tasks + 1, ntasks) <= free)
 
 
-def _tasks_within(total: float, ntasks: int, free: np.ndarray) -> np.ndarray:
+def _tasks_within(total: float | np.ndarray, ntasks: int | np.ndarray,
+                  free: np.ndarray) -> np.ndarray:
     """Per node, the most tasks whose :func:`share` of ``total`` fits in ``free``: fewer
     than ``ntasks`` take less than ``total * tasks / ntasks + 1 KB`` (``free`` is in whole
-    KB), up to the estimate's rounding."""
-    whole = share(total, ntasks, ntasks)
+    KB), up to the estimate's rounding. ``total`` and ``ntasks`` may be columns, one row per
+    job."""
+    whole = np.floor(total * KB_PER_MB) / KB_PER_MB  # share() of all the tasks
     # in float first: unlimited memory (inf) must not overflow the integer conversion
     tasks = np.floor((np.minimum(free, whole) + 1 / KB_PER_MB) * ntasks / total)
     tasks -= _shares(total, tasks, ntasks) > free

@@ -16,7 +16,7 @@ from hetsched.sim.bookings import Booking, Bookings
 from hetsched.sim.jobs import JobTable
 from hetsched.sim.ondemand import ACTIVE, BOOTING, IDLE, INACTIVE
 from hetsched.sim.reservations import Piece, Reservations
-from hetsched.sim.resources import capacity, fits
+from hetsched.sim.resources import capacities, capacity, fits
 from hetsched.sim.state import ClusterState, RunningJob
 from hetsched.workload.model import Job
 
@@ -69,6 +69,7 @@ class ClusterView:
                  reservations: Reservations | None = None,
                  bookings: Bookings | None = None) -> None:
         self.platform = platform
+        """The platform (``platform.arrays``: one numpy column per node attribute)."""
         self._reservations = reservations or Reservations(platform, ())
         self._bookings = Bookings() if bookings is None else bookings
         # reservations or bookings to check (read on every placement: a plain bool; the run
@@ -77,22 +78,33 @@ class ClusterView:
         self._workload = workload
         self._projector = projector  # the run's what-if, held weakly (the run owns the view)
         self.speed = SpeedModel(platform)
+        """Jobs' run times and estimates on the platform's nodes."""
         self._state = state
         self._clock = clock
         self._jobs = jobs
         self.pending: Mapping[int, Job] = MappingProxyType(jobs.pending)
         """Submitted jobs not yet started nor placed in a local queue, in submission order."""
         self.free_slots = _readonly(state.free_slots)
+        """Per node: the threads it can still take now (its available cores times its
+        oversubscription, less the threads running there)."""
         self.free_cores = self.free_slots
+        """Alias of :attr:`free_slots` (its name in earlier versions)."""
         self.free_mem = _readonly(state.free_mem)
+        """Per node: the memory not held by running jobs (MB)."""
         self.free_disk = _readonly(state.free_disk)
+        """Per node: the disk not held by running jobs (MB)."""
         self.used_mem = _readonly(state.used_mem)
+        """Per node: the memory running jobs hold (MB)."""
         self.used_mem_bw = _readonly(state.used_mem_bw)
+        """Per node: the memory bandwidth its running tasks use (GB/s)."""
         self.busy_cores = _readonly(state.busy_cores)
+        """Per node: the cores running at least one thread."""
         self.node_index = _readonly(np.arange(len(platform.nodes)))
+        """``0, 1, ..., n - 1``: the node indexes, for masks and ``np.where``."""
 
     @property
     def now(self) -> float:
+        """The current simulated time (s)."""
         return self._clock[0]
 
     @property
@@ -132,9 +144,11 @@ class ClusterView:
 
     @property
     def running(self) -> Mapping[int, RunningJob]:
+        """The running jobs, by job index."""
         return MappingProxyType(self._state.running)
 
     def running_on(self, node: int) -> Mapping[int, RunningJob]:
+        """The jobs running on ``node``, by job index."""
         return MappingProxyType(self._state.jobs_on(node))
 
     def node_state(self, node: int) -> str:
@@ -159,9 +173,11 @@ class ClusterView:
         return MappingProxyType(self._bookings.by_job)
 
     def local_queue(self, node: int) -> tuple[Job, ...]:
+        """The jobs waiting in ``node``'s local queue (``Enqueue``), first first."""
         return tuple(self._state.local_queues.get(node, ()))
 
     def local_queue_length(self, node: int) -> int:
+        """How many jobs wait in ``node``'s local queue."""
         return len(self._state.local_queues.get(node, ()))
 
     def estimated_end(self, run: RunningJob) -> float:
@@ -275,3 +291,19 @@ class ClusterView:
         k = job.ntasks if cores is None else cores
         state = self._state
         return capacity(job, self.free_slots_for(job), state.free_mem, state.free_disk) >= k
+
+    def fit_matrix(self, jobs: Sequence[Job],
+                   cores: Sequence[int] | np.ndarray | None = None) -> np.ndarray:
+        """:meth:`fit_mask` of each of ``jobs`` at once: a boolean array of shape
+        ``(len(jobs), nodes)`` whose row ``i`` holds the nodes where ``cores[i]`` (default: all
+        its tasks) of ``jobs[i]`` fit now and, beside the reservations and bookings, until its
+        reserved end there (:meth:`fits`, pair by pair). One numpy computation over every pair
+        (an action mask over the first pending jobs and the nodes), not a call per pair; with
+        reservations or bookings, :meth:`free_slots_for` per job first."""
+        k = np.array([job.ntasks for job in jobs]) if cores is None else np.asarray(cores)
+        if k.shape != (len(jobs),):
+            raise SchedulerError(f"fit_matrix(): {k.size} core counts for {len(jobs)} jobs")
+        state = self._state
+        slots = np.array([self.free_slots_for(job) for job in jobs]) \
+            if self._reserved and jobs else state.free_slots
+        return capacities(jobs, slots, state.free_mem, state.free_disk) >= k[:, None]

@@ -14,74 +14,92 @@ SPREAD = 0
 
 @dataclass(frozen=True, slots=True)
 class Job:
-    """One job of ``ntasks`` tasks, one core each.
+    """One job of ``ntasks`` tasks, one core each: what a scheduler reads of it.
 
-    ``req_ops`` is the work of each task in operations; on a core of speed ``s`` a task takes
-    ``req_ops / (ipc * s)`` seconds. ``req_time`` is the user's run-time estimate in seconds on
-    the **slowest** node type of the platform. ``nodes`` says how tasks may be placed: 1 = all
-    on one node (shared memory), k > 1 = spread evenly over exactly k nodes, ``SPREAD`` (0) =
-    over any nodes (:attr:`spread`). ``job_memory_mb`` and ``job_disk_mb`` are what the
-    **whole job** holds while it runs (MB); a node running ``c`` of its tasks gives it
-    ``c / ntasks`` of them (:func:`hetsched.sim.resources.share`), so a one-node job needs
-    exactly these amounts: whole-job sizes are kept as given (ds-sim's integers), not rebuilt
-    from a per-task float (29 / 7 × 7 is not 29 in floating point). :attr:`task_memory_mb` is
-    the memory per task. The names of earlier versions keep working as aliases: ``memory_mb``
-    (``job_memory_mb``), ``disk_mb`` (``job_disk_mb``), also as constructor keywords, and
-    ``mem_mb`` (``task_memory_mb``). Memory bandwidth is GB/s per task. ``mem_vol`` is the
-    memory traffic of each task in IRMaSim's units (its contention model divides it by the
-    task's uncontended run time). ``cpu_util`` is the share of its time a task's thread is busy
-    on the CPU (DESiDE's U; 1 = always); ``cpu_util_sd`` (DESiDE's sigma, ``0 <= sigma < 1``) how
-    much a thread's busy and idle times vary from one short interval to the next, relative to
-    their means (0 = not at all; only the ``deside_stochastic`` contention model reads it).
-    ``parents`` are the ids of jobs that must finish before this one is released.
-    ``fixed_duration``: the task takes ``req_ops / ipc`` seconds on **any** node (node speed
-    does not count: Batsim's ``delay`` profiles); ``req_time`` is then an estimate on any node
-    too (:mod:`hetsched.models.speed`). ``walltime``: a limit in wall-clock seconds from the
-    job's start (``None``: none); the engine's walltime rule kills a job still running then.
-    ``queue`` and ``partition``: the trace's numbers (SWF fields 15 and 16; -1 unknown).
-    ``etc``: an optional ETC row, the uncontended run time in seconds of each task on a core
-    of each named node type, as ``(node type name, seconds)`` pairs (a tuple, so a job stays
-    hashable and the default costs nothing; every number finite and > 0). With a row the
-    speed model takes a task's run time on a node of type ``t``, and the scheduler's estimate
-    there, from the row (:meth:`etc_time`), not from ``req_ops``, ``ipc`` and the node's speed:
-    costs that are *unrelated* across node types (the textbook DAGs'), which no speed can
-    express. ``req_ops`` then only measures progress (a task on type ``t`` does ``req_ops /
-    etc_time(t)`` operations a second) and ``req_time`` is at least the row's largest value
-    (no estimate exceeds ``req_time``, as without a row: conservative backfilling counts on
-    it). A job runs only on a platform whose every node type its row names (the engine rejects
-    it otherwise: :func:`hetsched.sim.resources.infeasibility`).
-    ``budget``, ``min_performance`` and ``criterion``: the job's co-allocation request (docs/
-    model.md, "The cost model"): the most it may pay for its nodes (``Σ T · c_i``, in the
-    prices' currency; ``None``: no budget), the least speed of a core it accepts (ops/s, the
-    speed model's unit; 0: any) and the name of the criterion its window is chosen by (one of
-    :mod:`hetsched.coalloc.criteria`; ``None``: the scheduler's). Checked, kept by the native
-    format, and used by no scheduler yet.
+    Times are in seconds, work in operations, memory and disk in MB; each field says what it
+    holds below. On a core of speed ``s`` (ops/s) a task takes ``req_ops / (ipc * s)``
+    seconds (:mod:`hetsched.models.speed`). The names of earlier versions keep working as
+    aliases: ``memory_mb`` (``job_memory_mb``), ``disk_mb`` (``job_disk_mb``), also as
+    constructor keywords, and ``mem_mb`` (``task_memory_mb``).
     """
 
     id: str
+    """The job's name, unique in its workload."""
     submit: float
+    """When the job is submitted (s)."""
     ntasks: int
+    """How many tasks: one core (thread) each."""
     req_ops: float
+    """The work of each task (operations)."""
     req_time: float
+    """The user's run-time estimate (s) on the **slowest** node type of the platform (the
+    requested time); ``view.speed.estimate(job, node)`` scales it to a node."""
     ipc: float = 1.0
+    """Operations per cycle the tasks achieve: a task takes ``req_ops / (ipc * s)`` seconds on
+    a core of speed ``s``."""
     nodes: int = 1
+    """How the tasks may be placed: 1 = all on one node (shared memory), k > 1 = spread evenly
+    over exactly k nodes, ``SPREAD`` (0) = over any nodes (:attr:`spread`)."""
     job_memory_mb: float = 0.0
+    """The memory the **whole job** holds while it runs (MB). A node running ``c`` of its
+    tasks gives it ``c / ntasks`` of it (:func:`hetsched.sim.resources.share`), so a one-node
+    job needs exactly this amount: whole-job sizes are kept as given (ds-sim's integers), not
+    rebuilt from a per-task float (29 / 7 × 7 is not 29 in floating point).
+    :attr:`task_memory_mb` is the memory per task."""
     job_disk_mb: float = 0.0
+    """The disk the whole job holds while it runs (MB), shared out as ``job_memory_mb``."""
     mem_bw_gbs: float = 0.0
+    """The memory bandwidth of each task (GB/s)."""
     mem_vol: float = 0.0
+    """The memory traffic of each task in IRMaSim's units (its contention model divides it by
+    the task's uncontended run time)."""
     cpu_util: float = 1.0
+    """The share of its time a task's thread is busy on the CPU (DESiDE's U; 1 = always)."""
     profile: str = ""
+    """The name of the profile the job was made from (IRMaSim's and Batsim's workloads;
+    empty otherwise)."""
     parents: tuple[str, ...] = ()
+    """The ids of the jobs that must finish before this one is released."""
     fixed_duration: bool = False
+    """Whether a task takes ``req_ops / ipc`` seconds on **any** node (node speed does not
+    count: Batsim's ``delay`` profiles); ``req_time`` is then an estimate on any node too
+    (:mod:`hetsched.models.speed`)."""
     walltime: float | None = None
+    """A limit in wall-clock seconds from the job's start (``None``: none); the engine's
+    walltime rule kills a job still running then."""
     queue: int = -1
+    """The trace's queue number (SWF field 15; -1 unknown)."""
     partition: int = -1
+    """The trace's partition number (SWF field 16; -1 unknown)."""
     cpu_util_sd: float = 0.0
+    """DESiDE's sigma (``0 <= sigma < 1``): how much a thread's busy and idle times vary from
+    one short interval to the next, relative to their means (0 = not at all; only the
+    ``deside_stochastic`` contention model reads it)."""
     index: int = -1
+    """The job's position in its workload (set by :class:`Workload`; -1 outside one)."""
     etc: tuple[tuple[str, float], ...] = ()
+    """An optional ETC row: the uncontended run time in seconds of each task on a core of each
+    named node type, as ``(node type name, seconds)`` pairs (a tuple, so a job stays hashable
+    and the default costs nothing; every number finite and > 0). With a row the speed model
+    takes a task's run time on a node of type ``t``, and the scheduler's estimate there, from
+    the row (:meth:`etc_time`), not from ``req_ops``, ``ipc`` and the node's speed: costs that
+    are *unrelated* across node types (the textbook DAGs'), which no speed can express.
+    ``req_ops`` then only measures progress (a task on type ``t`` does ``req_ops /
+    etc_time(t)`` operations a second) and ``req_time`` is at least the row's largest value
+    (no estimate exceeds ``req_time``, as without a row: conservative backfilling counts on
+    it). A job runs only on a platform whose every node type its row names (the engine rejects
+    it otherwise: :func:`hetsched.sim.resources.infeasibility`)."""
     budget: float | None = None
+    """The job's co-allocation request (docs/model.md, "The cost model"; with
+    ``min_performance`` and ``criterion``): the most it may pay for its nodes (``Σ T · c_i``,
+    in the prices' currency; ``None``: no budget). Checked, kept by the native format, and used
+    by no scheduler yet."""
     min_performance: float = 0.0
+    """The least speed of a core the job's co-allocation request accepts (ops/s, the speed
+    model's unit; 0: any)."""
     criterion: str | None = None
+    """The name of the criterion the job's co-allocation window is chosen by (one of
+    :mod:`hetsched.coalloc.criteria`; ``None``: the scheduler's)."""
 
     def etc_time(self, node_type: str) -> float:
         """The run time of one task on a core of the node type named ``node_type`` by the ETC
