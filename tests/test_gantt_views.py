@@ -3,6 +3,7 @@ outlined bars, job ids in the bars, node names that never overlap, the aggregate
 map of busy cores per node group) above a size, a time window, and ``hetsched plot``'s
 options and their errors. Read through matplotlib's artists, not pixels."""
 
+import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 from matplotlib import colormaps
@@ -36,6 +37,12 @@ def jobs_of(figure) -> PolyCollection:
 
 def legend_texts(figure) -> list[str]:
     return [t.get_text() for t in figure.axes[0].get_legend().get_texts()]
+
+
+@pytest.fixture(autouse=True)
+def close_figures():
+    yield
+    plt.close("all")
 
 
 @pytest.fixture(scope="module")
