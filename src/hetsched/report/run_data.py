@@ -32,6 +32,10 @@ from hetsched.sim.result import JobState, TimeSeries
 RUN_FILES = ("jobs.csv", "summary.json", "timeseries.csv")
 JOB_FIELDS = ("job_id", "submission_time", "starting_time", "finish_time",
               "allocated_resources")
+#: The tasks a job asked for (the Gantt chart's colours by size); absent: unknown.
+SIZE = "requested_number_of_resources"
+#: Columns read when present (the Gantt chart's colours by state and size).
+OPTIONAL_FIELDS = ("final_state", SIZE)
 #: The fields of a reservation in ``summary.json`` (``end`` ``null``: for good).
 RESERVATION_FIELDS = ("node", "start", "end", "cores")
 #: The fields of a node failure in ``summary.json`` (``end`` ``null``: never repaired).
@@ -54,7 +58,9 @@ class RunData:
     ``(node, start, end, slots held)`` each (``end`` inf: for good; slots: the reserved cores
     times the node's slots per core); ``failures`` the run's node failures, one row ``(node,
     start, end)`` each (``end`` inf: never repaired); ``killed`` says which jobs were killed
-    (at their walltime or by a failure)."""
+    (at their walltime or by a failure). ``job_ids``, ``size`` (the tasks each job asked for,
+    NaN where unknown) and ``states`` (``jobs.csv``'s ``final_state``) are per job,
+    ``node_types`` per node; empty when not known (data built by hand)."""
 
     title: str
     window: tuple[float, float]
@@ -73,6 +79,10 @@ class RunData:
     reservations: np.ndarray = field(default_factory=lambda: np.zeros((0, 4)))
     killed: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))
     failures: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))
+    job_ids: tuple[str, ...] = ()
+    size: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    states: tuple[str, ...] = ()
+    node_types: tuple[str, ...] = ()
 
     @property
     def offsets(self) -> np.ndarray:
@@ -151,7 +161,9 @@ def _assemble(title: str, window: tuple[float, float], nodes: Sequence[Mapping[s
                    *(np.asarray(series[name], float) for name in TimeSeries.FIELDS),
                    _reservation_rows(reservations, nodes),
                    np.array([state in KILLED_STATES for state in jobs["final_state"]], bool),
-                   _failure_rows(failures, nodes))
+                   _failure_rows(failures, nodes), tuple(str(i) for i in jobs["job_id"]),
+                   np.asarray(jobs["requested_number_of_resources"], float),
+                   tuple(jobs["final_state"]), tuple(str(node.get("type", "")) for node in nodes))
 
 
 def _reservation_rows(reservations: Sequence[Mapping[str, Any]],
@@ -288,12 +300,13 @@ def _number(path: Path, line: int, row: Mapping[str, str], name: str, absent: bo
 
 
 def _read_jobs(path: Path) -> tuple[dict[str, list[Any]], list[int]]:
-    jobs: dict[str, list[Any]] = {name: [] for name in (*JOB_FIELDS, "final_state")}
+    jobs: dict[str, list[Any]] = {name: [] for name in (*JOB_FIELDS, *OPTIONAL_FIELDS)}
     lines = []
     for line, row in _rows(path, JOB_FIELDS):
         lines.append(line)
         jobs["job_id"].append(row["job_id"])
         jobs["final_state"].append(row.get("final_state", ""))
+        jobs[SIZE].append(_number(path, line, row, SIZE, True) if SIZE in row else math.nan)
         jobs["allocated_resources"].append(row["allocated_resources"])
         for name in ("submission_time", "starting_time", "finish_time"):
             jobs[name].append(_number(path, line, row, name, name != "submission_time"))

@@ -10,20 +10,32 @@ bin (lowest to highest value shaded, the time-weighted mean as a line).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from hetsched.errors import ConfigError
 from hetsched.metrics.formats import fmt_joules
+from hetsched.report.gantt_colours import job_colours
+from hetsched.report.gantt_heatmap import heat_map
+from hetsched.report.gantt_options import DETAILED_LIMIT, GanttOptions
 from hetsched.report.mpl import axis_label, format_axis, pyplot, save
+from hetsched.report.node_labels import thin_labels, y_label
 from hetsched.report.reserved import failed_blocks, reserved_blocks
 from hetsched.report.run_data import RunData
 from hetsched.report.series import EXACT_LIMIT, envelope, integral, time_unit
 
-#: Node names on the Gantt chart's axis up to this many nodes (then node numbers).
-NAMED_NODES = 40
+#: Bars outlined up to this many (beyond, the edges would blacken the chart).
+OUTLINED_LIMIT = 3_000
+EDGE_COLOUR, EDGE_WIDTH = "0.15", 0.4
+#: Job ids written in their bars on runs of up to this many jobs (where the text fits).
+JOB_ID_LIMIT = 200
+JOB_ID_SIZE = 6
+LEGEND_COLUMNS = 6
 #: Room above the highest value of a time series, for the legends.
 HEADROOM = 1.22
 #: Lines between nodes up to this many nodes (more would grey the chart out).
@@ -35,52 +47,181 @@ FAILED_LABEL = "node failed"
 KILLED_LABEL = "killed"
 
 
-def gantt(run: RunData) -> Any:
+def gantt(run: RunData, options: GanttOptions = GanttOptions()) -> Any:
     """Each job a bar over the core ids it held, from its start to its end (or the end of
-    the window, lighter, for a job still running), a killed job outlined; the platform's
-    reservations hatched grey (:mod:`~hetsched.report.reserved` says on which ids), node
-    failures cross-hatched red over the whole node; nodes separated by lines."""
-    from matplotlib.collections import PolyCollection
-
+    the window, lighter, for a job still running), coloured by ``options.colour_by``,
+    outlined on charts of up to :data:`OUTLINED_LIMIT` bars, its id written in it on runs of
+    up to :data:`JOB_ID_LIMIT` jobs where it fits, a killed job outlined black; the
+    platform's reservations hatched grey (:mod:`~hetsched.report.reserved` says on which
+    ids), node failures cross-hatched red over the whole node; nodes separated by lines. Above
+    :data:`DETAILED_LIMIT` bars (``view`` ``auto``, no window) the aggregate view instead:
+    busy cores per node group over time (:mod:`~hetsched.report.gantt_heatmap`)."""
     plt = pyplot()
-    scale, unit = _axis(run)
+    view = _view(run, options.window)
+    scale, unit = time_unit(view[1] - view[0])
     height = min(9.0, 3.0 + 0.02 * float(run.slots.sum()) ** 0.5 * 10)
     fig, ax = plt.subplots(figsize=(WIDTH, height))
+    if options.view == "aggregate" or (options.view == "auto" and options.window is None
+                                       and len(run.ranges) > DETAILED_LIMIT):
+        chart = _aggregate(ax, run, view, scale)
+    else:
+        chart = _detailed(ax, run, view, scale, options)
+    x0, x1 = ((t - run.window[0]) / scale for t in view)
+    ax.set_xlim(x0, x1 if x1 > x0 else x0 + 1)
+    ax.set_xlabel(f"time ({unit})")
+    format_axis(ax.xaxis, "")
+    if chart.scale is not None:
+        _colour_bar(ax, chart)
+    _gantt_title(ax, chart)
+    fig.tight_layout()
+    k = thin_labels(ax, chart.label_at, chart.labels, ax.get_ylim()[1])
+    ax.set_ylabel(y_label(chart.what, chart.detail, k, len(chart.labels)))
+    fig.tight_layout()
+    if chart.job_ids is not None:
+        _job_ids(ax, *chart.job_ids)
+    return fig
+
+
+@dataclass
+class _Chart:
+    """What :func:`gantt` finishes a view with: its title and legend entries, its colour scale
+    (a colorbar), the y axis' labels and what they name, the bars to write job ids in."""
+
+    title: str
+    what: str
+    detail: str
+    label_at: np.ndarray
+    labels: Sequence[str]
+    legend: list[tuple[str, Any]] = field(default_factory=list)
+    scale: Any = None
+    scale_label: str = ""
+    scale_unit: str = ""
+    job_ids: tuple[list[str], np.ndarray, np.ndarray] | None = None
+
+
+def _view(run: RunData, window: tuple[float, float] | None) -> tuple[float, float]:
+    """The times drawn (absolute seconds): the run's window, or ``window`` from its start."""
+    if window is None:
+        return run.window
+    if window[0] >= run.window[1] - run.window[0]:
+        raise ConfigError(f"the Gantt chart's window starts at {window[0]:g} s, after the "
+                          f"run's end ({run.window[1] - run.window[0]:g} s from its start)")
+    return run.window[0] + window[0], run.window[0] + window[1]
+
+
+def _detailed(ax: Any, run: RunData, view: tuple[float, float], scale: float,
+              options: GanttOptions) -> _Chart:
+    """The jobs' bars over ``view`` (the jobs overlapping it, clipped), the killed jobs, the
+    reservations and the failures on ``ax``."""
+    from matplotlib.collections import PolyCollection
+
     job, lo, hi = run.ranges.T if len(run.ranges) else (np.zeros(0, int),) * 3
     running = np.isnan(run.end[job])
     end = np.where(running, run.window[1], run.end[job])
-    verts = _boxes(run, scale, run.start[job], end, lo, hi)
-    colours = plt.get_cmap("tab20")(job % 20)
+    shown = (np.ones(len(job), bool) if options.window is None
+             else (run.start[job] < view[1]) & (end > view[0]))
+    job, lo, hi, running = job[shown], lo[shown], hi[shown], running[shown]
+    verts = _boxes(run, scale, np.maximum(run.start[job], view[0]),
+                   np.minimum(end[shown], view[1]), lo, hi)
+    colouring = job_colours(run, options.colour_by, job)
+    colours = colouring.colours[job]
     colours[running, 3] = 0.45
-    ax.add_collection(PolyCollection(verts, facecolors=colours, linewidths=0, rasterized=True))
+    outlined = len(verts) <= OUTLINED_LIMIT
+    ax.add_collection(PolyCollection(verts, facecolors=colours, edgecolors=EDGE_COLOUR,
+                                     linewidths=EDGE_WIDTH if outlined else 0,
+                                     rasterized=True))
     killed = run.killed[job] if len(run.killed) else np.zeros(len(job), bool)
     if killed.any():
         ax.add_collection(PolyCollection(verts[killed], facecolors="none", edgecolors="black",
                                          linewidths=0.9, zorder=4, label=KILLED_LABEL))
-    blocks = reserved_blocks(run)
+    blocks = _clipped(reserved_blocks(run), view)
     if len(blocks):
         ax.add_collection(PolyCollection(
             _boxes(run, scale, *blocks.T), facecolors=(0.5, 0.5, 0.5, 0.3), edgecolors="0.3",
             linewidths=0, hatch="////", zorder=3, label=RESERVED_LABEL))
-    failed = failed_blocks(run)
+    failed = _clipped(failed_blocks(run), view)
     if len(failed):
         ax.add_collection(PolyCollection(
             _boxes(run, scale, *failed.T), facecolors=(0.85, 0.1, 0.1, 0.25),
             edgecolors=(0.7, 0.0, 0.0), linewidths=0, hatch="xxxx", zorder=3,
             label=FAILED_LABEL))
-    _node_axis(ax, run)
-    ax.set_xlim(0, (run.window[1] - run.window[0]) / scale or 1)
-    ax.set_xlabel(f"time ({unit})")
-    format_axis(ax.xaxis, "")
-    title = f"{run.title}: jobs on cores ({np.unique(job).size:,} jobs started)"
-    if killed.any() or len(blocks) or len(failed):
-        ax.set_title(title, fontsize=10, loc="left")
-        ax.legend(loc="lower right", bbox_to_anchor=(1.0, 1.0), fontsize=8, ncol=2,
-                  frameon=False, borderaxespad=0.2)
-    else:
-        ax.set_title(title, fontsize=10)
-    fig.tight_layout()
-    return fig
+    _node_lines(ax, run)
+    jobs = np.unique(job).size
+    ids = run.job_ids if len(run.job_ids) == len(run.start) else \
+        tuple(str(i) for i in range(len(run.start)))
+    title = f"{run.title}: jobs on cores ({jobs:,} jobs " + \
+        ("started)" if options.window is None else "in the window)")
+    return _Chart(title, "node", "core ids", run.offsets + run.slots / 2, run.node_names,
+                  colouring.legend, colouring.scale, colouring.label, colouring.unit,
+                  ([ids[i] for i in job], verts, colours) if jobs <= JOB_ID_LIMIT else None)
+
+
+def _aggregate(ax: Any, run: RunData, view: tuple[float, float], scale: float) -> _Chart:
+    """The heat map of busy cores per node group over ``view``."""
+    image, middles, names = heat_map(ax, run, view, scale)
+    jobs = np.unique(run.ranges[:, 0]).size if len(run.ranges) else 0
+    return _Chart(f"{run.title}: busy cores per node group ({jobs:,} jobs started, "
+                  f"{len(run.ranges):,} bars: aggregated)",
+                  "node group", "consecutive nodes of one type", middles, names,
+                  scale=image, scale_label="busy cores (% of the row's)",
+                  scale_unit="fraction")
+
+
+def _clipped(blocks: np.ndarray, view: tuple[float, float]) -> np.ndarray:
+    """Rows ``(t0, t1, lo, hi)`` overlapping ``view``, their times clipped to it."""
+    blocks = blocks[(blocks[:, 0] < view[1]) & (blocks[:, 1] > view[0])]
+    blocks[:, :2] = np.clip(blocks[:, :2], *view)
+    return blocks
+
+
+def _colour_bar(ax: Any, chart: _Chart) -> None:
+    """The colour scale's bar right of the plot, ticks 1-2-5 on a logarithmic scale."""
+    from matplotlib.colors import LogNorm
+    from matplotlib.ticker import LogLocator
+
+    bar = ax.figure.colorbar(chart.scale, ax=ax, pad=0.01, fraction=0.04)
+    bar.set_label(chart.scale_label, fontsize=8)
+    format_axis(bar.ax.yaxis, chart.scale_unit)
+    if isinstance(chart.scale.norm, LogNorm):
+        bar.ax.yaxis.set_major_locator(LogLocator(subs=(1.0, 2.0, 5.0)))
+
+
+def _gantt_title(ax: Any, chart: _Chart) -> None:
+    """The title; with a legend (categories, kills, reservations, failures), the title at the
+    figure's left and the legend under it, above the plot (as the time series')."""
+    from matplotlib.patches import Patch
+
+    handles, labels = ax.get_legend_handles_labels()
+    handles = [Patch(facecolor=colour, edgecolor=EDGE_COLOUR, linewidth=EDGE_WIDTH)
+               for _, colour in chart.legend] + handles
+    labels = [name for name, _ in chart.legend] + labels
+    if not handles:
+        ax.set_title(chart.title, fontsize=10)
+        return
+    ax.figure.suptitle(chart.title, fontsize=10, x=0.01, ha="left")
+    ax.legend(handles, labels, loc="lower left", bbox_to_anchor=(0.0, 1.0), fontsize=8,
+              ncol=min(len(labels), LEGEND_COLUMNS), frameon=False, borderaxespad=0.2)
+
+
+def _job_ids(ax: Any, ids: list[str], verts: np.ndarray, colours: np.ndarray) -> None:
+    """Each job's id in the middle of its widest bar, where the text fits (in points, from
+    the axes' final size), black or white against the bar's colour."""
+    box = ax.get_window_extent()
+    (x0, x1), (y0, y1) = ax.get_xlim(), ax.get_ylim()
+    per_point = 72 / ax.figure.dpi
+    width = np.ptp(verts[:, :, 0], axis=1) * box.width * per_point / (x1 - x0)
+    height = np.ptp(verts[:, :, 1], axis=1) * box.height * per_point / (y1 - y0)
+    fits = ((width >= np.array([len(i) for i in ids]) * 0.62 * JOB_ID_SIZE + 2)
+            & (height >= 1.2 * JOB_ID_SIZE))
+    best: dict[str, int] = {}
+    for i in np.flatnonzero(fits).tolist():
+        if ids[i] not in best or width[i] > width[best[ids[i]]]:
+            best[ids[i]] = i
+    for name, i in best.items():
+        dark = colours[i, :3] @ (0.299, 0.587, 0.114) < 0.5
+        ax.text(verts[i, :, 0].mean(), verts[i, :, 1].mean(), name, ha="center", va="center",
+                fontsize=JOB_ID_SIZE, color="white" if dark else "black", clip_on=True,
+                zorder=5)
 
 
 def _boxes(run: RunData, scale: float, t0: np.ndarray, t1: np.ndarray, lo: np.ndarray,
@@ -92,30 +233,13 @@ def _boxes(run: RunData, scale: float, t0: np.ndarray, t1: np.ndarray, lo: np.nd
                     axis=1).astype(float)
 
 
-def _node_axis(ax: Any, run: RunData) -> None:
-    """Core ids upwards, a line between nodes, node names (or numbers) at their middle."""
-    offsets, total = run.offsets, int(run.slots.sum())
-    ax.set_ylim(0, total)
+def _node_lines(ax: Any, run: RunData) -> None:
+    """Core ids upwards, a line between nodes (up to :data:`SEPARATED_NODES`)."""
+    offsets = run.offsets
+    ax.set_ylim(0, int(run.slots.sum()))
     if 1 < len(offsets) <= SEPARATED_NODES:
         ax.hlines(offsets[1:], 0, 1, colors="0.6", linewidths=0.4,
                   transform=ax.get_yaxis_transform())
-    middles = offsets + run.slots / 2
-    if len(offsets) <= NAMED_NODES:
-        ax.set_yticks(middles, run.node_names, fontsize=7)
-        ax.set_ylabel("node (core ids)")
-    else:  # node numbers, at least 1/NAMED_NODES of the axis apart (nodes differ in size)
-        shown = _spread(middles, total / NAMED_NODES)
-        ax.set_yticks(middles[shown], [str(i) for i in shown], fontsize=7)
-        ax.set_ylabel(f"node number ({len(offsets):,} nodes, core ids)")
-
-
-def _spread(positions: np.ndarray, gap: float) -> list[int]:
-    """Indices of increasing ``positions``, each at least ``gap`` above the previous one."""
-    kept: list[int] = []
-    for i, position in enumerate(positions.tolist()):
-        if not kept or position - positions[kept[-1]] >= gap:
-            kept.append(i)
-    return kept
 
 
 def jobs_over_time(run: RunData) -> Any:
@@ -241,8 +365,11 @@ FIGURES: dict[str, Callable[[RunData], Any]] = {
 }
 
 
-def write_run_figures(run: RunData, out_dir: str | Path, fmt: str = "png") -> list[Path]:
-    """Every figure of ``run`` as ``<out_dir>/<name>.<fmt>`` (``png`` or ``svg``)."""
+def write_run_figures(run: RunData, out_dir: str | Path, fmt: str = "png",
+                      gantt_options: GanttOptions = GanttOptions()) -> list[Path]:
+    """Every figure of ``run`` as ``<out_dir>/<name>.<fmt>`` (``png`` or ``svg``), the Gantt
+    chart as ``gantt_options`` ask."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    return [save(draw(run), out / f"{name}.{fmt}", fmt) for name, draw in FIGURES.items()]
+    draws = {**FIGURES, "gantt": partial(gantt, options=gantt_options)}
+    return [save(draw(run), out / f"{name}.{fmt}", fmt) for name, draw in draws.items()]

@@ -1,0 +1,84 @@
+"""The Gantt chart's aggregate view, for runs too big to draw job by job: busy cores per node
+group over time as a heat map. A group is a run of consecutive nodes of one type, split into
+rows so that there are at most :data:`MAX_ROWS`; a cell's colour is the share of the row's
+core ids (slots) that jobs held over the time bin.
+
+The busy core-seconds of every cell come from the jobs' rectangles without a loop over time
+bins: each rectangle, cut at the rows' boundaries, adds ``+w`` cores at its start and ``-w`` at
+its end; the busy core-seconds up to a bin edge ``x`` are ``Σ w·(x − t)`` over the changes
+before ``x``, that is ``x·Σw − Σw·t``, two cumulative sums per row. O(rectangles + rows × bins).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from hetsched.report.run_data import RunData
+
+#: Most rows of the heat map.
+MAX_ROWS = 60
+#: Time bins across the heat map (about one per pixel of a 10-inch figure's plot area).
+BINS = 800
+
+
+def node_rows(run: RunData) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """The rows' first nodes (plus the node count at the end), the groups' first rows (plus
+    the row count) and the groups' names (``type (n nodes)``). More groups than
+    :data:`MAX_ROWS`: equal runs of nodes, named by their node range."""
+    nodes = len(run.slots)
+    types = run.node_types if len(run.node_types) == nodes else ("",) * nodes
+    change = [0] + [i for i in range(1, nodes) if types[i] != types[i - 1]] + [nodes]
+    if len(change) - 1 > MAX_ROWS:
+        rows = np.linspace(0, nodes, MAX_ROWS + 1).round().astype(int)
+        names = [f"nodes {a}-{b - 1}" for a, b in zip(rows, rows[1:])]
+        return rows, np.arange(MAX_ROWS + 1), names
+    sizes = np.diff(change)
+    budget = MAX_ROWS - len(sizes)
+    counts = np.minimum(sizes, 1 + budget * sizes // nodes)
+    rows = np.concatenate([np.linspace(a, b, n + 1)[:-1].round().astype(int)
+                           for a, b, n in zip(change, change[1:], counts)] + [[nodes]])
+    names = [f"{types[a] or 'nodes'} ({b - a:,} node{'s' * (b - a != 1)})"
+             for a, b in zip(change, change[1:])]
+    return rows, np.concatenate([[0], np.cumsum(counts)]), names
+
+
+def busy_share(run: RunData, rows: np.ndarray, view: tuple[float, float],
+               bins: int = BINS) -> np.ndarray:
+    """``(rows, bins)``: the share of each row's slots the jobs held in each time bin of
+    ``view`` (seconds, absolute); a job still running at the end holds its cores to it."""
+    bounds = np.append(run.offsets, run.slots.sum())[rows]
+    job, lo, hi = run.ranges.T if len(run.ranges) else (np.zeros(0, int),) * 3
+    t0 = np.clip(run.start[job], *view) - view[0]
+    t1 = np.clip(np.where(np.isnan(run.end[job]), view[1], run.end[job]), *view) - view[0]
+    first = np.searchsorted(bounds, lo, side="right") - 1
+    spans = np.searchsorted(bounds, hi - 1, side="right") - first  # rows each rectangle spans
+    piece = np.repeat(np.arange(len(job)), spans)  # one piece per rectangle and row
+    row = first[piece] + np.arange(len(piece)) - np.repeat(np.cumsum(spans) - spans, spans)
+    width = np.minimum(hi[piece], bounds[row + 1]) - np.maximum(lo[piece], bounds[row])
+    edges = np.linspace(0.0, view[1] - view[0], bins + 1)
+    ones = np.zeros((len(rows) - 1, bins + 1))
+    moments = np.zeros_like(ones)
+    for times, sign in ((t0[piece], 1.0), (t1[piece], -1.0)):
+        at = np.searchsorted(edges, times, side="left")
+        np.add.at(ones, (row, at), sign * width)
+        np.add.at(moments, (row, at), sign * width * times)
+    area = edges * np.cumsum(ones, axis=1) - np.cumsum(moments, axis=1)
+    return np.diff(area, axis=1) / (np.diff(edges)[0] or 1.0) / np.diff(bounds)[:, None]
+
+
+def heat_map(ax: Any, run: RunData, view: tuple[float, float],
+             scale: float) -> tuple[Any, np.ndarray, list[str]]:
+    """The heat map on ``ax`` (time in the axis' unit from the window's start; rows upwards,
+    a line between groups); returns the image (for its colorbar), the groups' middles on the
+    y axis and their names."""
+    rows, groups, names = node_rows(run)
+    share = busy_share(run, rows, view)
+    x0, x1 = ((t - run.window[0]) / scale for t in view)
+    image = ax.imshow(share, origin="lower", aspect="auto", interpolation="nearest",
+                      extent=(x0, x1, 0, len(rows) - 1), cmap="viridis", vmin=0.0, vmax=1.0)
+    ax.hlines(groups[1:-1], 0, 1, colors="white", linewidths=0.8,
+              transform=ax.get_yaxis_transform())
+    ax.set_ylim(0, len(rows) - 1)
+    return image, (groups[:-1] + groups[1:]) / 2, names
