@@ -54,11 +54,24 @@ def copy(source: Path, target: Path) -> Path:
 
 
 def run(out: Path, scratch: Path) -> list[Path]:
-    """The four figures of `hetsched plot` on the bundled example under EASY."""
+    """The four figures of `hetsched plot` on the bundled example under EASY, then the KIT
+    trace's Gantt charts on its platform: the aggregate view and one day's window."""
     hetsched("run", "-s", "easy", "--out", scratch / "easy", "-q")
     hetsched("plot", scratch / "easy", "--out", out / "run", "-q")
-    return [out / "run" / f"{name}.png" for name in ("gantt", "jobs", "power_energy",
-                                                      "utilisation")]
+    written = [out / "run" / f"{name}.png" for name in ("gantt", "jobs", "power_energy",
+                                                         "utilisation")]
+    if not KIT_TRACE.exists():
+        print(f"skipped the KIT run's Gantt charts: no KIT trace at {KIT_TRACE} "
+              "(set HETSCHED_SHARED_DATA)")
+        return written
+    kit = scratch / "kit"
+    hetsched("run", "-p", ROOT / "src" / "hetsched" / "examples" / "kit_fh2_platform.yaml",
+             "-w", KIT_TRACE, "-s", "easy", "--out", kit, "-q")
+    hetsched("plot", kit, "--out", kit / "aggregate", "-q")
+    hetsched("plot", kit, "--out", kit / "window", "--gantt-window", "8640000:8726400",
+             "--colour-by", "size", "-q")
+    return written + [copy(kit / view / "gantt.png", out / "run" / f"gantt_kit_{view}.png")
+                      for view in ("aggregate", "window")]
 
 
 def _gantt(area: str, out: Path, scratch: Path, platform: str, *options: str) -> list[Path]:
@@ -70,12 +83,19 @@ def _gantt(area: str, out: Path, scratch: Path, platform: str, *options: str) ->
     return [copy(scratch / area / "gantt.png", out / area / "gantt.png")]
 
 
+def _coloured_by_state(area: str, out: Path, scratch: Path) -> Path:
+    """The Gantt chart of the run :func:`_gantt` made, coloured by each job's final state."""
+    hetsched("plot", scratch / area, "--out", scratch / "state", "--colour-by", "state", "-q")
+    return copy(scratch / "state" / "gantt.png", out / area / "gantt_state.png")
+
+
 def reservations(out: Path, scratch: Path) -> list[Path]:
     return _gantt("reservations", out, scratch, "platform.yaml", "--walltime", "kill")
 
 
 def failures(out: Path, scratch: Path) -> list[Path]:
-    return _gantt("failures", out, scratch, "platform.xml")
+    return [*_gantt("failures", out, scratch, "platform.xml"),
+            _coloured_by_state("failures", out, scratch)]
 
 
 def report(out: Path, scratch: Path) -> list[Path]:

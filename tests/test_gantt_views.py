@@ -220,6 +220,10 @@ def test_a_window_of_a_big_run_is_detailed():
     x0, x1 = ax.get_xlim()
     for path in ax.collections[0].get_paths():
         assert x0 - 1e-9 <= path.vertices[:, 0].min() <= path.vertices[:, 0].max() <= x1 + 1e-9
+    # the ticks count from the window's start; the label says where it lies in the run
+    assert ax.get_xlabel() == "time (min) from 60.0 min after the run's start"
+    formatter = ax.xaxis.get_major_formatter()
+    assert [formatter(x, 0) for x in (x0, (x0 + x1) / 2)] == ["0", "30"]
 
 
 def test_plot_takes_the_gantt_options(example_dir, tmp_path):

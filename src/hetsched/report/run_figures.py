@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from hetsched.errors import ConfigError
-from hetsched.metrics.formats import fmt_joules
+from hetsched.metrics.formats import fmt_joules, fmt_seconds
 from hetsched.report.gantt_colours import job_colours
 from hetsched.report.gantt_heatmap import heat_map
 from hetsched.report.gantt_options import DETAILED_LIMIT, GanttOptions
@@ -68,8 +68,7 @@ def gantt(run: RunData, options: GanttOptions = GanttOptions()) -> Any:
         chart = _detailed(ax, run, view, scale, options)
     x0, x1 = ((t - run.window[0]) / scale for t in view)
     ax.set_xlim(x0, x1 if x1 > x0 else x0 + 1)
-    ax.set_xlabel(f"time ({unit})")
-    format_axis(ax.xaxis, "")
+    _time_axis(ax, unit, x0, None if options.window is None else options.window[0])
     if chart.scale is not None:
         _colour_bar(ax, chart)
     _gantt_title(ax, chart)
@@ -97,6 +96,21 @@ class _Chart:
     scale_label: str = ""
     scale_unit: str = ""
     job_ids: tuple[list[str], np.ndarray, np.ndarray] | None = None
+
+
+def _time_axis(ax: Any, unit: str, x0: float, start: float | None) -> None:
+    """The time axis from the run's start, or, for a window starting ``start`` s into the
+    run, from the window's start (``2.4 k`` h and ``2.405 k`` h would hide a day in the
+    ticks' third digit); the label says where the window lies."""
+    from matplotlib.ticker import EngFormatter, FuncFormatter
+
+    format_axis(ax.xaxis, "")
+    if not start:
+        ax.set_xlabel(f"time ({unit})")
+        return
+    eng = EngFormatter(unit="")
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda x, pos: eng(x - x0, pos)))
+    ax.set_xlabel(f"time ({unit}) from {fmt_seconds(start)} after the run's start")
 
 
 def _view(run: RunData, window: tuple[float, float] | None) -> tuple[float, float]:
