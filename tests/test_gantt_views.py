@@ -85,13 +85,14 @@ def test_categories_beyond_the_most_fold_into_other():
 def test_size_colours_come_from_the_colorbar():
     run = with_(hand_made(), size=np.array([4.0, 40.0]))
     figure = gantt(run, GanttOptions(colour_by="size"))
-    assert "tasks requested" in figure.axes[1].get_ylabel()  # the colorbar's axes
+    bar = figure.axes[0].child_axes[0]  # the colorbar's axes, beside the plot
+    assert "tasks requested" in bar.get_ylabel()
     assert legend_texts(figure) == [RESERVED_LABEL]  # no categories
     faces = jobs_of(figure).get_facecolors()
     # from 4 to 40 tasks: the smallest job gets the colormap's bottom, the largest its top
     assert np.allclose(faces[0], colormaps["viridis"](0.0))
     assert np.allclose(faces[1], colormaps["viridis"](1.0))
-    ticks = [t.get_text() for t in figure.axes[1].get_yticklabels()]
+    ticks = [t.get_text() for t in bar.get_yticklabels()]
     assert "10" in ticks and "20" in ticks  # 1-2-5 ticks on the logarithmic scale
 
 
@@ -251,3 +252,18 @@ def test_plot_takes_the_gantt_options(example_dir, tmp_path):
 def test_bad_gantt_options_are_one_line_errors(example_dir, tmp_path, args, fragment):
     assert_one_line_error(runner.invoke(app, ["plot", str(example_dir), "--out",
                                               str(tmp_path), *args]), fragment)
+
+
+def test_a_runs_figures_share_their_time_axis_position(example_dir):
+    from hetsched.report.run_figures import FIGURES
+
+    run = read_run_dir(example_dir)
+    figures = [*(draw(run) for draw in FIGURES.values()),
+               gantt(run, GanttOptions(colour_by="size")),  # with a colour bar
+               gantt(run, GanttOptions(view="aggregate"))]
+    spans = []
+    for figure in figures:
+        figure.canvas.draw()
+        box = figure.axes[0].get_position()
+        spans.append((round(box.x0, 6), round(box.x1, 6)))
+    assert len(set(spans)) == 1, spans  # stacked in a report, their time axes line up

@@ -41,6 +41,9 @@ HEADROOM = 1.22
 #: Lines between nodes up to this many nodes (more would grey the chart out).
 SEPARATED_NODES = 200
 WIDTH = 10.0
+#: The plot area's left and right margins (inches) in every figure of a run: room for node
+#: names, the power figure's energy axis and a colour bar.
+MARGINS = (1.4, 1.05)
 #: The legend's names of the Gantt chart's reservations, node failures and killed jobs.
 RESERVED_LABEL = "reserved / unavailable"
 FAILED_LABEL = "node failed"
@@ -72,10 +75,10 @@ def gantt(run: RunData, options: GanttOptions = GanttOptions()) -> Any:
     if chart.scale is not None:
         _colour_bar(ax, chart)
     _gantt_title(ax, chart)
-    fig.tight_layout()
+    _lay_out(fig)
     k = thin_labels(ax, chart.label_at, chart.labels, ax.get_ylim()[1])
     ax.set_ylabel(y_label(chart.what, chart.detail, k, len(chart.labels)))
-    fig.tight_layout()
+    _lay_out(fig)
     if chart.job_ids is not None:
         _job_ids(ax, *chart.job_ids)
     return fig
@@ -193,7 +196,7 @@ def _colour_bar(ax: Any, chart: _Chart) -> None:
     from matplotlib.colors import LogNorm
     from matplotlib.ticker import LogLocator
 
-    bar = ax.figure.colorbar(chart.scale, ax=ax, pad=0.01, fraction=0.04)
+    bar = ax.figure.colorbar(chart.scale, cax=ax.inset_axes((1.012, 0.0, 0.018, 1.0)))
     bar.set_label(chart.scale_label, fontsize=8)
     format_axis(bar.ax.yaxis, chart.scale_unit)
     if isinstance(chart.scale.norm, LogNorm):
@@ -339,7 +342,18 @@ def _legend(*axes: Any) -> None:
         handles, labels = handles + more_handles, labels + more_labels
     axes[0].legend(handles, labels, loc="lower left", bbox_to_anchor=(0.0, 1.0), fontsize=8,
                    ncol=len(labels), frameon=False, borderaxespad=0.2)
-    axes[0].figure.tight_layout()
+    _lay_out(axes[0].figure)
+
+
+def _lay_out(fig: Any) -> None:
+    """Tight vertically; horizontally, the plot area between the same margins in every figure
+    of a run (:data:`MARGINS`), so that their time axes line up when shown one above the
+    other (the report's page, docs); a wider margin only where the labels need more."""
+    fig.tight_layout()
+    width = fig.get_size_inches()[0]
+    tight = fig.subplotpars
+    fig.subplots_adjust(left=max(tight.left, MARGINS[0] / width),
+                        right=min(tight.right, 1 - MARGINS[1] / width))
 
 
 def _steps(ax: Any, run: RunData, values: np.ndarray, scale: float, name: str,
