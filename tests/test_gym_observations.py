@@ -68,7 +68,7 @@ def test_the_observation_holds_the_documented_fields() -> None:
     node = dict(zip(NODE_FIELDS, obs["nodes"][6].tolist()))
     assert node == pytest.approx({"free_cores": 16, "speed_gops": 3.5,
                                   "power_w": fast.type.full_power_w, "running_jobs": 0,
-                                  "queue_length": 0, "time_to_free": 0})
+                                  "time_to_free": 0})
     # start it on node 6: 16 - 4 cores free, and its requested time till the node is free
     obs, *_ = env.step(6)
     started = env.sim.view.running

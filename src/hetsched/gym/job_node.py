@@ -18,7 +18,7 @@ from itertools import islice
 import numpy as np
 
 from hetsched.gym.turns import TURN, WAIT, Driver
-from hetsched.schedulers.placement import place
+from hetsched.schedulers.placement import largest, place
 from hetsched.sim.protocol import Decision, Events, Start
 from hetsched.sim.resources import Allocation
 from hetsched.sim.view import ClusterView
@@ -70,8 +70,12 @@ class JobNodeDriver(Driver):
         self.jobs, self.mask = [], self._wait_only()
 
     def _mask(self, jobs: list[Job]) -> np.ndarray:
-        """Which (visible job, node) pairs can start now, from one batched fit check."""
-        fit = self.view.fit_matrix(jobs, [first_share(job) for job in jobs])
+        """Which (visible job, node) pairs can start now, from one batched fit check (none,
+        without it, when no node has the free slots of the smallest first share)."""
+        shares = [first_share(job) for job in jobs]
+        if min(shares) > largest(self.view.free_slots):
+            return self._wait_only()
+        fit = self.view.fit_matrix(jobs, shares)
         for k, job in enumerate(jobs):
             if job.nodes != 1 and fit[k].any() and self.placement(job, 0) is None:
                 fit[k] = False  # the first share fits, the rest of the layout does not

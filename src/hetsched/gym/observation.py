@@ -24,10 +24,10 @@ from hetsched.workload.model import Job
 JOB_FIELDS = ("valid", "requested_time", "tasks", "nodes", "memory_mb", "mem_bw_gbs",
               "waiting_time")
 #: The columns of ``obs["nodes"]``: free cores (slots), speed (Gop/s per core), power at full
-#: load (W), running jobs, local queue length, and the estimated time until the node is free
-#: (s: the latest estimated end of its running jobs, from their requested times).
-NODE_FIELDS = ("free_cores", "speed_gops", "power_w", "running_jobs", "queue_length",
-               "time_to_free")
+#: load (W), the jobs running there (its queue: the environment uses no local queues), and the
+#: estimated time until the node is free (s: the latest estimated end of its running jobs,
+#: from their requested times).
+NODE_FIELDS = ("free_cores", "speed_gops", "power_w", "running_jobs", "time_to_free")
 
 
 def observation_space(visible: int, nodes: int) -> spaces.Dict:
@@ -55,15 +55,16 @@ class Observer:
             jobs[:len(rows)] = rows
         nodes = self.static.copy()
         nodes[:, 0] = np.maximum(view.free_slots, 0)
+        running, until = [0] * len(nodes), [now] * len(nodes)
         for run in view.running.values():
-            left = max(run.est_end - now, 0.0)
+            end = run.est_end
             for node, _ in run.allocation:
-                nodes[node, 3] += 1
-                if left > nodes[node, 5]:
-                    nodes[node, 5] = left
-        for node in range(len(nodes)):
-            if view.local_queue_length(node):
-                nodes[node, 4] = view.local_queue_length(node)
+                running[node] += 1
+                if end > until[node]:
+                    until[node] = end
+        nodes[:, 3] = running
+        nodes[:, 4] = until
+        nodes[:, 4] -= now
         return {"jobs": jobs, "nodes": nodes}
 
 
