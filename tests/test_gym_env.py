@@ -238,3 +238,10 @@ def test_render_shows_the_time_the_queue_and_each_node() -> None:
     assert re.fullmatch(r"t=\S+s  pending 1: j0\(4\)  running 0", lines[0])
     assert len(lines) == 1 + len(env.platform.nodes)
     assert lines[1].split() == ["medium-0", "0/8", "busy", "[........]"]
+
+
+def test_render_in_human_mode_prints_the_view(capsys: pytest.CaptureFixture[str]) -> None:
+    env = ClusterEnv(render_mode="human")
+    env.reset(seed=0)
+    assert env.render() is None
+    assert capsys.readouterr().out.startswith("t=0s  pending 1: j0(4)")
