@@ -70,7 +70,12 @@ def hand_episode(platform, workload, visible: int, seed: int) -> tuple[int, int,
     while sim.advance() is not None:
         while view.pending:
             jobs = list(view.pending.values())[:visible]
-            fit = view.fit_matrix(jobs, [first_share(job) for job in jobs])
+            shares = [first_share(job) for job in jobs]
+            most, total = max(view.free_slots.tolist()), view.total_free_slots
+            if not any(share <= most and (job.nodes == 1 or job.ntasks <= total)
+                       for job, share in zip(jobs, shares)):
+                break  # no job has the slots it needs: no fit check
+            fit = view.fit_matrix(jobs, shares)
             for k, job in enumerate(jobs):
                 if job.nodes != 1 and fit[k].any() and place(
                         job, view.free_slots_for(job), view.free_mem, view.free_disk, None, rng,

@@ -71,11 +71,15 @@ class JobNodeDriver(Driver):
 
     def _mask(self, jobs: list[Job]) -> np.ndarray:
         """Which (visible job, node) pairs can start now, from one batched fit check (none,
-        without it, when no node has the free slots of the smallest first share)."""
+        without it, when no job has the free slots it needs: on one node for a one-node job,
+        in all for one of several nodes; memory, disk and reservations only lower them)."""
+        view = self.view
         shares = [first_share(job) for job in jobs]
-        if min(shares) > largest(self.view.free_slots):
+        most, total = largest(view.free_slots), view.total_free_slots
+        if not any(share <= most and (job.nodes == 1 or job.ntasks <= total)
+                   for job, share in zip(jobs, shares)):
             return self._wait_only()
-        fit = self.view.fit_matrix(jobs, shares)
+        fit = view.fit_matrix(jobs, shares)
         for k, job in enumerate(jobs):
             if job.nodes != 1 and fit[k].any() and self.placement(job, 0) is None:
                 fit[k] = False  # the first share fits, the rest of the layout does not

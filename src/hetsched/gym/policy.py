@@ -23,6 +23,7 @@ import numpy as np
 
 from hetsched.gym.turns import TURN, WAIT, Driver
 from hetsched.schedulers.irmasim import JOB_SELECTIONS, RESOURCE_SELECTIONS, IrmasimHeuristic
+from hetsched.schedulers.placement import largest
 from hetsched.sim.protocol import Decision, Start
 from hetsched.sim.view import ClusterView
 from hetsched.workload.model import Job
@@ -82,17 +83,21 @@ class PolicyDriver(IrmasimHeuristic, Driver):
 
     def _mask(self) -> np.ndarray:
         """The pairs whose job can start now (whether it can does not depend on the node
-        selection: only the order of the viable nodes does)."""
+        selection: only the order of the viable nodes does). A job whose share per node
+        exceeds every node's free slots cannot (no fit check needed: memory, reservations
+        and the cores held in a first pass only lower them)."""
         mask = np.zeros(self.size, dtype=np.int8)
         mask[-1] = 1
         startable: dict[int, bool] = {}
         width = len(RESOURCE_SELECTIONS)
+        most = largest(self.view.free_slots)
         for i, selection in enumerate(JOB_SELECTIONS):
             job = self.head(selection)
             if job is None:
                 continue
             if job.index not in startable:
-                startable[job.index] = self.viable(job) is not None
+                per_node = -(-job.ntasks // self.layout_nodes[job.index])
+                startable[job.index] = per_node <= most and self.viable(job) is not None
             if startable[job.index]:
                 mask[i * width:(i + 1) * width] = 1
         return mask
