@@ -8,11 +8,13 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
+from hetsched.examples import dssim_config_path
 from hetsched.gym import JOB_FIELDS, NODE_FIELDS, PAIRS, ClusterEnv
 from hetsched.metrics import summarize
 from hetsched.platform.model import NodeType, Platform
 from hetsched.run.execute import run_simulation
 from hetsched.run.inputs import load_inputs
+from hetsched.testing.invariants import check_result
 from hetsched.workload.model import Job, Workload
 from test_gym_env import jobs_csv
 
@@ -138,3 +140,21 @@ def test_a_constant_pair_schedules_submissions_before_completions_of_an_instant(
             break
     assert expected.allocation[1] == ((1, 2),)  # the first pass: node 0 still held
     assert jobs_csv(env.result, tmp_path / "e.csv") == jobs_csv(expected, tmp_path / "r.csv")
+
+
+@pytest.mark.parametrize("term", ["slowdown", "wait"])
+@pytest.mark.parametrize("actions", ["job_node", "policy"])
+def test_per_step_rewards_add_up_on_nodes_that_boot(term: str, actions: str) -> None:
+    # ds-sim's servers boot when first used: a job started on a booting node waits for it
+    env = ClusterEnv(dssim_config_path(), actions=actions, reward=term)
+    rng = np.random.default_rng(0)
+    _, info = env.reset(seed=0)
+    total, done = 0.0, False
+    while not done:
+        _, reward, terminated, truncated, info = env.step(
+            int(rng.choice(np.flatnonzero(info["action_mask"]))))
+        total, done = total + reward, terminated or truncated
+    check_result(env.result)
+    summary = summarize(env.result)
+    assert summary["finished"] == summary["jobs"] == 30 and summary["mean_wait"] > 0
+    assert total == pytest.approx(-summary[TERMS[term]], rel=1e-9)

@@ -166,8 +166,8 @@ class ClusterEnv(gymnasium.Env):
         turns = self._turns
         while True:
             if turns is None:
-                power = sim.state.total_power
-                waiting = len(view.pending)
+                state = sim.state  # (jobs started on a booting node wait for its boot)
+                power, waiting = state.total_power, len(view.pending) + state.held_count
                 step = sim.advance()
                 if step is None:
                     self._turns = None
@@ -188,9 +188,9 @@ class ClusterEnv(gymnasium.Env):
                 self._turns = turns
                 return True
             sim.apply((item,))
-            if type(item) is Start:
+            if type(item) is Start:  # (a job held for a node's boot starts at its boot)
                 run = view.running.get(item.job.index)
-                self._starts[item.job.index] = run.start if run is not None else step.now
+                self._starts[item.job.index] = run.start if run is not None else sim.clock[0]
 
     def _info(self) -> dict[str, Any]:
         over = self.result is not None

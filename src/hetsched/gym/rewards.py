@@ -4,8 +4,9 @@ Paid at the episode's end (``reward_at="end"``): ``-(w_s * mean bounded slowdown
 wait + w_e * energy + w_p * EDP)``, from :func:`hetsched.metrics.summarize` of the run's result.
 Paid per step (``"step"``): the change over the step of running totals whose sums over an
 episode where every job finishes are those metrics: each finished job's bounded slowdown over
-the number of jobs; the waiting of the pending jobs (count x elapsed time) over the number of
-jobs; the energy (the platform's power x elapsed time); and energy so far x time so far.
+the number of jobs; the waiting of the pending jobs and of those started on a booting node
+(count x elapsed time) over the number of jobs; the energy (the platform's power x elapsed
+time); and energy so far x time so far.
 """
 
 from __future__ import annotations
