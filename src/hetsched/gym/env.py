@@ -89,6 +89,7 @@ class ClusterEnv(gymnasium.Env):
         return self.observe(sim.view), self._info()
 
     def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict]:
+        """Take ``action`` now and run to the agent's next turn (docs/gym.md, "Steps")."""
         sim = self.sim
         if sim is None or self._over:
             raise SchedulerError("step() before reset() or after the episode ended: call "

@@ -34,9 +34,9 @@ class Driver(Scheduler):
     size: int
     mask: np.ndarray
 
+    @abstractmethod
     def why_not(self, action: int) -> str:
         """Why ``action`` (in range, masked out now) cannot be taken: one line."""
-        raise NotImplementedError
 
     @abstractmethod
     def describe(self, action: int) -> str:
