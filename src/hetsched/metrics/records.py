@@ -29,6 +29,12 @@ class JobRecords:
     cost: np.ndarray  # what the job paid for its nodes (metrics/costs.py)
 
 
+def bounded_slowdown(response: np.ndarray | float, run: np.ndarray | float) -> np.ndarray:
+    """``max(response / max(run, TAU), 1)``, element by element: the one definition, which
+    the per-job records and the gym environment's rewards use."""
+    return np.maximum(np.divide(response, np.maximum(run, TAU)), 1.0)
+
+
 def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
     """num / den, NaN where den is 0 (undefined, e.g. zero-length jobs)."""
     out = np.full(num.shape, np.nan)
@@ -51,6 +57,6 @@ def job_records(result: SimResult) -> JobRecords:
     return JobRecords(
         submit=submit, start=result.start, end=result.end, wait=wait, run=run,
         response=response, slowdown=_ratio(response, run),
-        bounded_slowdown=np.maximum(response / np.maximum(run, TAU), 1.0),
+        bounded_slowdown=bounded_slowdown(response, run),
         het_slowdown=_ratio(response, base), finished=result.state == JobState.FINISHED,
         cost=job_costs(result))

@@ -249,15 +249,19 @@ class IrmasimHeuristic(_IrmasimManager):
 
     # ---- IRMaSim's queue ------------------------------------------------------------------
     def submit(self, jobs: tuple[Job, ...]) -> Iterator[Decision]:
-        key = JOB_SELECTIONS[self.job_selection]
         for job in jobs:
             nodes = self._layout_nodes(job)
             if nodes is None:
                 yield Reject(job, self._never_reason(job))
                 continue
             self.layout_nodes[job.index] = nodes
-            value = float(self.rng.random()) if key is None else float(key(job))
-            heapq.heappush(self.pending, (value, job.index, job))
+            self.enqueue(job)
+
+    def enqueue(self, job: Job) -> None:
+        """Queue a submitted job that has a layout, by the job key."""
+        key = JOB_SELECTIONS[self.job_selection]
+        value = float(self.rng.random()) if key is None else float(key(job))
+        heapq.heappush(self.pending, (value, job.index, job))
 
     def schedule(self) -> Iterator[Decision]:
         while self.pending:
@@ -271,21 +275,32 @@ class IrmasimHeuristic(_IrmasimManager):
             yield Start(job, allocation)
 
     # ---- IRMaSim's layout_job -------------------------------------------------------------
-    def layout(self, job: Job) -> Allocation | None:
-        """The head's allocation now, or ``None`` (fewer than ``nodes`` viable nodes)."""
+    def layout(self, job: Job, node_selection: str | None = None) -> Allocation | None:
+        """The head's allocation now, or ``None`` (fewer than ``nodes`` viable nodes); the
+        nodes sorted by ``node_selection`` (default: this scheduler's)."""
+        found = self.viable(job)
+        if found is None:
+            return None
+        viable, free_slots = found
+        nodes = self.layout_nodes[job.index]
+        chosen = self._sorted(viable, free_slots,
+                              node_selection or self.node_selection)[:nodes].tolist()
+        base, extra = divmod(job.ntasks, nodes)
+        return tuple((node, base + (i < extra)) for i, node in enumerate(chosen))
+
+    def viable(self, job: Job) -> tuple[np.ndarray, np.ndarray] | None:
+        """The nodes with room for ``ceil(ntasks / nodes)`` of ``job``'s tasks now and the
+        idle cores per node, or ``None`` when fewer than ``nodes`` nodes have it (the job
+        waits). Draws nothing: whether the job can start now, whatever the node order."""
         nodes = self.layout_nodes[job.index]
         per_node = -(-job.ntasks // nodes)
         free_slots, free_mem = self.free(job)
         viable = np.flatnonzero(capacity(job, free_slots, free_mem, self.view.free_disk)
                                 >= per_node)
-        if viable.size < nodes:
-            return None
-        chosen = self._sorted(viable, free_slots)[:nodes].tolist()
-        base, extra = divmod(job.ntasks, nodes)
-        return tuple((node, base + (i < extra)) for i, node in enumerate(chosen))
+        return None if viable.size < nodes else (viable, free_slots)
 
-    def _sorted(self, viable: np.ndarray, free_slots: np.ndarray) -> np.ndarray:
-        selection = self.node_selection
+    def _sorted(self, viable: np.ndarray, free_slots: np.ndarray,
+                selection: str) -> np.ndarray:
         if selection == "random":
             return self.rng.permutation(viable)
         arrays = self.view.platform.arrays

@@ -1,0 +1,73 @@
+"""What the agent sees: fixed-size arrays built only from what a resource manager knows.
+
+``jobs`` (K x len(JOB_FIELDS)): the first K pending jobs in submission order, zero rows past
+the last (``valid`` 0). ``nodes`` (nodes x len(NODE_FIELDS)). Times come from requested times:
+a running job's estimated end (``RunningJob.est_end``, its start plus its estimate from
+``req_time``, or now once it has run past it), never its true end, its shares' remaining work
+or a true run time (``RunningJob.end``, ``Share.remaining``, ``SpeedModel.run_time``).
+"""
+
+from __future__ import annotations
+
+from itertools import islice
+
+import numpy as np
+from gymnasium import spaces
+
+from hetsched.platform.model import Platform
+from hetsched.sim.view import ClusterView
+from hetsched.workload.model import Job
+
+#: The columns of ``obs["jobs"]``: a flag for a real row, the requested time (s), the tasks,
+#: the nodes asked for (0: any number), the job's memory (MB) and memory bandwidth (GB/s), and
+#: the time waited so far (s).
+JOB_FIELDS = ("valid", "requested_time", "tasks", "nodes", "memory_mb", "mem_bw_gbs",
+              "waiting_time")
+#: The columns of ``obs["nodes"]``: free cores (slots), speed (Gop/s per core), power at full
+#: load (W), the jobs running there (its queue: the environment uses no local queues), and the
+#: estimated time until the node is free (s: the latest estimated end of its running jobs,
+#: from their requested times).
+NODE_FIELDS = ("free_cores", "speed_gops", "power_w", "running_jobs", "time_to_free")
+
+
+def observation_space(visible: int, nodes: int) -> spaces.Dict:
+    return spaces.Dict({
+        "jobs": spaces.Box(0.0, np.inf, (visible, len(JOB_FIELDS)), np.float32),
+        "nodes": spaces.Box(0.0, np.inf, (nodes, len(NODE_FIELDS)), np.float32),
+    })
+
+
+class Observer:
+    """Builds observations of one platform (its static columns computed once)."""
+
+    def __init__(self, platform: Platform, visible: int) -> None:
+        self.visible = visible
+        arrays = platform.arrays
+        self.static = np.zeros((len(platform.nodes), len(NODE_FIELDS)), dtype=np.float32)
+        self.static[:, 1] = arrays.speed / 1e9
+        self.static[:, 2] = arrays.full_power_w
+
+    def __call__(self, view: ClusterView) -> dict[str, np.ndarray]:
+        now = view.now
+        jobs = np.zeros((self.visible, len(JOB_FIELDS)), dtype=np.float32)
+        rows = [_job_row(job, now) for job in islice(view.pending.values(), self.visible)]
+        if rows:
+            jobs[:len(rows)] = rows
+        nodes = self.static.copy()
+        nodes[:, 0] = np.maximum(view.free_slots, 0)
+        running, until = [0] * len(nodes), [now] * len(nodes)
+        for run in view.running.values():
+            end = run.est_end
+            for node, _ in run.allocation:
+                running[node] += 1
+                if end > until[node]:
+                    until[node] = end
+        nodes[:, 3] = running
+        nodes[:, 4] = until
+        nodes[:, 4] -= now
+        return {"jobs": jobs, "nodes": nodes}
+
+
+def _job_row(job: Job, now: float) -> tuple[float, ...]:
+    return (1.0, job.req_time, job.ntasks, job.nodes, job.job_memory_mb, job.mem_bw_gbs,
+            now - job.submit)
