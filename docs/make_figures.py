@@ -60,6 +60,9 @@ def run(out: Path, scratch: Path) -> list[Path]:
     hetsched("plot", scratch / "easy", "--out", out / "run", "-q")
     written = [out / "run" / f"{name}.png" for name in ("gantt", "jobs", "power_energy",
                                                          "utilisation")]
+    hetsched("plot", scratch / "easy", "--out", scratch / "decision", "--colour-by",
+             "decision", "-q")
+    written.append(copy(scratch / "decision" / "gantt.png", out / "run" / "gantt_decision.png"))
     if not KIT_TRACE.exists():
         print(f"skipped the KIT run's Gantt charts: no KIT trace at {KIT_TRACE} "
               "(set HETSCHED_SHARED_DATA)")

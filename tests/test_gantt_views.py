@@ -267,3 +267,29 @@ def test_a_runs_figures_share_their_time_axis_position(example_dir):
         box = figure.axes[0].get_position()
         spans.append((round(box.x0, 6), round(box.x1, 6)))
     assert len(set(spans)) == 1, spans  # stacked in a report, their time axes line up
+
+
+def test_started_ahead_flags_jobs_that_overtook_an_earlier_submission():
+    from hetsched.report.gantt_colours import started_ahead
+
+    submit = np.array([0.0, 10.0, 10.0, 20.0, 30.0])
+    start = np.array([50.0, 5.0 + 10, 60.0, 40.0, np.nan])
+    # job 1 (submitted 10) starts at 15, before job 0 (submitted 0, starts 50): ahead;
+    # job 2 ties job 1's submission and starts after every earlier job: in order;
+    # job 3 starts at 40 before jobs 0 and 2: ahead; job 4 never started: not drawn, not ahead
+    assert started_ahead(submit, start).tolist() == [False, True, False, True, False]
+    assert started_ahead(np.zeros(0), np.zeros(0)).tolist() == []
+
+
+def test_decision_colours_show_no_backfilling_under_fcfs_and_some_under_easy(tmp_path):
+    from hetsched.report.gantt_colours import AHEAD, IN_ORDER
+
+    texts = {}
+    for scheduler in ("fcfs", "easy"):
+        result = runner.invoke(app, ["run", "-s", scheduler, "--out", str(tmp_path / scheduler),
+                                     "-q"])
+        assert result.exit_code == 0, result.output
+        figure = gantt(read_run_dir(tmp_path / scheduler), GanttOptions(colour_by="decision"))
+        texts[scheduler] = legend_texts(figure)
+    assert texts["fcfs"] == [IN_ORDER]
+    assert set(texts["easy"]) == {IN_ORDER, AHEAD}

@@ -41,7 +41,8 @@ def plot_command(
         colour_by: Annotated[ColourBy, typer.Option(
             "--colour-by", "--color-by", case_sensitive=False,
             help="Gantt chart: colour the jobs by job (a colour per job), size (the tasks "
-            "requested, a colorbar) or state (final_state, a legend).")] = ColourBy.JOB,
+            "requested, a colorbar), state (final_state, a legend) or decision (in "
+            "submission order, or ahead of an earlier job: backfilled).")] = ColourBy.JOB,
         gantt_view: Annotated[GanttView, typer.Option(
             "--gantt", case_sensitive=False,
             help="Gantt chart: detailed (a bar per job), aggregate (busy cores per node group "

@@ -20,6 +20,9 @@ from hetsched.sim.result import JobState
 MOST_CATEGORIES = 12
 OTHER = "other"
 OTHER_COLOUR = (0.6, 0.6, 0.6, 1.0)
+#: The legend's names of the scheduler's decisions (``--colour-by decision``).
+IN_ORDER = "in submission order"
+AHEAD = "ahead of an earlier job (backfilled)"
 #: The legend's names of ``jobs.csv``'s final states.
 STATE_NAMES = {
     FINAL_STATE[JobState.FINISHED]: "finished",
@@ -53,10 +56,28 @@ def job_colours(run: RunData, by: str, drawn: np.ndarray) -> Colouring:
     if by == "size":
         sizes = run.size if len(run.size) == jobs else np.full(jobs, np.nan)
         return _by_number(sizes, drawn, f"tasks requested ({SIZE})")
+    if by == "decision":
+        ahead = started_ahead(run.submit, run.start)
+        return _by_category([AHEAD if a else IN_ORDER for a in ahead.tolist()], drawn)
     if len(run.states) != jobs:
         raise ConfigError("colour by state: this run has no final states (jobs.csv's "
                           "final_state column)")
     return _by_category([STATE_NAMES.get(s, s.lower() or "?") for s in run.states], drawn)
+
+
+def started_ahead(submit: np.ndarray, start: np.ndarray) -> np.ndarray:
+    """Which jobs started ahead of a job submitted before them: one submitted strictly
+    earlier started strictly later, or never (a backfilling decision; under FCFS none).
+    O(n log n): the latest start among the jobs submitted earlier is a running maximum in
+    submission order."""
+    order = np.argsort(submit, kind="stable")
+    starts = np.where(np.isnan(start[order]), np.inf, start[order])
+    latest = np.maximum.accumulate(starts) if len(starts) else starts
+    first_of_tie = np.searchsorted(submit[order], submit[order], side="left")
+    before = np.where(first_of_tie > 0, latest[np.maximum(first_of_tie - 1, 0)], -np.inf)
+    ahead = np.zeros(len(submit), bool)
+    ahead[order] = ~np.isnan(start[order]) & (before > starts)
+    return ahead
 
 
 def _by_category(values: list[str], drawn: np.ndarray) -> Colouring:
