@@ -32,6 +32,7 @@ from hetsched.sim.protocol import Decision, Events, Start, WakeUp
 from hetsched.schedulers.placement import Allocation
 from hetsched.schedulers.profile import Profile
 from hetsched.schedulers.reservations import Booking, Reservations
+from hetsched.schedulers.skyline import Skyline
 from hetsched.sim.resources import Resources, footprint, room
 from hetsched.sim.view import ClusterView
 from hetsched.workload.model import Job
@@ -186,51 +187,63 @@ class ConservativeBackfill(Backfilling):
         """Resources were freed on ``(node, start, end)``: mark the reservations (not
         ``mover``'s) whose window could now use them there, with the starts to search. The
         nodes freed over one time range are looked at together for the reservations with
-        memory or disk or on several nodes (a wide job frees many)."""
+        memory or disk or on several nodes (a wide job frees many), and those of one group
+        (alike from now on) together for the others."""
         profile = self.profile
         assert profile is not None
         by_range: dict[tuple[float, float], list[tuple[int, Resources]]] = {}
+        alike: dict[tuple[Skyline, float, float], tuple[Resources, list[int]]] = {}
         for node, start, end in freed:
-            most = profile.most_free(node, start, end)
-            if most[0] > 0 and self.reserved.on_node:  # (wide-job traces often have none)
-                self._mark_one_node(node, start, end, most[0], mover)
-            by_range.setdefault((start, end), []).append((node, most))
+            skyline = profile.nodes[node]
+            seen = alike.get((skyline, start, end))
+            if seen is None:
+                seen = alike[skyline, start, end] = (skyline.highest(start, end), [])
+            seen[1].append(node)
+            by_range.setdefault((start, end), []).append((node, seen[0]))
+        if self.reserved.on_node:  # (wide-job traces often have none)
+            for (_, start, end), (most, nodes) in alike.items():
+                if most[0] > 0:
+                    self._mark_one_node(nodes, start, end, most[0], mover)
         for (start, end), mosts in by_range.items():
             self._mark_others(mosts, start, end, mover)
 
-    def _mark_one_node(self, node: int, start: float, end: float, most_cores: int,
+    def _mark_one_node(self, nodes: list[int], start: float, end: float, most_cores: int,
                        mover: int) -> None:
-        """One-node jobs without memory or disk: a window of theirs there lies in a run of
-        their free cores through the freed time, as long as their estimate on that node, or,
-        on their own node, reaching their own start (there only what is freed before it can
-        help)."""
+        """One-node jobs without memory or disk: a window of theirs on one of ``nodes`` (alike)
+        lies in a run of their free cores through the freed time, as long as their estimate
+        on that node, or, on their own node, reaching their own start (there only what is
+        freed before it can help)."""
         profile = self.profile
         assert profile is not None
         now, margin = profile.now, _slack(start)
-        runs = profile.nodes[node].runs(start, end, now)
+        runs = profile.nodes[nodes[0]].runs(start, end, now)
         spans = {1: runs.span(1)}  # by tasks
         # a job booked after the run of one free core fits in its own run only if it fits in
         # that one: a longer one needs no look at its own
         widest_low, widest_high = spans[1]
         widest = widest_high - widest_low + margin
+        freed = set(nodes) if len(nodes) > 1 else None
         for home, on in self.reserved.on_node.items():
-            after = on[bisect.bisect_right(on, (start, math.inf)):] if home == node else on
-            for booked_at, tasks, duration, _, index in after:
-                if tasks > most_cores or booked_at <= now or index == mover or \
-                        (home == node and booked_at > widest_high and duration > widest):
-                    continue
-                span = spans.get(tasks)
-                if span is None:
-                    span = spans[tasks] = runs.span(tasks)
-                low, high = span
-                if low >= booked_at:
-                    continue
-                if home == node:
-                    if high < booked_at and duration > high - low + margin:
+            own = home == nodes[0] if freed is None else home in freed
+            # on its own node, and on another freed node alike
+            for at_home in (True, False) if own and freed else (own,):
+                after = on[bisect.bisect_right(on, (start, math.inf)):] if at_home else on
+                for booked_at, tasks, duration, _, index in after:
+                    if tasks > most_cores or booked_at <= now or index == mover or \
+                            (at_home and booked_at > widest_high and duration > widest):
                         continue
-                    self._stale(index, booked_at, low, min(end, booked_at))
-                elif self.estimates[index][node] <= high - low + margin:
-                    self._stale(index, booked_at, low, end)
+                    span = spans.get(tasks)
+                    if span is None:
+                        span = spans[tasks] = runs.span(tasks)
+                    low, high = span
+                    if low >= booked_at:
+                        continue
+                    if at_home:
+                        if high < booked_at and duration > high - low + margin:
+                            continue
+                        self._stale(index, booked_at, low, min(end, booked_at))
+                    elif self.estimates[index][nodes[0]] <= high - low + margin:
+                        self._stale(index, booked_at, low, end)
 
     def _mark_others(self, mosts: list[tuple[int, Resources]], start: float,
                      end: float, mover: int) -> None:

@@ -16,6 +16,8 @@ from operator import attrgetter, itemgetter
 
 import numpy as np
 
+from hetsched.platform.model import Platform
+from hetsched.schedulers.groups import NodeGroups
 from hetsched.schedulers.placement import Allocation, choose_node, place
 from hetsched.schedulers.skyline import Skyline
 from hetsched.sim.resources import Resources, capacity, even_split, footprint, room, share
@@ -27,12 +29,17 @@ _END = itemgetter(0)
 
 
 class Profile:
-    """One skyline per node (``nodes``), one of the platform's total free cores (``total``,
-    a quick bound for multi-node jobs), and what each node can ever run (``slots``)."""
+    """One skyline per group of nodes alike (``groups``; ``nodes``: each node's), one of the
+    platform's total free cores (``total``, a quick bound for multi-node jobs), and what each
+    node can ever run (``slots``)."""
 
     def __init__(self, skylines: list[Skyline], total: Skyline, slots: list[int],
-                 now: float) -> None:
-        self.nodes = skylines
+                 now: float, kinds: list[int] | None = None) -> None:
+        """``skylines``: each node's; ``kinds``: each node's type (by default, all alike),
+        only nodes of one type group."""
+        self.groups = NodeGroups(skylines, [0] * len(skylines) if kinds is None else kinds,
+                                 now)
+        self.nodes = self.groups.nodes
         self.total = total
         self.slots = slots
         self.now = now
@@ -64,11 +71,15 @@ class Profile:
                 skylines[node].add(start, end, -slots, 0.0, 0.0)
                 if total is not skylines[node]:
                     total.add(start, end, -slots, 0.0, 0.0)
-        return Profile(skylines, total, view.platform.arrays.slots.tolist(), now)
+        return Profile(skylines, total, view.platform.arrays.slots.tolist(), now,
+                       _kinds(view.platform))
 
     def advance(self, now: float) -> None:
-        """Move the present to ``now``; steps before it are dropped as nodes change."""
-        self.now = now
+        """Move the present to ``now``: steps before it are dropped, and the groups of nodes
+        that only they told apart merge."""
+        if now != self.now:
+            self.now = now
+            self.groups.regroup(now)
 
     def reserve(self, job: Job, start: float, end: float, allocation: Allocation) -> None:
         """Take ``allocation`` over ``[start, end)``."""
@@ -82,13 +93,11 @@ class Profile:
               sign: int) -> None:
         now, nodes = self.now, self.nodes
         if job.job_memory_mb or job.job_disk_mb:
-            for (node, count), memory, disk in footprint(job, allocation):
-                nodes[node].prune(now)
-                nodes[node].add(start, end, sign * count, sign * memory, sign * disk)
+            changes = [(node, sign * count, sign * memory, sign * disk)
+                       for (node, count), memory, disk in footprint(job, allocation)]
         else:  # its slots alone (conservative's hottest path: no footprint() call)
-            for node, count in allocation:
-                nodes[node].prune(now)
-                nodes[node].add(start, end, sign * count, 0.0, 0.0)
+            changes = [(node, sign * count, 0.0, 0.0) for node, count in allocation]
+        self.groups.add(start, end, changes, now)
         if len(nodes) > 1:
             self.total.prune(now)
             self.total.add(start, end, sign * job.ntasks, 0.0, 0.0)
@@ -126,33 +135,34 @@ class Profile:
                            rng: np.random.Generator, order: np.ndarray | None, lo: float,
                            hi: float, home: int, booked: float
                            ) -> tuple[float, Allocation] | None:
-        """Each node's first fit; the preferred node among those that fit first. In a
-        static preference order, a node that fits at ``lo`` ends the search (no later node can
-        be earlier, nor preferred on a tie)."""
-        tasks, now = job.ntasks, self.now
+        """Each group's first fit (``home``'s own apart); the preferred node among those that
+        fit first."""
+        tasks, now, groups = job.ntasks, self.now, self.groups
         need_mem = share(job.job_memory_mb, tasks, tasks)
         need_disk = share(job.job_disk_mb, tasks, tasks)
-        best, first = hi, []
-        for node in range(len(self.nodes)) if order is None else order.tolist():
-            if self.slots[node] < tasks:
+        best, first = hi, []  # the groups' nodes that fit first
+        for group in groups.live():
+            members = groups.members[group]
+            if self.slots[members[0]] < tasks:
                 continue
-            bound = best if not first else math.nextafter(best, math.inf)
-            t = self.nodes[node].first_fit(tasks, need_mem, durations[node], lo, bound, now,
-                                           booked if node == home else math.inf, need_disk)
-            if t is None:
-                continue
-            if t < best or not first:
-                best, first = t, [node]
-            else:
-                first.append(node)
-            if order is not None and t <= lo:
-                break
+            skyline, duration = groups.skylines[group], durations[members[0]]
+            for nodes, until in _apart(members, home, booked):
+                bound = best if not first else math.nextafter(best, math.inf)
+                t = skyline.first_fit(tasks, need_mem, duration, lo, bound, now, until,
+                                      need_disk)
+                if t is None:
+                    continue
+                if t < best or not first:
+                    best, first = t, [nodes]
+                else:
+                    first.append(nodes)
         if not first:
             return None
-        if len(first) == 1 and key is not None:  # preferred whatever the key
-            return best, ((first[0], tasks),)
+        if len(first) == 1 and len(first[0]) == 1 and key is not None:  # preferred anyway
+            return best, ((first[0][0], tasks),)
         fit = np.zeros(len(self.nodes), dtype=bool)
-        fit[first] = True
+        for nodes in first:
+            fit[nodes] = True
         return best, ((choose_node(fit, key, rng, order), tasks),)
 
     def _earliest_many_nodes(self, job: Job, duration: float, key: np.ndarray | None,
@@ -165,7 +175,8 @@ class Profile:
         first = total.first_fit(tasks, 0.0, duration, lo, hi, now)
         if first is None:
             return None
-        steps = _Steps(self.nodes, job.job_memory_mb > 0, job.job_disk_mb > 0)
+        skylines, nodes = self.groups.positions()
+        steps = _Steps(skylines, job.job_memory_mb > 0, job.job_disk_mb > 0, nodes)
         for t in steps.starts(first, now).tolist():
             if t >= hi:
                 break
@@ -187,6 +198,23 @@ class Profile:
     def most_total(self, start: float, end: float) -> int:
         """The most free cores the platform has at some time in ``[start, end)``."""
         return self.total.highest(start, end)[0]
+
+
+def _apart(members: list[int], home: int, booked: float
+           ) -> list[tuple[list[int], float]]:
+    """A group's nodes, each with the time its window may end by: ``home`` apart (its own
+    booking from ``booked`` on leaves it its cores), the others without bound."""
+    if home < 0 or home not in members:
+        return [(members, math.inf)]
+    others = [node for node in members if node != home]
+    return [([home], booked), (others, math.inf)] if others else [([home], booked)]
+
+
+def _kinds(platform: Platform) -> list[int]:
+    """Each node's type, as a number: nodes group only with nodes of their type (the same
+    object: a loader makes one per type)."""
+    numbers: dict[int, int] = {}
+    return [numbers.setdefault(id(node.type), len(numbers)) for node in platform.nodes]
 
 
 def _skyline(now: float, free: Resources,
@@ -214,20 +242,23 @@ def _skyline(now: float, free: Resources,
 
 
 class _Steps:
-    """Every node's skyline as flat numpy arrays (node after node), to find what all nodes
-    keep free over a window at once: a multi-node search looks at every node at each time it
-    tries, and a Python loop over the nodes there costs more than the rest of the search.
-    Memory and disk are read only when the job needs some (otherwise placement ignores
-    them)."""
+    """Skylines as flat numpy arrays (one after the other), to find what all nodes keep free
+    over a window at once: a multi-node search looks at every node at each time it tries, and
+    a Python loop there costs more than the rest of the search. Memory and disk are read only
+    when the job needs some (otherwise placement ignores them). ``nodes``, when given, says
+    which skyline is each node's (a group's is its nodes'): what :meth:`lowest` gives is then
+    per node, else per skyline."""
 
-    def __init__(self, skylines: list[Skyline], with_mem: bool, with_disk: bool) -> None:
+    def __init__(self, skylines: list[Skyline], with_mem: bool, with_disk: bool,
+                 nodes: np.ndarray | None = None) -> None:
         lengths = list(map(len, map(_TIMES, skylines)))
         count = sum(lengths)
         self.times = _flat(skylines, _TIMES, np.float64, count)
         self.cores = _flat(skylines, _CORES, np.int64, count)
         self.mem = _flat(skylines, _MEM, np.float64, count) if with_mem else None
         self.disk = _flat(skylines, _DISK, np.float64, count) if with_disk else None
-        self.unlimited = np.full(len(skylines), math.inf)
+        self.nodes = nodes
+        self.unlimited = np.full(len(skylines) if nodes is None else len(nodes), math.inf)
         ends = np.cumsum(lengths)
         self.offsets = ends - lengths
         self.following = np.empty(count)  # when each step ends
@@ -244,18 +275,23 @@ class _Steps:
         return later
 
     def lowest(self, start: float, end: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Per node, the least free cores, memory and disk over ``[start, end)`` (the steps
-        that end after ``start`` and begin before ``end``, or hold ``start``); memory or disk
-        not read is unlimited."""
+        """Per node (or skyline), the least free cores, memory and disk over ``[start, end)``
+        (the steps that end after ``start`` and begin before ``end``, or hold ``start``);
+        memory or disk not read is unlimited."""
         times = self.times
         inside = (self.following > start) & ((times < end) | (times <= start))
-        cores = np.minimum.reduceat(np.where(inside, self.cores, _MOST), self.offsets)
+        cores = self._per_node(np.minimum.reduceat(np.where(inside, self.cores, _MOST),
+                                                   self.offsets))
         return cores, self._lowest(self.mem, inside), self._lowest(self.disk, inside)
 
     def _lowest(self, amounts: np.ndarray | None, inside: np.ndarray) -> np.ndarray:
         if amounts is None:
             return self.unlimited
-        return np.minimum.reduceat(np.where(inside, amounts, math.inf), self.offsets)
+        return self._per_node(np.minimum.reduceat(np.where(inside, amounts, math.inf),
+                                                  self.offsets))
+
+    def _per_node(self, lows: np.ndarray) -> np.ndarray:
+        return lows if self.nodes is None else lows[self.nodes]
 
 
 _MOST = np.iinfo(np.int64).max
