@@ -31,14 +31,14 @@ Change = tuple[int, int, float, float]
 
 
 class NodeGroups:
-    """Groups by id: ``skylines[g]`` and ``members[g]`` (node ids, in order; ``None`` for an id
-    not in use); ``of[n]`` (and the numpy ``ids``) is node n's group, ``nodes[n]`` its
-    skyline."""
+    """Groups by id: ``skylines[g]``, ``members[g]`` (a set of node ids) and ``kinds[g]``
+    (their node type), ``None`` for an id not in use; ``of[n]`` (and the numpy ``ids``) is
+    node n's group, ``nodes[n]`` its skyline."""
 
     def __init__(self, skylines: list[Skyline], kinds: list[int], now: float) -> None:
-        self.kinds = kinds
         self.skylines: list[Skyline | None] = []
-        self.members: list[list[int] | None] = []
+        self.members: list[set[int] | None] = []
+        self.kinds: list[int] = []
         self.keys: list[Key | None] = []
         self.by_key: dict[Key, int] = {}
         self.spare: list[int] = []  # ids not in use
@@ -47,9 +47,9 @@ class NodeGroups:
             key = _key(kinds[node], skyline, now)
             group = self.by_key.get(key)
             if group is None:
-                group = self._new(skyline, [])
+                group = self._new(skyline, set(), kinds[node])
                 self._register(group, key)
-            self.members[group].append(node)
+            self.members[group].add(node)  # type: ignore[union-attr]
             self.of.append(group)
         self.ids = np.array(self.of, dtype=np.intp)
         self.nodes = [self.skylines[group] for group in self.of]
@@ -61,13 +61,19 @@ class NodeGroups:
         """The ids in use, in order."""
         return [group for group, members in enumerate(self.members) if members is not None]
 
-    def positions(self) -> tuple[list[Skyline], np.ndarray]:
-        """The groups' skylines (in the order of their ids) and, for each node, the position
-        of its group's among them."""
-        alive = np.fromiter((members is not None for members in self.members), bool,
-                            len(self.members))
-        place = np.cumsum(alive) - 1
-        return [sky for sky in self.skylines if sky is not None], place[self.ids]
+    def one(self, group: int) -> int:
+        """A node of ``group`` (any: they are alike)."""
+        return next(iter(self.members[group]))  # type: ignore[arg-type]
+
+    def positions(self) -> tuple[list[Skyline], np.ndarray, np.ndarray]:
+        """The groups' skylines (in the order of their ids), how many nodes each has, and
+        for each node the position of its group's among them."""
+        members = self.members
+        sizes = np.fromiter((0 if nodes is None else len(nodes) for nodes in members), np.intp,
+                            len(members))
+        alive = sizes > 0
+        where = (np.cumsum(alive) - 1)[self.ids]
+        return [sky for sky in self.skylines if sky is not None], sizes[alive], where
 
     def add(self, start: float, end: float, changes: list[Change], now: float) -> None:
         """Add each change over ``[start, end)`` (see :meth:`Skyline.add`): once per group for
@@ -108,7 +114,7 @@ class NodeGroups:
         self._unregister(group)
         skyline = self.skylines[group]
         assert skyline is not None
-        key = _key(self.kinds[self.members[group][0]], skyline, now)  # type: ignore[index]
+        key = _key(self.kinds[group], skyline, now)
         other = self.by_key.get(key)
         if other is None:
             self._register(group, key)
@@ -126,14 +132,16 @@ class NodeGroups:
                 del self.by_key[key]
             self.keys[group] = None
 
-    def _new(self, skyline: Skyline, members: list[int]) -> int:
+    def _new(self, skyline: Skyline, members: set[int], kind: int) -> int:
         if self.spare:
             group = self.spare.pop()
-            self.skylines[group], self.members[group] = skyline, members
+            self.skylines[group], self.members[group], self.kinds[group] = \
+                skyline, members, kind
         else:
             group = len(self.skylines)
             self.skylines.append(skyline)
             self.members.append(members)
+            self.kinds.append(kind)
             self.keys.append(None)
         return group
 
@@ -141,11 +149,10 @@ class NodeGroups:
         """Move ``nodes`` (some of ``group``'s) to a new group with a copy of its skyline."""
         skyline, members = self.skylines[group], self.members[group]
         assert skyline is not None and members is not None
-        leaving = set(nodes)
-        self.members[group] = [node for node in members if node not in leaving]
+        members.difference_update(nodes)
         copy = Skyline(skyline.times.copy(), skyline.cores.copy(), skyline.mem.copy(),
                        skyline.disk.copy())
-        new = self._new(copy, sorted(nodes))
+        new = self._new(copy, set(nodes), self.kinds[group])
         self._move(nodes, new, copy)
         return new
 
@@ -154,10 +161,10 @@ class NodeGroups:
         members, target = self.members[group], self.members[into]
         skyline = self.skylines[into]
         assert members is not None and target is not None and skyline is not None
-        self.members[into] = sorted(target + members)
-        self._move(members, into, skyline)
+        target.update(members)
+        self._move(list(members), into, skyline)
         self._unregister(group)
-        self.skylines[group] = self.members[group] = self.keys[group] = None
+        self.skylines[group] = self.members[group] = None
         self.spare.append(group)
 
     def _move(self, nodes: list[int], group: int, skyline: Skyline) -> None:

@@ -135,57 +135,64 @@ class Profile:
                            rng: np.random.Generator, order: np.ndarray | None, lo: float,
                            hi: float, home: int, booked: float
                            ) -> tuple[float, Allocation] | None:
-        """Each group's first fit (``home``'s own apart); the preferred node among those that
-        fit first."""
+        """Each group's first fit (``home`` apart from its group's other nodes); the
+        preferred node among those that fit first."""
         tasks, now, groups = job.ntasks, self.now, self.groups
         need_mem = share(job.job_memory_mb, tasks, tasks)
         need_disk = share(job.job_disk_mb, tasks, tasks)
-        best, first = hi, []  # the groups' nodes that fit first
+        own = groups.of[home] if home >= 0 else -1
+        best, first = hi, []  # (group, -1) or (group, home): what fits first
         for group in groups.live():
-            members = groups.members[group]
-            if self.slots[members[0]] < tasks:
+            node = groups.one(group)
+            if self.slots[node] < tasks:
                 continue
-            skyline, duration = groups.skylines[group], durations[members[0]]
-            for nodes, until in _apart(members, home, booked):
+            skyline, duration = groups.skylines[group], durations[node]
+            for part, until in _apart(group, own, home, booked, len(groups.members[group])):
                 bound = best if not first else math.nextafter(best, math.inf)
                 t = skyline.first_fit(tasks, need_mem, duration, lo, bound, now, until,
                                       need_disk)
                 if t is None:
                     continue
                 if t < best or not first:
-                    best, first = t, [nodes]
+                    best, first = t, [(group, part)]
                 else:
-                    first.append(nodes)
+                    first.append((group, part))
         if not first:
             return None
-        if len(first) == 1 and len(first[0]) == 1 and key is not None:  # preferred anyway
-            return best, ((first[0][0], tasks),)
-        fit = np.zeros(len(self.nodes), dtype=bool)
-        for nodes in first:
-            fit[nodes] = True
+        fit = np.zeros(len(groups.skylines), dtype=bool)
+        for group, part in first:
+            fit[group] = fit[group] or part < 0
+        fit = fit[groups.ids]
+        if home >= 0:
+            fit[home] = (own, home) in first
+        if key is not None and len(first) == 1:
+            nodes = np.flatnonzero(fit)
+            if len(nodes) == 1:  # preferred whatever the key
+                return best, ((int(nodes[0]), tasks),)
         return best, ((choose_node(fit, key, rng, order), tasks),)
 
     def _earliest_many_nodes(self, job: Job, duration: float, key: np.ndarray | None,
                              rng: np.random.Generator, order: np.ndarray | None, lo: float,
                              hi: float) -> tuple[float, Allocation] | None:
-        """Tries the times at which some node changes, in order, with what each node keeps
-        free over the whole window; a time when the platform as a whole has too few free cores
-        over the window is skipped at once."""
+        """Tries the times at which some node changes, in order, with what each group keeps
+        free over the whole window (placed on its nodes where it may fit); a time when the
+        platform as a whole has too few free cores over the window is skipped at once."""
         now, tasks, total = self.now, job.ntasks, self.total
         first = total.first_fit(tasks, 0.0, duration, lo, hi, now)
         if first is None:
             return None
-        skylines, nodes = self.groups.positions()
-        steps = _Steps(skylines, job.job_memory_mb > 0, job.job_disk_mb > 0, nodes)
+        skylines, sizes, where = self.groups.positions()
+        steps = _Steps(skylines, job.job_memory_mb > 0, job.job_disk_mb > 0)
         for t in steps.starts(first, now).tolist():
             if t >= hi:
                 break
             if total.lowest(t, t + duration)[0] < tasks:
                 continue
             cores, mem, disk = steps.lowest(t, t + duration)
-            if not _may_fit(job, capacity(job, cores, mem, disk)):
+            if not _may_fit(job, capacity(job, cores, mem, disk), sizes):
                 continue
-            allocation = place(job, cores, mem, disk, key, rng, order=order)
+            allocation = place(job, cores[where], mem[where], disk[where], key, rng,
+                               order=order)
             if allocation is not None:
                 return t, allocation
         return None
@@ -200,14 +207,14 @@ class Profile:
         return self.total.highest(start, end)[0]
 
 
-def _apart(members: list[int], home: int, booked: float
-           ) -> list[tuple[list[int], float]]:
-    """A group's nodes, each with the time its window may end by: ``home`` apart (its own
-    booking from ``booked`` on leaves it its cores), the others without bound."""
-    if home < 0 or home not in members:
-        return [(members, math.inf)]
-    others = [node for node in members if node != home]
-    return [([home], booked), (others, math.inf)] if others else [([home], booked)]
+def _apart(group: int, own: int, home: int, booked: float, size: int
+           ) -> list[tuple[int, float]]:
+    """A group's parts, each with the time its windows may end by: ``(-1, ...)`` for its
+    nodes (but ``home``), ``(home, booked)`` for ``home`` in its own group ``own`` (its own
+    booking from ``booked`` on leaves it its cores)."""
+    if group != own:
+        return [(-1, math.inf)]
+    return [(home, booked), (-1, math.inf)] if size > 1 else [(home, booked)]
 
 
 def _kinds(platform: Platform) -> list[int]:
@@ -242,23 +249,19 @@ def _skyline(now: float, free: Resources,
 
 
 class _Steps:
-    """Skylines as flat numpy arrays (one after the other), to find what all nodes keep free
-    over a window at once: a multi-node search looks at every node at each time it tries, and
-    a Python loop there costs more than the rest of the search. Memory and disk are read only
-    when the job needs some (otherwise placement ignores them). ``nodes``, when given, says
-    which skyline is each node's (a group's is its nodes'): what :meth:`lowest` gives is then
-    per node, else per skyline."""
+    """Skylines (each group's) as flat numpy arrays, one after the other, to find what all
+    keep free over a window at once: a multi-node search looks at every group at each time it
+    tries, and a Python loop there costs more than the rest of the search. Memory and disk
+    are read only when the job needs some (otherwise placement ignores them)."""
 
-    def __init__(self, skylines: list[Skyline], with_mem: bool, with_disk: bool,
-                 nodes: np.ndarray | None = None) -> None:
+    def __init__(self, skylines: list[Skyline], with_mem: bool, with_disk: bool) -> None:
         lengths = list(map(len, map(_TIMES, skylines)))
         count = sum(lengths)
         self.times = _flat(skylines, _TIMES, np.float64, count)
         self.cores = _flat(skylines, _CORES, np.int64, count)
         self.mem = _flat(skylines, _MEM, np.float64, count) if with_mem else None
         self.disk = _flat(skylines, _DISK, np.float64, count) if with_disk else None
-        self.nodes = nodes
-        self.unlimited = np.full(len(skylines) if nodes is None else len(nodes), math.inf)
+        self.unlimited = np.full(len(skylines), math.inf)
         ends = np.cumsum(lengths)
         self.offsets = ends - lengths
         self.following = np.empty(count)  # when each step ends
@@ -275,23 +278,18 @@ class _Steps:
         return later
 
     def lowest(self, start: float, end: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Per node (or skyline), the least free cores, memory and disk over ``[start, end)``
-        (the steps that end after ``start`` and begin before ``end``, or hold ``start``);
-        memory or disk not read is unlimited."""
+        """Per skyline, the least free cores, memory and disk over ``[start, end)`` (the steps
+        that end after ``start`` and begin before ``end``, or hold ``start``); memory or disk
+        not read is unlimited."""
         times = self.times
         inside = (self.following > start) & ((times < end) | (times <= start))
-        cores = self._per_node(np.minimum.reduceat(np.where(inside, self.cores, _MOST),
-                                                   self.offsets))
+        cores = np.minimum.reduceat(np.where(inside, self.cores, _MOST), self.offsets)
         return cores, self._lowest(self.mem, inside), self._lowest(self.disk, inside)
 
     def _lowest(self, amounts: np.ndarray | None, inside: np.ndarray) -> np.ndarray:
         if amounts is None:
             return self.unlimited
-        return self._per_node(np.minimum.reduceat(np.where(inside, amounts, math.inf),
-                                                  self.offsets))
-
-    def _per_node(self, lows: np.ndarray) -> np.ndarray:
-        return lows if self.nodes is None else lows[self.nodes]
+        return np.minimum.reduceat(np.where(inside, amounts, math.inf), self.offsets)
 
 
 _MOST = np.iinfo(np.int64).max
@@ -304,12 +302,13 @@ def _flat(skylines: list[Skyline], column: Callable[[Skyline], list], dtype: typ
     return np.fromiter(chain.from_iterable(map(column, skylines)), dtype, count)
 
 
-def _may_fit(job: Job, rooms: np.ndarray) -> bool:
-    """A quick necessary test, from the tasks each node can take, that a multi-node job fits."""
+def _may_fit(job: Job, rooms: np.ndarray, sizes: np.ndarray) -> bool:
+    """A quick necessary test, from the tasks each group's nodes can take (``sizes``: how
+    many nodes each has), that a multi-node job fits."""
     if job.spread:
-        return int(rooms.sum()) >= job.ntasks
+        return int(rooms @ sizes) >= job.ntasks
     base = even_split(job)[0]
-    return int(np.count_nonzero(rooms >= base)) >= job.nodes
+    return int(sizes[rooms >= base].sum()) >= job.nodes
 
 
 def first_fit_time(view: ClusterView, job: Job, key: np.ndarray | None, rng: np.random.Generator,
