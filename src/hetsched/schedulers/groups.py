@@ -39,6 +39,7 @@ class NodeGroups:
         self.skylines: list[Skyline | None] = []
         self.members: list[set[int] | None] = []
         self.kinds: list[int] = []
+        self.sizes: list[int] = []  # how many nodes each has (0: an id not in use)
         self.keys: list[Key | None] = []
         self.by_key: dict[Key, int] = {}
         self.spare: list[int] = []  # ids not in use
@@ -50,6 +51,7 @@ class NodeGroups:
                 group = self._new(skyline, set(), kinds[node])
                 self._register(group, key)
             self.members[group].add(node)  # type: ignore[union-attr]
+            self.sizes[group] += 1
             self.of.append(group)
         self.ids = np.array(self.of, dtype=np.intp)
         self.nodes = [self.skylines[group] for group in self.of]
@@ -68,9 +70,7 @@ class NodeGroups:
     def positions(self) -> tuple[list[Skyline], np.ndarray, np.ndarray]:
         """The groups' skylines (in the order of their ids), how many nodes each has, and
         for each node the position of its group's among them."""
-        members = self.members
-        sizes = np.fromiter((0 if nodes is None else len(nodes) for nodes in members), np.intp,
-                            len(members))
+        sizes = np.array(self.sizes)
         alive = sizes > 0
         where = (np.cumsum(alive) - 1)[self.ids]
         return [sky for sky in self.skylines if sky is not None], sizes[alive], where
@@ -137,11 +137,13 @@ class NodeGroups:
             group = self.spare.pop()
             self.skylines[group], self.members[group], self.kinds[group] = \
                 skyline, members, kind
+            self.sizes[group] = len(members)
         else:
             group = len(self.skylines)
             self.skylines.append(skyline)
             self.members.append(members)
             self.kinds.append(kind)
+            self.sizes.append(len(members))
             self.keys.append(None)
         return group
 
@@ -150,6 +152,7 @@ class NodeGroups:
         skyline, members = self.skylines[group], self.members[group]
         assert skyline is not None and members is not None
         members.difference_update(nodes)
+        self.sizes[group] = len(members)
         copy = Skyline(skyline.times.copy(), skyline.cores.copy(), skyline.mem.copy(),
                        skyline.disk.copy())
         new = self._new(copy, set(nodes), self.kinds[group])
@@ -162,6 +165,7 @@ class NodeGroups:
         skyline = self.skylines[into]
         assert members is not None and target is not None and skyline is not None
         target.update(members)
+        self.sizes[into], self.sizes[group] = len(target), 0
         self._move(list(members), into, skyline)
         self._unregister(group)
         self.skylines[group] = self.members[group] = None
