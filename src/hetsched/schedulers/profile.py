@@ -18,7 +18,7 @@ import numpy as np
 
 from hetsched.platform.model import Platform
 from hetsched.schedulers.groups import NodeGroups
-from hetsched.schedulers.placement import Allocation, choose_node, place
+from hetsched.schedulers.placement import SCAN_NODES, Allocation, choose_node, place
 from hetsched.schedulers.skyline import Skyline
 from hetsched.sim.resources import Resources, capacity, even_split, footprint, room, share
 from hetsched.sim.view import ClusterView
@@ -136,18 +136,23 @@ class Profile:
                            hi: float, home: int, booked: float
                            ) -> tuple[float, Allocation] | None:
         """Each group's first fit (``home`` apart from its group's other nodes); the
-        preferred node among those that fit first."""
+        preferred node among those that fit first. On few nodes in a static preference order,
+        the groups are tried in the order of their preferred nodes, and one that fits at
+        ``lo`` ends the search (no later node can be earlier, nor preferred on a tie)."""
         tasks, now, groups = job.ntasks, self.now, self.groups
         need_mem = share(job.job_memory_mb, tasks, tasks)
         need_disk = share(job.job_disk_mb, tasks, tasks)
         own = groups.of[home] if home >= 0 else -1
+        ordered = order is not None and len(self.nodes) <= SCAN_NODES
+        sequence = dict.fromkeys(map(groups.of.__getitem__, order.tolist())) if ordered \
+            else groups.live()  # type: ignore[union-attr]
         best, first = hi, []  # (group, -1) or (group, home): what fits first
-        for group in groups.live():
+        for group in sequence:
             node = groups.one(group)
             if self.slots[node] < tasks:
                 continue
             skyline, duration = groups.skylines[group], durations[node]
-            for part, until in _apart(group, own, home, booked, len(groups.members[group])):
+            for part, until in _apart(group, own, home, booked, groups.sizes[group]):
                 bound = best if not first else math.nextafter(best, math.inf)
                 t = skyline.first_fit(tasks, need_mem, duration, lo, bound, now, until,
                                       need_disk)
@@ -157,18 +162,20 @@ class Profile:
                     best, first = t, [(group, part)]
                 else:
                     first.append((group, part))
+            if ordered and first and first[-1] == (group, -1) and group != own and best <= lo:
+                break
         if not first:
             return None
+        if key is not None and len(first) == 1:  # one node fits first: preferred anyway
+            group, part = first[0]
+            if part >= 0 or (group != own and groups.sizes[group] == 1):
+                return best, ((part if part >= 0 else groups.one(group), tasks),)
         fit = np.zeros(len(groups.skylines), dtype=bool)
         for group, part in first:
             fit[group] = fit[group] or part < 0
         fit = fit[groups.ids]
         if home >= 0:
             fit[home] = (own, home) in first
-        if key is not None and len(first) == 1:
-            nodes = np.flatnonzero(fit)
-            if len(nodes) == 1:  # preferred whatever the key
-                return best, ((int(nodes[0]), tasks),)
         return best, ((choose_node(fit, key, rng, order), tasks),)
 
     def _earliest_many_nodes(self, job: Job, duration: float, key: np.ndarray | None,
