@@ -8,7 +8,10 @@ from pathlib import Path
 
 import numpy as np
 from hypothesis import given, settings, strategies as st
+from typer.testing import CliRunner
 
+from hetsched.cli.main import app
+from hetsched.metrics import records
 from hetsched.output.jobs_csv import write_columns
 from hetsched.workload.writers.swf import write_table
 
@@ -47,3 +50,13 @@ def test_write_table_writes_whole_numbers_column_by_column(tmp_path: Path) -> No
     rest = " -1" * 14
     assert lines[2:] == [f"1 0 -1 0{rest}", f"2 2 -1 7{rest}",
                          f"3 100000000000000000000 -1 7{rest}"]
+
+
+def test_hetsched_run_computes_the_job_records_once(tmp_path: Path, monkeypatch) -> None:
+    calls = []
+    costs = records.job_costs
+    monkeypatch.setattr(records, "job_costs", lambda result: calls.append(1) or costs(result))
+    done = CliRunner().invoke(app, ["run", "--out", str(tmp_path / "run"), "--quiet"])
+    assert done.exit_code == 0, done.output
+    assert (tmp_path / "run" / "jobs.csv").is_file()
+    assert len(calls) == 1  # job_records calls job_costs once: for every file and the table
