@@ -17,7 +17,7 @@ import numpy as np
 from hetsched.version import __version__
 from hetsched.errors import ConfigError
 from hetsched.metrics import UNITS, JobRecords, summarize
-from hetsched.output.jobs_csv import fmt_float, write_columns
+from hetsched.output.jobs_csv import BLOCK, fmt_float, write_columns
 from hetsched.sim.result import JobState, SimResult, TimeSeries
 
 
@@ -155,8 +155,10 @@ def write_timeseries_csv(result: SimResult, path: str | Path) -> Path:
     """One row per instant at which something happened (state after the scheduler answered);
     ``power_w`` is empty when the run has no energy (no power model)."""
     columns = timeseries_columns(result)
-    return write_columns(Path(path), TimeSeries.FIELDS,
-                         [list(map(_cell, columns[name])) for name in TimeSeries.FIELDS])
+    rows = len(columns[TimeSeries.FIELDS[0]])
+    blocks = ([list(map(_cell, columns[name][begin:begin + BLOCK]))
+               for name in TimeSeries.FIELDS] for begin in range(0, rows, BLOCK))
+    return write_columns(Path(path), TimeSeries.FIELDS, blocks)
 
 
 def _cell(value: object) -> str:

@@ -34,10 +34,16 @@ def write_table(table: np.ndarray, path: Path, header: Mapping[str, object]) -> 
     if table.ndim != 2 or table.shape[1] != len(FIELDS):
         raise ValueError(f"an SWF table has {len(FIELDS)} columns, got shape {table.shape}")
     values = np.where(table == -1, -1, np.rint(table))
-    lines = header_lines({"Version": 2.2, **header})
-    lines += map(" ".join, zip(*(_cells(column) for column in values.T)))
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with path.open("w", encoding="utf-8") as f:
+        f.write("\n".join(header_lines({"Version": 2.2, **header})) + "\n")
+        for begin in range(0, len(values), _BLOCK):  # a block's text at a time
+            block = values[begin:begin + _BLOCK]
+            f.write("\n".join(map(" ".join, zip(*map(_cells, block.T)))) + "\n")
     return path
+
+
+#: Rows written at once.
+_BLOCK = 1 << 15
 
 
 def _cells(column: np.ndarray) -> list[str]:
