@@ -26,6 +26,7 @@ from hetsched.limits import (MAX_FILE_BYTES, MAX_JOB_NUMBER, MAX_MEMORY_MB, MAX_
 from hetsched.platform.model import Platform
 from hetsched.options import check_estimate_factor, check_placement, check_reference_speed
 from hetsched.workload.model import SPREAD, Job, SkippedRecord, Workload
+from hetsched.workload.swf_text import plain_table
 
 FIELDS = ("job_number", "submit_time", "wait_time", "run_time", "allocated_processors",
           "average_cpu_time", "used_memory", "requested_processors", "requested_time",
@@ -69,14 +70,14 @@ class SwfOptions:
 def load_swf(path: str | Path, platform: Platform, options: SwfOptions = SwfOptions()) -> Workload:
     """Read an SWF trace and convert its records to jobs for ``platform``."""
     path = Path(path)
-    metadata, lines, rows = _parse(_read_lines(path), path)
+    metadata, lines, rows = _parse(_read_text(path), path)
     return _to_workload(file_stem(path), path, platform, options, metadata, lines, rows)
 
 
 def read_swf_table(path: str | Path) -> tuple[dict[str, object], np.ndarray]:
     """An SWF file's header metadata and its records as checked numbers (n × 18), unconverted."""
     path = Path(path)
-    metadata, _, table = _parse(_read_lines(path), path)
+    metadata, _, table = _parse(_read_text(path), path)
     return metadata, table
 
 
@@ -88,9 +89,9 @@ def table_workload(name: str, source: str, platform: Platform, options: SwfOptio
     return _to_workload(name, Path(source), platform, options, metadata, lines, table)
 
 
-def _read_lines(path: Path) -> list[str]:
+def _read_text(path: Path) -> str:
     if not path.name.lower().endswith(".gz"):
-        return read_text(path).splitlines()
+        return read_text(path)
     check_exists(path)
     try:
         with gzip.open(path, "rb") as f:
@@ -98,12 +99,30 @@ def _read_lines(path: Path) -> list[str]:
     except (OSError, EOFError, zlib.error) as exc:
         raise InputError(path, f"cannot read: {exc}") from None
     check_size(path, len(data), "decompressed, it holds")
-    return decode_text(data, path).splitlines()
+    return decode_text(data, path)
 
 
-def _parse(text_lines: list[str], path: Path) -> tuple[dict[str, object], np.ndarray, np.ndarray]:
-    """Header metadata, 1-based line numbers of data lines, and their fields (n × 18 floats)."""
+def _parse(text: str, path: Path) -> tuple[dict[str, object], np.ndarray, np.ndarray]:
+    """Header metadata, 1-based line numbers of data lines, and their checked fields (n × 18
+    floats): numpy's passes over a plain file (:mod:`~hetsched.workload.swf_text`), else line
+    by line."""
     metadata: dict[str, object] = {}
+    plain = plain_table(text, len(FIELDS))
+    if plain is None:
+        lines, table = _parse_lines(text.splitlines(), path, metadata)
+    else:
+        comments, lines, table = plain
+        for comment in comments:
+            _header(comment, metadata)
+    table = table + 0.0  # -0 becomes 0
+    _check_table(table, lines, path)
+    return metadata, lines, table
+
+
+def _parse_lines(text_lines: list[str], path: Path,
+                 metadata: dict[str, object]) -> tuple[np.ndarray, np.ndarray]:
+    """Line numbers of data lines and their fields, line by line (headers into
+    ``metadata``)."""
     numbers: list[int] = []
     data: list[str] = []
     for lineno, line in enumerate(text_lines, 1):
@@ -116,9 +135,7 @@ def _parse(text_lines: list[str], path: Path) -> tuple[dict[str, object], np.nda
             numbers.append(lineno)
             data.append(line)
     lines = np.array(numbers, dtype=np.int64)
-    table = _table(data, lines, path) + 0.0  # -0 becomes 0
-    _check_table(table, lines, path)
-    return metadata, lines, table
+    return lines, _table(data, lines, path)
 
 
 def _table(data: list[str], lines: np.ndarray, path: Path) -> np.ndarray:
