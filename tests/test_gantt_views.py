@@ -293,3 +293,29 @@ def test_decision_colours_show_no_backfilling_under_fcfs_and_some_under_easy(tmp
         texts[scheduler] = legend_texts(figure)
     assert texts["fcfs"] == [IN_ORDER]
     assert set(texts["easy"]) == {IN_ORDER, AHEAD}
+
+
+def test_user_and_queue_colours_come_from_the_workload(tmp_path):
+    from hetsched.report.gantt_colours import UNKNOWN
+
+    # SWF fields: number submit wait run procs cpu mem req_procs req_time req_mem status
+    #             user group exe queue partition preceding think
+    rows = ["1 0 -1 100 2 -1 -1 2 200 -1 1 7 -1 -1 1 -1 -1 -1",
+            "2 5 -1 100 2 -1 -1 2 200 -1 1 9 -1 -1 2 -1 -1 -1",
+            "3 9 -1 100 2 -1 -1 2 200 -1 1 -1 -1 -1 1 -1 -1 -1"]
+    trace = tmp_path / "users.swf"
+    trace.write_text("\n".join(rows) + "\n")
+    out = tmp_path / "run"
+    result = runner.invoke(app, ["run", "-w", str(trace), "--out", str(out), "-q"])
+    assert result.exit_code == 0, result.output
+    run = read_run_dir(out)
+    assert (run.users, run.queues) == (("7", "9", "-1"), ("1", "2", "1"))
+    by_user = legend_texts(gantt(run, GanttOptions(colour_by="user")))
+    assert sorted(by_user) == sorted(["user 7", "user 9", UNKNOWN])
+    assert sorted(legend_texts(gantt(run, GanttOptions(colour_by="queue")))) == [
+        "queue 1", "queue 2"]
+
+
+def test_colour_by_user_without_users_is_a_one_line_error(example_dir):
+    result = runner.invoke(app, ["plot", str(example_dir), "--colour-by", "user", "-q"])
+    assert_one_line_error(result, "colour by user: this run names no user")

@@ -44,7 +44,7 @@ BATSIM_COLUMNS = (
     "consumed_energy", "metadata",
 )
 EXTRA_COLUMNS = ("node", "node_type", "bounded_slowdown", "het_slowdown", "cost", "attempts",
-                 "first_start")
+                 "first_start", "user", "queue")
 COLUMNS = BATSIM_COLUMNS + EXTRA_COLUMNS
 
 FINAL_STATE = {
@@ -128,6 +128,8 @@ def job_columns(result: SimResult,
         "node": [n for n, _ in nodes], "node_type": [t for _, t in nodes],
         "bounded_slowdown": rec.bounded_slowdown, "het_slowdown": rec.het_slowdown,
         "cost": rec.cost, "attempts": result.attempts, "first_start": result.first_start,
+        "user": np.array([job.user for job in jobs], np.int64),
+        "queue": np.array([job.queue for job in jobs], np.int64),
     }
 
 

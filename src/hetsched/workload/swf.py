@@ -34,13 +34,14 @@ FIELDS = ("job_number", "submit_time", "wait_time", "run_time", "allocated_proce
           "partition", "preceding_job", "think_time")
 COL = {name: i for i, name in enumerate(FIELDS)}
 #: Fields that must hold whole numbers.
-INTEGER_FIELDS = ("job_number", "allocated_processors", "requested_processors", "queue",
-                  "partition")
+INTEGER_FIELDS = ("job_number", "allocated_processors", "requested_processors", "user_id",
+                  "queue", "partition")
 #: Largest magnitude of the fields hetsched uses (negative values mean "unknown" in most).
 MAGNITUDES = {"job_number": MAX_JOB_NUMBER, "submit_time": MAX_TIME, "run_time": MAX_TIME,
               "allocated_processors": MAX_TASKS, "requested_processors": MAX_TASKS,
               "requested_time": MAX_TIME, "used_memory": MAX_MEMORY_MB * 1024,
               "requested_memory": MAX_MEMORY_MB * 1024, "queue": MAX_JOB_NUMBER,
+              "user_id": MAX_JOB_NUMBER,
               "partition": MAX_JOB_NUMBER}
 _HEADER = re.compile(r";\s*([A-Za-z][A-Za-z0-9_]*)\s*:\s*(.*?)\s*$")
 
@@ -252,7 +253,8 @@ def _to_workload(name: str, path: Path, platform: Platform, options: SwfOptions,
     nodes = _placement(procs, platform, options.placement)
     submit = t[:, COL["submit_time"]]
 
-    queue, partition = (t[ok, COL[f]].astype(np.int64).tolist() for f in ("queue", "partition"))
+    queue, partition, user = (t[ok, COL[f]].astype(np.int64).tolist()
+                              for f in ("queue", "partition", "user_id"))
     # each job made with its place in submission order (the Workload's, a stable sort), so
     # that the Workload need not copy it to set its index
     order = np.argsort(submit[ok], kind="stable")
@@ -260,11 +262,11 @@ def _to_workload(name: str, path: Path, platform: Platform, options: SwfOptions,
     place[order] = np.arange(order.size)
     jobs = [Job(id=str(i), submit=s, ntasks=n, req_ops=o, req_time=r, nodes=k,
                 job_memory_mb=n * m, profile="swf", walltime=w if w == w else None, queue=q,
-                partition=p, index=x)
-            for i, s, n, o, r, k, m, w, q, p, x in zip(
+                partition=p, index=x, user=u)
+            for i, s, n, o, r, k, m, w, q, p, x, u in zip(
                 ids[ok].tolist(), submit[ok].tolist(), procs[ok].tolist(), req_ops[ok].tolist(),
                 req_time[ok].tolist(), nodes[ok].tolist(), (mem_kb[ok] / 1024).tolist(),
-                walltime[ok].tolist(), queue, partition, place.tolist())]
+                walltime[ok].tolist(), queue, partition, place.tolist(), user)]
     return Workload(name, tuple(jobs), str(path), skipped=tuple(skipped),
                     metadata=metadata)
 

@@ -68,7 +68,7 @@ def workload_table(workload: Workload, reference_speed: float) -> np.ndarray:
 
 def job_table(workload: Workload) -> np.ndarray:
     """An SWF table of what ``workload``'s jobs ask for (number, submit time, processors,
-    requested time and memory per processor, queue and partition); every other field unknown
+    requested time and memory per processor, user, queue and partition); every other field unknown
     (-1). Job numbers are
     the ids when every id is a whole number, else positions from 1."""
     jobs = workload.jobs
@@ -81,6 +81,7 @@ def job_table(workload: Workload) -> np.ndarray:
                                          for j in jobs]
     table[:, COL["queue"]] = [j.queue for j in jobs]
     table[:, COL["partition"]] = [j.partition for j in jobs]
+    table[:, COL["user_id"]] = [j.user for j in jobs]
     return table
 
 
