@@ -1,6 +1,7 @@
 """A numpy policy-gradient agent for ``hetsched/Cluster-v0``'s ``policy`` space, used by
-``train_gym_policy.py`` (docs/gym.md, "Training a policy"): REINFORCE with a fitted linear
-baseline, a linear softmax policy over the masked actions, features of the observation."""
+``train_gym_policy.py`` (docs/gym.md, "Training a policy"): REINFORCE with a
+leave-one-out baseline over a group of episodes of one workload, a linear softmax policy over
+the masked actions, features of the observation."""
 
 from __future__ import annotations
 
@@ -13,12 +14,12 @@ import numpy as np
 
 @dataclass(frozen=True)
 class Learning:
-    """REINFORCE's settings: episodes per update, Adam's step size, the return's discount per
-    step, the entropy bonus' weight."""
+    """REINFORCE's settings: episodes per update (all of one workload, at least 2), Adam's
+    step size, the discount per step, the entropy bonus' weight."""
 
     batch: int = 8
     learning_rate: float = 0.05
-    gamma: float = 0.995
+    gamma: float = 0.999
     entropy_weight: float = 0.01
 
 
@@ -60,8 +61,8 @@ def pair_design() -> np.ndarray:
 
 class Agent:
     """A linear softmax policy over the allowed actions of the ``policy`` space (logits:
-    :func:`pair_design` × heads' weights × features), REINFORCE with a linear baseline of the
-    discounted return fitted by ridge regression, Adam on the policy's weights. ``weights``:
+    :func:`pair_design` × heads' weights × features), trained by REINFORCE (:meth:`update`)
+    with Adam. ``weights``:
     a row per head (7 job selections, 8 node selections, wait), a column per feature;
     ``updates``: the policy updates made so far."""
 
@@ -69,7 +70,6 @@ class Agent:
         self.learning = learning
         self.design = pair_design()
         self.weights = np.zeros((self.design.shape[1], FEATURES))
-        self.value = np.zeros(FEATURES)
         self._moments = (np.zeros_like(self.weights), np.zeros_like(self.weights))
         self.updates = 0
 
@@ -87,16 +87,17 @@ class Agent:
         return int(rng.choice(len(probabilities), p=probabilities))
 
     def update(self, episodes: Sequence[Episode]) -> None:
-        """One policy-gradient step on a batch of episodes: the score ``onehot(a) − π`` of
-        each step weighted by its normalised advantage, plus the entropy's gradient
-        ``−π · (log π + H)`` (both with respect to the logits)."""
+        """One policy-gradient step on a group of episodes of the same workload: every step's
+        score ``onehot(a) − π`` weighted by its advantage, plus the entropy's gradient
+        ``−π · (log π + H)`` (both with respect to the logits). A step's advantage is its
+        discounted return to the end less the mean of the other episodes' at the same step
+        (a leave-one-out baseline: the workload's own difficulty cancels), over the group's
+        standard deviation."""
+        advantages = group_advantages([episode.rewards for episode in episodes],
+                                      self.learning.gamma)
         phis = np.concatenate([episode.phis for episode in episodes])
         masks = np.concatenate([episode.masks for episode in episodes])
         actions = np.concatenate([episode.actions for episode in episodes])
-        returns = np.concatenate([discounted(episode.rewards, self.learning.gamma)
-                                  for episode in episodes])
-        advantages = returns - phis @ self.value
-        advantages = (advantages - advantages.mean()) / (advantages.std() + 1e-8)
         p = self.probabilities(phis, masks)
         score = -p
         score[np.arange(len(actions)), actions] += 1.0
@@ -104,7 +105,6 @@ class Agent:
         logits_gradient = advantages[:, None] * score \
             - self.learning.entropy_weight * p * (log_p + entropy(p)[:, None])
         self._adam(self.design.T @ logits_gradient.T @ phis / len(actions))
-        self.value = np.linalg.solve(phis.T @ phis + 1e-3 * np.eye(FEATURES), phis.T @ returns)
 
     def _adam(self, gradient: np.ndarray, beta1: float = 0.9, beta2: float = 0.999) -> None:
         """Gradient ascent with Adam's moments."""
@@ -117,19 +117,28 @@ class Agent:
         self.weights += self.learning.learning_rate * corrected / scale
 
 
+def group_advantages(rewards: Sequence[Sequence[float]], gamma: float) -> np.ndarray:
+    """The steps' advantages of a group of episodes (concatenated): at step t of episode i,
+    its discounted return G[i, t] less the mean of the other episodes' G[j, t] (0 where no
+    other episode has a step t), over the standard deviation of all of them."""
+    longest = max(len(steps) for steps in rewards)
+    returns = np.full((len(rewards), longest), np.nan)
+    for row, steps in enumerate(rewards):
+        running = 0.0
+        for step in range(len(steps) - 1, -1, -1):
+            running = steps[step] + gamma * running
+            returns[row, step] = running
+    present = ~np.isnan(returns)
+    totals, counts = np.nansum(returns, axis=0), present.sum(axis=0)
+    others = np.where(counts > 1, (totals - np.nan_to_num(returns)) / np.maximum(counts - 1, 1),
+                      returns)
+    advantages = (returns - others)[present]  # row by row: the episodes concatenated
+    return advantages / (advantages.std() + 1e-8)
+
+
 def entropy(p: np.ndarray) -> np.ndarray:
     """Each row's entropy (nats; masked actions, of probability 0, count 0)."""
     return -(p * np.log(np.where(p > 0, p, 1.0))).sum(axis=-1)
-
-
-def discounted(rewards: Sequence[float], gamma: float) -> np.ndarray:
-    """Each step's discounted return to the episode's end."""
-    returns = np.zeros(len(rewards))
-    running = 0.0
-    for step in range(len(rewards) - 1, -1, -1):
-        running = rewards[step] + gamma * running
-        returns[step] = running
-    return returns
 
 
 @dataclass
@@ -145,6 +154,17 @@ class Episode:
     entropy: float
 
 
+def work_conserving(mask: np.ndarray) -> np.ndarray:
+    """The agent's own mask: the environment's, without "wait" (the last action) whenever a
+    pair is allowed, so that it never leaves a job waiting that could start (as fcfs, easy and
+    high_gflops never do)."""
+    if not mask[:-1].any():
+        return mask
+    mask = mask.copy()
+    mask[-1] = 0
+    return mask
+
+
 def play(env: Any, agent: Agent, seed: int, rng: np.random.Generator | None) -> Episode:
     """One episode of ``env`` from ``seed``; the agent samples from ``rng``, or is greedy."""
     from hetsched.metrics import summarize
@@ -155,9 +175,9 @@ def play(env: Any, agent: Agent, seed: int, rng: np.random.Generator | None) -> 
     rewards = []
     done = False
     while not done:
-        phi = features(obs, total_cores)
-        action = agent.act(phi, info["action_mask"], rng)
-        steps.append((phi, info["action_mask"], action))
+        phi, mask = features(obs, total_cores), work_conserving(info["action_mask"])
+        action = agent.act(phi, mask, rng)
+        steps.append((phi, mask, action))
         obs, reward, terminated, truncated, info = env.step(action)
         rewards.append(reward)
         done = terminated or truncated

@@ -3,10 +3,11 @@ high_gflops on held-out episodes (docs/gym.md, "Training a policy").
 
     python examples/train_gym_policy.py --minutes 3 --out train-run
 
-The agent (``gym_agent.py``, numpy only) is REINFORCE with a fitted linear baseline: a linear
-softmax policy over the **masked** actions of the ``policy`` space (IRMaSim's 56 (job
-selection, node selection) pairs and "wait"), on features of the observation. It trains on
-generated Lublin workloads (a new seeded draw per episode) on IRMaSim's 20-node platform, is
+The agent (``gym_agent.py``, numpy only): a linear softmax policy over the **masked** actions
+of the ``policy`` space (IRMaSim's 56 (job selection, node selection) pairs and "wait"), on
+features of the observation, trained by REINFORCE with a leave-one-out baseline over groups of
+episodes of one workload. It trains on generated Lublin workloads (a new seeded draw per
+group) on IRMaSim's 20-node platform, is
 played greedily on validation episodes as it learns, then on held-out episodes, where the
 baselines run through ``hetsched.simulate`` on the same workloads, platform and seeds.
 
@@ -42,13 +43,13 @@ AGENT = "policy"
 #: What the table and ``evaluation.csv`` report, the reward's metric first.
 METRICS = ("mean_bounded_slowdown", "makespan", "mean_wait", "energy_j")
 #: The seeds never meet: held-out episodes 0, 1, … (fewer than 500,000), validation episodes
-#: 500,000 + i, training episodes (seed + 1) · 10⁶ + i (fewer than 10⁶).
+#: 500,000 + i, training workloads (seed + 1) · 10⁶ + i (fewer than 10⁶).
 VALIDATION_SEED_BASE = 500_000
 TRAIN_SEED_BASE = 1_000_000
 #: The greedy policy is played on this many validation episodes every ``VALIDATE_EVERY``
 #: updates, and at the end.
-VALIDATION_EPISODES = 10
-VALIDATE_EVERY = 25
+VALIDATION_EPISODES = 20
+VALIDATE_EVERY = 50
 #: Training episodes in the learning curve's moving average.
 WINDOW = 100
 CURVE_COLUMNS = ("episode", "seed", "steps", "return", "mean_bounded_slowdown", "entropy",
@@ -66,10 +67,11 @@ class Plan:
     eval_episodes: int = 30
     seed: int = 0
 
-    def train_seeds(self) -> range:
-        """Training episode i's seed: (seed + 1) · 10⁶ + i, never a held-out one."""
+    def train_seeds(self, batch: int) -> list[int]:
+        """Training episode i's seed: (seed + 1) · 10⁶ + i // batch (each group of ``batch``
+        episodes plays one workload), never a held-out or validation one."""
         start = TRAIN_SEED_BASE * (self.seed + 1)
-        return range(start, start + self.episodes)
+        return [start + number // batch for number in range(self.episodes)]
 
     def eval_seeds(self) -> range:
         return range(self.eval_episodes)
@@ -128,7 +130,7 @@ def train(env: Any, agent: Agent, settings: Settings
     curve: list[dict[str, float]] = []
     validation = [validate(env, agent, plan, 0)]
     batch: list[Episode] = []
-    for number, seed in enumerate(plan.train_seeds()):
+    for number, seed in enumerate(plan.train_seeds(settings.learning.batch)):
         if time.monotonic() > deadline:
             break
         episode = play(env, agent, seed, rng)
@@ -266,9 +268,12 @@ def figure(curve: list[dict[str, float]], validation: list[dict[str, float]],
     means: dict[str, list[float]] = {}
     for row in rows:
         means.setdefault(row["scheduler"], []).append(row["mean_bounded_slowdown"])
-    for colour, (name, values) in enumerate(means.items(), start=2):
-        top.axhline(float(np.mean(values)), color=f"C{colour}", linestyle="--",
-                    label=f"{name}{' (greedy)' if name == AGENT else ''}, "
+    colours = iter(("C2", "C3", "C4", "C5", "C6", "C7", "C8", "C9"))
+    for name, values in means.items():
+        agent = name == AGENT  # (in the greedy markers' colour, dotted)
+        top.axhline(float(np.mean(values)), color="C1" if agent else next(colours, "0.3"),
+                    linestyle=":" if agent else "--",
+                    label=f"{name}{' (greedy)' if agent else ''}: mean of "
                           f"{len(values)} held-out episodes")
     top.set_yscale("log")
     top.set_ylabel(axis_label("mean_bounded_slowdown"))
@@ -310,7 +315,7 @@ def run(settings: Settings) -> str:
     write_csv(out / "evaluation.csv", rows, ("scheduler", "seed", *METRICS))
     (out / "table.md").write_text(text)
     figure(curve, validation, rows, out / "learning_curve.png")
-    np.savez(out / "policy.npz", weights=agent.weights, value=agent.value)
+    np.savez(out / "policy.npz", weights=agent.weights)
     plan = settings.plan
     record = {**asdict(settings), "workload": settings.episodes.workload(),
               "episodes_trained": len(curve), "training_seconds": round(seconds, 1),
@@ -335,12 +340,15 @@ def parse(argv: Sequence[str] | None = None) -> Settings:
                         help="jobs per episode (default 200)")
     parser.add_argument("--arrival-factor", type=_positive(float), default=1.0,
                         help="the Lublin model's gaps × this (default 1)")
-    parser.add_argument("--batch", type=_positive(int), default=Learning.batch,
-                        help=f"episodes per policy update (default {Learning.batch})")
+    parser.add_argument("--batch", type=_at_least(2), default=Learning.batch,
+                        help=f"episodes per policy update, all of one workload (default "
+                             f"{Learning.batch})")
     parser.add_argument("--learning-rate", type=_positive(float),
                         default=Learning.learning_rate,
                         help=f"Adam's step size (default {Learning.learning_rate})")
-    parser.add_argument("--seed", type=_at_least_zero, default=0,
+    parser.add_argument("--gamma", type=_positive(float), default=Learning.gamma,
+                        help=f"the returns' discount per step (default {Learning.gamma})")
+    parser.add_argument("--seed", type=_at_least(0), default=0,
                         help="the training's seed (default 0)")
     parser.add_argument("--platform", type=Path, default=PLATFORM,
                         help="the platform file (default IRMaSim's 20-node platform)")
@@ -354,7 +362,7 @@ def parse(argv: Sequence[str] | None = None) -> Settings:
     return Settings(out=args.out,
                     plan=Plan(args.minutes, args.episodes, args.eval_episodes, args.seed),
                     episodes=Episodes(args.platform, args.jobs, args.arrival_factor),
-                    learning=Learning(args.batch, args.learning_rate),
+                    learning=Learning(args.batch, args.learning_rate, args.gamma),
                     baselines=tuple(args.baselines))
 
 
@@ -368,11 +376,14 @@ def _positive(kind: type) -> Any:
     return check
 
 
-def _at_least_zero(text: str) -> int:
-    value = int(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be >= 0, got {text}")
-    return value
+def _at_least(minimum: int) -> Any:
+    def check(text: str) -> int:
+        value = int(text)
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be >= {minimum}, got {text}")
+        return value
+    check.__name__ = "int"
+    return check
 
 
 def main(argv: Sequence[str] | None = None) -> int:

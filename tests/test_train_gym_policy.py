@@ -85,12 +85,14 @@ def test_table_has_the_policy_and_each_baseline(trained: Path) -> None:
 
 def test_evaluation_seeds_are_never_training_seeds(trained: Path) -> None:
     record = json.loads((trained / "run.json").read_text())
-    train_seeds = {int(row["seed"]) for row in _rows(trained / "learning_curve.csv")}
+    curve_seeds = [int(row["seed"]) for row in _rows(trained / "learning_curve.csv")]
+    assert record["train_seeds"] == curve_seeds  # two workloads, two episodes each
+    assert curve_seeds[0] == curve_seeds[1] != curve_seeds[2] == curve_seeds[3]
+    train_seeds = set(curve_seeds)
     eval_seeds = {int(row["seed"]) for row in _rows(trained / "evaluation.csv")}
-    assert set(record["train_seeds"]) == train_seeds and len(train_seeds) == 4
     assert set(record["eval_seeds"]) == eval_seeds == {0, 1, 2}
     validation_seeds = set(record["validation_seeds"])
-    assert len(validation_seeds) == 10
+    assert len(validation_seeds) == 20
     assert not train_seeds & eval_seeds and not validation_seeds & (train_seeds | eval_seeds)
     assert record["episodes_trained"] == 4
 
@@ -139,3 +141,25 @@ def test_a_bad_budget_is_refused_without_a_traceback(tmp_path: Path) -> None:
                            "0"], capture_output=True, text=True)
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert done.stderr.splitlines()[-1].endswith("argument --minutes: must be > 0, got 0")
+
+
+def _episode(agent_module: ModuleType, action: int, reward: float) -> object:
+    phis, masks = np.ones((3, agent_module.FEATURES)), np.ones((3, 57), dtype=np.int8)
+    masks[:, 5] = 0
+    return agent_module.Episode(phis, masks, [action] * 3, [reward, 0.0, 0.0], {}, 0.0)
+
+
+def test_an_update_moves_the_policy_towards_the_better_episode(script: ModuleType) -> None:
+    agent_module = sys.modules["gym_agent"]
+    agent = agent_module.Agent(agent_module.Learning(learning_rate=0.1, entropy_weight=0.0))
+    phi, mask = np.ones(agent_module.FEATURES), np.ones(57, dtype=np.int8)
+    mask[5] = 0
+    before = agent.probabilities(phi, mask)
+    assert before[5] == 0 and before[0] == pytest.approx(1 / 56)
+    # pair 0 (random × random) returned -1, pair 9 (first × first) -5, on the same workload
+    agent.update([_episode(agent_module, 0, -1.0), _episode(agent_module, 9, -5.0)])
+    after = agent.probabilities(phi, mask)
+    assert after[0] > before[0] and after[9] < before[9] and after[5] == 0
+    # the heads are shared: with high_gflops (action 2 and 8 + 2), which neither episode
+    # chose, random job selection is now preferred to first
+    assert after[2] > after[8 + 2] and before[2] == before[8 + 2]
