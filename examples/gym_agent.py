@@ -17,8 +17,8 @@ class Learning:
     """REINFORCE's settings: episodes per update (all of one workload, at least 2), Adam's
     step size, the discount per step, the entropy bonus' weight."""
 
-    batch: int = 8
-    learning_rate: float = 0.05
+    batch: int = 16
+    learning_rate: float = 0.02
     gamma: float = 0.999
     entropy_weight: float = 0.01
 

@@ -40,6 +40,9 @@ ROOT = Path(__file__).resolve().parents[1]
 PLATFORM = ROOT.parent / "shared" / "data" / "platforms" / "irmasim_lublin_20node.json"
 BASELINES = ("fcfs", "easy", "high_gflops")
 AGENT = "policy"
+#: The same policy before training (all weights 0: greedy, it takes the first allowed pair,
+#: random × random when its job can start), what training is measured against.
+UNTRAINED = "untrained policy"
 #: What the table and ``evaluation.csv`` report, the reward's metric first.
 METRICS = ("mean_bounded_slowdown", "makespan", "mean_wait", "energy_j")
 #: The seeds never meet: held-out episodes 0, 1, … (fewer than 500,000), validation episodes
@@ -170,17 +173,19 @@ def moving_average(values: Sequence[float], window: int) -> np.ndarray:
 
 def evaluate(env: Any, agent: Agent, settings: Settings
              ) -> tuple[list[dict[str, Any]], Counter[int]]:
-    """Per held-out seed: the greedy policy's episode, and each baseline run by
-    ``hetsched.simulate`` on that episode's workload, platform and seed; and how often the
-    greedy policy took each action."""
+    """Per held-out seed: the greedy policy's episode, the untrained policy's, and each
+    baseline run by ``hetsched.simulate`` on that episode's workload, platform and seed; and
+    how often the greedy policy took each action."""
     import hetsched
 
+    untrained = Agent(settings.learning)
     rows, choices = [], Counter()
     for seed in settings.plan.eval_seeds():
         episode = play(env, agent, seed, None)
         choices.update(episode.actions)
         workload = env.unwrapped.sim.workload
         rows.append(_row(AGENT, seed, episode.summary))
+        rows.append(_row(UNTRAINED, seed, play(env, untrained, seed, None).summary))
         for name in settings.baselines:
             run = hetsched.simulate(env.unwrapped.platform, workload, name, seed=seed,
                                     timeseries=False)
@@ -217,7 +222,8 @@ def table(rows: list[dict[str, Any]], choices: Counter[int], seed: int) -> str:
         lines.append(f"| {name} | {' | '.join(cells)} |")
     lines += ["", f"The greedy {AGENT}'s actions on the held-out episodes: "
               f"{action_shares(choices)}."]
-    means = frame[frame["scheduler"] != AGENT].groupby("scheduler")[METRICS[0]].mean()
+    baselines = frame[~frame["scheduler"].isin([AGENT, UNTRAINED])]
+    means = baselines.groupby("scheduler")[METRICS[0]].mean()
     best = str(means.idxmin())
     lines += ["", f"{AGENT} against {best} (the baseline with the lowest mean of the "
               f"{declared[0].label}), paired by held-out episode: the relative change, its "
@@ -255,6 +261,8 @@ def figure(curve: list[dict[str, float]], validation: list[dict[str, float]],
     from hetsched.report.mpl import axis_label, format_axis, pyplot, save
 
     plt = pyplot()
+    from matplotlib.ticker import MaxNLocator
+
     fig, (top, bottom) = plt.subplots(2, 1, figsize=(8.5, 6.5), sharex=True,
                                       height_ratios=(2, 1))
     episodes = [row["episode"] + 1 for row in curve]
@@ -282,6 +290,7 @@ def figure(curve: list[dict[str, float]], validation: list[dict[str, float]],
     bottom.set_ylabel("policy entropy (nats)")
     bottom.set_xlabel("training episodes")
     format_axis(bottom.xaxis, "count")
+    bottom.xaxis.set_major_locator(MaxNLocator(nbins=6, integer=True))
     bottom.set_ylim(bottom=0)
     top.set_title("REINFORCE on hetsched/Cluster-v0 (policy space), Lublin workloads, "
                   "20 nodes", fontsize="medium")

@@ -73,14 +73,15 @@ def test_learning_curve_has_a_row_per_training_episode(script: ModuleType,
 
 def test_table_has_the_policy_and_each_baseline(trained: Path) -> None:
     table = (trained / "table.md").read_text()
-    assert [line.split(" | ")[0] for line in table.splitlines()[2:6]] == \
-        ["| policy", "| fcfs", "| easy", "| high_gflops"]
+    assert [line.split(" | ")[0] for line in table.splitlines()[2:7]] == \
+        ["| policy", "| untrained policy", "| fcfs", "| easy", "| high_gflops"]
     assert "paired by held-out episode" in table and "| mean bounded slowdown | 3 |" in table
     assert "The greedy policy's actions on the held-out episodes: " in table
     evaluation = _rows(trained / "evaluation.csv")
-    assert [(row["scheduler"], row["seed"]) for row in evaluation[:4]] == \
-        [("policy", "0"), ("fcfs", "0"), ("easy", "0"), ("high_gflops", "0")]
-    assert len(evaluation) == 3 * 4
+    assert [(row["scheduler"], row["seed"]) for row in evaluation[:5]] == \
+        [("policy", "0"), ("untrained policy", "0"), ("fcfs", "0"), ("easy", "0"),
+         ("high_gflops", "0")]
+    assert len(evaluation) == 3 * 5
 
 
 def test_evaluation_seeds_are_never_training_seeds(trained: Path) -> None:
@@ -109,7 +110,7 @@ def test_baselines_equal_simulate_on_the_episodes_workloads(script: ModuleType,
     name = spec.pop("generator")
     params = check_params(name, spec, Path("workload"))
     for row in _rows(trained / "evaluation.csv"):
-        if row["scheduler"] == "policy":
+        if row["scheduler"] in ("policy", "untrained policy"):
             continue
         seed = int(row["seed"])
         summary = hetsched.simulate(platform, generate(name, params, seed, platform),
