@@ -200,13 +200,12 @@ def _row(scheduler: str, seed: int, summary: dict[str, Any]) -> dict[str, Any]:
 # ---- the outputs -----------------------------------------------------------------------------
 def table(rows: list[dict[str, Any]], choices: Counter[int], seed: int) -> str:
     """The comparison as Markdown: mean ± std and median per scheduler and metric over the
-    held-out episodes, the greedy policy's most frequent actions, then its paired change
-    against the baseline with the lowest mean of the reward's metric
-    (``hetsched.report.paired``)."""
+    held-out episodes, the greedy policy's most frequent actions, then its paired changes
+    against the baseline with the lowest mean of the reward's metric and against the
+    untrained policy (``hetsched.report.paired``)."""
     import pandas
 
     from hetsched.metrics.catalogue import METRICS as CATALOGUE
-    from hetsched.report.paired import paired
 
     frame = pandas.DataFrame(rows)
     names = list(dict.fromkeys(frame["scheduler"]))
@@ -223,14 +222,24 @@ def table(rows: list[dict[str, Any]], choices: Counter[int], seed: int) -> str:
     lines += ["", f"The greedy {AGENT}'s actions on the held-out episodes: "
               f"{action_shares(choices)}."]
     baselines = frame[~frame["scheduler"].isin([AGENT, UNTRAINED])]
-    means = baselines.groupby("scheduler")[METRICS[0]].mean()
-    best = str(means.idxmin())
-    lines += ["", f"{AGENT} against {best} (the baseline with the lowest mean of the "
-              f"{declared[0].label}), paired by held-out episode: the relative change, its "
-              "median and bootstrap 95 % CI, Wilcoxon's signed-rank p:", "",
-              "| metric | pairs | median change | 95 % CI | p |", "|---|---|---|---|---|"]
-    agent_vs_best = frame[frame["scheduler"].isin([AGENT, best])]
-    for found in paired(agent_vs_best, METRICS, ["seed"], best, seed=seed):
+    best = str(baselines.groupby("scheduler")[METRICS[0]].mean().idxmin())
+    for against, why in ((best, f"the baseline with the lowest mean of the "
+                                f"{declared[0].label}"),
+                         (UNTRAINED, "what training changed")):
+        lines += ["", f"{AGENT} against {against} ({why}), paired by held-out episode: the "
+                  "relative change, its median and bootstrap 95 % CI, Wilcoxon's signed-rank "
+                  "p:", "", *paired_rows(frame[frame["scheduler"].isin([AGENT, against])],
+                                         against, seed)]
+    return "\n".join(lines) + "\n"
+
+
+def paired_rows(frame: Any, baseline: str, seed: int) -> list[str]:
+    """The Markdown table of :func:`hetsched.report.paired.paired` against ``baseline``."""
+    from hetsched.metrics.catalogue import METRICS as CATALOGUE
+    from hetsched.report.paired import paired
+
+    lines = ["| metric | pairs | median change | 95 % CI | p |", "|---|---|---|---|---|"]
+    for found in paired(frame, METRICS, ["seed"], baseline, seed=seed):
         label = CATALOGUE.find(found.metric).label
         if not found.pairs:  # (the baseline's value is 0 in every episode)
             lines.append(f"| {label} | 0 | no change to measure against 0 | | |")
@@ -238,7 +247,7 @@ def table(rows: list[dict[str, Any]], choices: Counter[int], seed: int) -> str:
         p = "too few pairs" if found.p_value is None else f"{found.p_value:.3g}"
         lines.append(f"| {label} | {found.pairs} | {found.median:+.1%} | "
                      f"[{found.low:+.1%}, {found.high:+.1%}] | {p} |")
-    return "\n".join(lines) + "\n"
+    return lines
 
 
 def action_shares(choices: Counter[int], most: int = 3) -> str:
