@@ -300,7 +300,7 @@ def figure(curve: list[dict[str, float]], validation: list[dict[str, float]],
     bottom.set_xlabel("training episodes")
     format_axis(bottom.xaxis, "count")
     bottom.xaxis.set_major_locator(MaxNLocator(nbins=6, integer=True))
-    bottom.set_ylim(bottom=0)
+    bottom.set_ylim(0, 1.05 * max((row["entropy_avg"] for row in curve), default=1.0))
     top.set_title("REINFORCE on hetsched/Cluster-v0 (policy space), Lublin workloads, "
                   "20 nodes", fontsize="medium")
     top.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small")
