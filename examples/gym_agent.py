@@ -62,9 +62,8 @@ def pair_design() -> np.ndarray:
 class Agent:
     """A linear softmax policy over the allowed actions of the ``policy`` space (logits:
     :func:`pair_design` × heads' weights × features), trained by REINFORCE (:meth:`update`)
-    with Adam. ``weights``:
-    a row per head (7 job selections, 8 node selections, wait), a column per feature;
-    ``updates``: the policy updates made so far."""
+    with Adam. ``weights``: a row per head (7 job selections, 8 node selections, wait), a
+    column per feature; ``updates``: the policy updates made so far."""
 
     def __init__(self, learning: Learning) -> None:
         self.learning = learning
@@ -156,8 +155,9 @@ class Episode:
 
 def work_conserving(mask: np.ndarray) -> np.ndarray:
     """The agent's own mask: the environment's, without "wait" (the last action) whenever a
-    pair is allowed, so that it never leaves a job waiting that could start (as fcfs, easy and
-    high_gflops never do)."""
+    pair is allowed: the agent never passes a turn at which some pair can start a job (left
+    free to, an early version learnt to wait at a quarter of its turns, at a cost in
+    slowdown)."""
     if not mask[:-1].any():
         return mask
     mask = mask.copy()

@@ -7,9 +7,9 @@ The agent (``gym_agent.py``, numpy only): a linear softmax policy over the **mas
 of the ``policy`` space (IRMaSim's 56 (job selection, node selection) pairs and "wait"), on
 features of the observation, trained by REINFORCE with a leave-one-out baseline over groups of
 episodes of one workload. It trains on generated Lublin workloads (a new seeded draw per
-group) on IRMaSim's 20-node platform, is
-played greedily on validation episodes as it learns, then on held-out episodes, where the
-baselines run through ``hetsched.simulate`` on the same workloads, platform and seeds.
+group) on IRMaSim's 20-node platform, is played greedily on validation episodes as it learns,
+then on held-out episodes, where the baselines run through ``hetsched.simulate`` on the same
+workloads, platform and seeds.
 
 Writes to ``--out``: ``learning_curve.csv`` (a row per training episode) and ``.png``,
 ``validation.csv`` (the greedy policy as training goes on), ``evaluation.csv`` (a row per
@@ -28,7 +28,6 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
-
 from pathlib import Path
 from typing import Any
 
@@ -319,6 +318,10 @@ def write_csv(path: Path, rows: list[dict[str, Any]], columns: Sequence[str]) ->
 
 def run(settings: Settings) -> str:
     """Train, evaluate, write the outputs; the table."""
+    from hetsched.schedulers import create
+
+    for name in settings.baselines:  # (a bad spec is an error now, not after the training)
+        create(name)
     settings.out.mkdir(parents=True, exist_ok=True)
     env = make_env(settings)
     agent = Agent(settings.learning)
@@ -377,6 +380,8 @@ def parse(argv: Sequence[str] | None = None) -> Settings:
                                  ("--eval-episodes", args.eval_episodes, VALIDATION_SEED_BASE)):
         if value >= limit:
             parser.error(f"{option} must be below {limit:,}, got {value}")
+    if args.gamma > 1:
+        parser.error(f"--gamma must be in (0, 1], got {args.gamma}")
     return Settings(out=args.out,
                     plan=Plan(args.minutes, args.episodes, args.eval_episodes, args.seed),
                     episodes=Episodes(args.platform, args.jobs, args.arrival_factor),

@@ -139,6 +139,14 @@ def test_a_missing_platform_is_a_one_line_error(script: ModuleType, tmp_path: Pa
     assert error.startswith("error: ") and error.count("\n") == 1 and "no.json" in error
 
 
+def test_a_bad_baseline_is_a_one_line_error_before_training(
+        script: ModuleType, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert script.main(["--out", str(tmp_path / "run"), "--baselines", "easyy", *TINY]) == 1
+    error = capsys.readouterr().err
+    assert error.startswith("error: ") and error.count("\n") == 1 and "easyy" in error
+    assert not (tmp_path / "run").exists()
+
+
 def test_a_bad_budget_is_refused_without_a_traceback(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, str(SCRIPT), "--out", str(tmp_path), "--minutes",
                            "0"], capture_output=True, text=True)
