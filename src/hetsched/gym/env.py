@@ -86,7 +86,7 @@ class ClusterEnv(gymnasium.Env):
         self.steps, self.result, self._over = 0, None, False
         if not self._play(None):
             self.result = sim.finish()
-        return self.observe(sim.view), self._info()
+        return self.observe(sim.view, sim.workload.jobs), self._info()
 
     def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict]:
         """Take ``action`` now and run to the agent's next turn (docs/gym.md, "Steps")."""
@@ -109,7 +109,7 @@ class ClusterEnv(gymnasium.Env):
         reward = self.rewards.step() if self.options.reward_at == "step" else 0.0
         if ended and self.options.reward_at == "end":
             reward = self.rewards.end(self.result)  # type: ignore[arg-type]
-        return self.observe(sim.view), reward - penalty, terminated, truncated, self._info()
+        return self.observe(sim.view, sim.workload.jobs), reward - penalty, terminated, truncated, self._info()
 
     def render(self) -> str | None:
         if self.sim is None:

@@ -9,6 +9,7 @@ or a true run time (``RunningJob.end``, ``Share.remaining``, ``SpeedModel.run_ti
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import islice
 
 import numpy as np
@@ -38,7 +39,9 @@ def observation_space(visible: int, nodes: int) -> spaces.Dict:
 
 
 class Observer:
-    """Builds observations of one platform (its static columns computed once)."""
+    """Builds observations of one platform (its static columns computed once, and the static
+    columns of a workload's jobs once per workload: a step then copies the visible jobs' rows
+    with one numpy index, not a row per job)."""
 
     def __init__(self, platform: Platform, visible: int) -> None:
         self.visible = visible
@@ -46,13 +49,18 @@ class Observer:
         self.static = np.zeros((len(platform.nodes), len(NODE_FIELDS)), dtype=np.float32)
         self.static[:, 1] = arrays.speed / 1e9
         self.static[:, 2] = arrays.full_power_w
+        self._workload: Sequence[Job] = ()
+        self._table = np.zeros((0, len(JOB_FIELDS)))
 
-    def __call__(self, view: ClusterView) -> dict[str, np.ndarray]:
+    def __call__(self, view: ClusterView, workload: Sequence[Job]) -> dict[str, np.ndarray]:
+        """The observation now; ``workload``: the run's jobs (``Job.index`` order)."""
         now = view.now
         jobs = np.zeros((self.visible, len(JOB_FIELDS)), dtype=np.float32)
-        rows = [_job_row(job, now) for job in islice(view.pending.values(), self.visible)]
-        if rows:
-            jobs[:len(rows)] = rows
+        shown = list(islice(view.pending, self.visible))
+        if shown:
+            rows = self._rows(workload)[shown]
+            rows[:, -1] = now - rows[:, -1]
+            jobs[:len(shown)] = rows
         nodes = self.static.copy()
         nodes[:, 0] = np.maximum(view.free_slots, 0)
         running, until = [0] * len(nodes), [now] * len(nodes)
@@ -67,7 +75,12 @@ class Observer:
         nodes[:, 4] -= now
         return {"jobs": jobs, "nodes": nodes}
 
-
-def _job_row(job: Job, now: float) -> tuple[float, ...]:
-    return (1.0, job.req_time, job.ntasks, job.nodes, job.job_memory_mb, job.mem_bw_gbs,
-            now - job.submit)
+    def _rows(self, workload: Sequence[Job]) -> np.ndarray:
+        """Every job's row (float64), its last column the submission time (the waiting time
+        is now minus it)."""
+        if workload is not self._workload:
+            self._workload = workload
+            self._table = np.array([(1.0, job.req_time, job.ntasks, job.nodes, job.job_memory_mb,
+                                     job.mem_bw_gbs, job.submit) for job in workload],
+                                   dtype=float).reshape(len(workload), len(JOB_FIELDS))
+        return self._table
