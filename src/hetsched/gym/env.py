@@ -109,7 +109,8 @@ class ClusterEnv(gymnasium.Env):
         reward = self.rewards.step() if self.options.reward_at == "step" else 0.0
         if ended and self.options.reward_at == "end":
             reward = self.rewards.end(self.result)  # type: ignore[arg-type]
-        return self.observe(sim.view, sim.workload.jobs), reward - penalty, terminated, truncated, self._info()
+        obs = self.observe(sim.view, sim.workload.jobs)
+        return obs, reward - penalty, terminated, truncated, self._info()
 
     def render(self) -> str | None:
         if self.sim is None:

@@ -48,41 +48,45 @@ class JobNodeDriver(Driver):
         order = np.arange(self.nodes)
         self.rotations = [np.roll(order, -n) for n in range(self.nodes)]
         self.jobs: list[Job] = []
-        self.mask = self._wait_only()
-
-    def _wait_only(self) -> np.ndarray:
-        mask = np.zeros(self.size, dtype=np.int8)
-        mask[-1] = 1
-        return mask
+        self.waiting = np.zeros(self.size, dtype=np.int8)  # the mask where only wait is allowed
+        self.waiting[-1] = 1
+        self.waiting.flags.writeable = False
+        self.mask = self.waiting
 
     def decide(self, now: float, events: Events) -> Iterator[Decision]:
         view = self.view
         while view.pending:
             self.jobs = jobs = list(islice(view.pending.values(), self.visible))
-            self.mask = mask = self._mask(jobs)
-            if not mask[:-1].any():
+            mask = self._mask(jobs)
+            if mask is None:
+                self.mask = self.waiting
                 return
+            self.mask = mask
             action = yield TURN  # type: ignore[misc]
             if action == WAIT:
                 return
             k, node = divmod(action, self.nodes)
             yield self.start(jobs[k], node)
-        self.jobs, self.mask = [], self._wait_only()
+        self.jobs, self.mask = [], self.waiting
 
-    def _mask(self, jobs: list[Job]) -> np.ndarray:
-        """Which (visible job, node) pairs can start now, from one batched fit check (none,
-        without it, when no job has the free slots it needs: on one node for a one-node job,
-        in all for one of several nodes; memory, disk and reservations only lower them)."""
+    def _mask(self, jobs: list[Job]) -> np.ndarray | None:
+        """Which (visible job, node) pairs can start now (``None``: none), from one batched
+        fit check (none, without it, when no job has the free slots it needs: on one node for
+        a one-node job, in all for one of several nodes; memory, disk and reservations only
+        lower them)."""
         view = self.view
         shares = [first_share(job) for job in jobs]
         most, total = largest(view.free_slots), view.total_free_slots
         if not any(share <= most and (job.nodes == 1 or job.ntasks <= total)
                    for job, share in zip(jobs, shares)):
-            return self._wait_only()
+            return None
         fit = view.fit_matrix(jobs, shares)
+        rows = fit.any(axis=1).tolist()
         for k, job in enumerate(jobs):
-            if job.nodes != 1 and fit[k].any() and self.placement(job, 0) is None:
-                fit[k] = False  # the first share fits, the rest of the layout does not
+            if rows[k] and job.nodes != 1 and self.placement(job, 0) is None:
+                fit[k] = rows[k] = False  # the first share fits, the rest of the layout does not
+        if not any(rows):
+            return None
         mask = np.zeros(self.size, dtype=np.int8)
         mask[:fit.size] = fit.ravel()
         mask[-1] = 1
