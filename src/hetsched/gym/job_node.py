@@ -55,6 +55,7 @@ class JobNodeDriver(Driver):
 
     def decide(self, now: float, events: Events) -> Iterator[Decision]:
         view = self.view
+        self.blocked: set[int] = set()  # jobs of several nodes found not to fit this instant
         while view.pending:
             self.jobs = jobs = list(islice(view.pending.values(), self.visible))
             mask = self._mask(jobs)
@@ -81,14 +82,18 @@ class JobNodeDriver(Driver):
                    for job, share in zip(jobs, shares)):
             return None
         fit = view.fit_matrix(jobs, shares)
-        rows = fit.any(axis=1).tolist()
+        blocked = self.blocked
         for k, job in enumerate(jobs):
-            if rows[k] and job.nodes != 1 and self.placement(job, 0) is None:
-                fit[k] = rows[k] = False  # the first share fits, the rest of the layout does not
-        if not any(rows):
-            return None
+            if job.nodes != 1 and fit[k].any() and (
+                    job.index in blocked or self.placement(job, 0) is None):
+                # the first share fits, the rest of the layout does not; nor will it later
+                # this instant (the starts in between only take resources)
+                fit[k] = False
+                blocked.add(job.index)
         mask = np.zeros(self.size, dtype=np.int8)
         mask[:fit.size] = fit.ravel()
+        if not mask.any():
+            return None
         mask[-1] = 1
         return mask
 
