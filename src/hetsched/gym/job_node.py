@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from itertools import islice
+from typing import Any
 
 import numpy as np
 
@@ -96,6 +97,18 @@ class JobNodeDriver(Driver):
             return None
         mask[-1] = 1
         return mask
+
+    def checkpoint(self) -> dict:
+        return self.rng.bit_generator.state
+
+    def restore(self, view: ClusterView, state: dict) -> None:
+        self.view = view
+        self.rng.bit_generator.state = state
+
+    def resume(self, now: float) -> Iterator[Decision | Any]:
+        """The instant's turns from the state now: they depend on nothing else (the jobs
+        found not to fit this instant are only a cache)."""
+        return self.decide(now, Events())
 
     def placement(self, job: Job, node: int) -> Allocation | None:
         """Where the spread rule places ``job`` from ``node`` now (``None``: nowhere)."""

@@ -18,13 +18,14 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 
 from hetsched.gym.turns import TURN, WAIT, Driver
 from hetsched.schedulers.irmasim import JOB_SELECTIONS, RESOURCE_SELECTIONS, IrmasimHeuristic
 from hetsched.schedulers.placement import largest
-from hetsched.sim.protocol import Decision, Start
+from hetsched.sim.protocol import Decision, Events, Start
 from hetsched.sim.view import ClusterView
 from hetsched.workload.model import Job
 
@@ -47,7 +48,31 @@ class PolicyDriver(IrmasimHeuristic, Driver):
         self.key_rng = np.random.default_rng(rng.bit_generator.seed_seq.spawn(1)[0])
         self.mask = np.zeros(self.size, dtype=np.int8)
         self.mask[-1] = 1
+        self.events = Events()
         super().reset(view, rng)
+
+    def decide(self, now: float, events: Events) -> Iterator[Decision]:
+        self.events = events  # (for resume)
+        return super().decide(now, events)
+
+    def checkpoint(self) -> tuple:
+        return (self.rng.bit_generator.state, self.key_rng.bit_generator.state,
+                {key: list(heap) for key, heap in self.heaps.items()}, dict(self.layout_nodes),
+                dict(self.placed), self.held_cores.copy(), self.held_mem.copy(),
+                self.pending_at_reset, self.events)
+
+    def restore(self, view: ClusterView, state: tuple) -> None:
+        self.view = view
+        (self.rng.bit_generator.state, self.key_rng.bit_generator.state, heaps, layout_nodes,
+         placed, held_cores, held_mem, self.pending_at_reset, self.events) = state
+        self.heaps = {key: list(heap) for key, heap in heaps.items()}
+        self.layout_nodes, self.placed = dict(layout_nodes), dict(placed)
+        self.held_cores, self.held_mem = held_cores.copy(), held_mem.copy()
+
+    def resume(self, now: float) -> Iterator[Decision | Any]:
+        """The rest of the instant's passes (its first, while the finished jobs' resources
+        are still held, if it was taken then)."""
+        return self.passes(self.events)
 
     def enqueue(self, job: Job) -> None:
         """Queue ``job`` by every job key (its random one drawn now, from a stream of its

@@ -144,13 +144,20 @@ class _IrmasimManager(Scheduler):
             # (released first: a job a failure requeued is submitted again, and may start)
             self.release(events.finished)
             yield from self.submit(events.submitted)
+        else:
+            self.release(events.finished)
+            yield from self.submit(events.arrived)
+        yield from self.passes(events)
+
+    def passes(self, events: Events) -> Iterator[Decision]:
+        """The instant's scheduling passes, once its jobs are submitted: first (while the
+        finished jobs' resources are held) a pass on the resources as they were before the
+        ends, then one on the resources now."""
+        if self.held_cores.any():
             yield from self.schedule()
             self.held_cores[:] = 0
             self.held_mem[:] = 0
             yield from self.submit(events.released)  # jobs those ends released (a DAG's)
-        else:
-            self.release(events.finished)
-            yield from self.submit(events.arrived)
         yield from self.schedule()
 
     def free(self, job: Job) -> tuple[np.ndarray, np.ndarray]:
