@@ -188,7 +188,8 @@ class ClusterEnv(gymnasium.Env):
         """The action to send to the driver, and the penalty of an action the mask forbids
         (turned into a wait) or, under ``invalid_action="raise"``, a one-line error."""
         driver, size = self.driver, self.action_space.n
-        if isinstance(action, (bool, np.bool_)) or not isinstance(action, numbers.Integral):
+        if type(action) is not int and (isinstance(action, (bool, np.bool_))
+                                        or not isinstance(action, numbers.Integral)):
             problem = f"action {action!r} is not a whole number (actions: 0..{size - 1})"
         elif not 0 <= action < size:
             problem = f"action {action} is out of range 0..{size - 1}"

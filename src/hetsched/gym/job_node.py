@@ -53,10 +53,12 @@ class JobNodeDriver(Driver):
         self.waiting[-1] = 1
         self.waiting.flags.writeable = False
         self.mask = self.waiting
+        self.needs: dict[int, tuple[int, int]] = {}  # by job: (first share, slots in all)
+        # by job of several nodes: the resources on which its layout was found not to fit
+        self.blocked: dict[int, bytes] = {}
 
     def decide(self, now: float, events: Events) -> Iterator[Decision]:
         view = self.view
-        self.blocked: set[int] = set()  # jobs of several nodes found not to fit this instant
         while view.pending:
             self.jobs = jobs = list(islice(view.pending.values(), self.visible))
             mask = self._mask(jobs)
@@ -76,21 +78,15 @@ class JobNodeDriver(Driver):
         fit check (none, without it, when no job has the free slots it needs: on one node for
         a one-node job, in all for one of several nodes; memory, disk and reservations only
         lower them)."""
-        view = self.view
-        shares = [first_share(job) for job in jobs]
+        view, needs = self.view, self.needs
+        asks = [needs.get(job.index) or self._needs(job) for job in jobs]
         most, total = largest(view.free_slots), view.total_free_slots
-        if not any(share <= most and (job.nodes == 1 or job.ntasks <= total)
-                   for job, share in zip(jobs, shares)):
+        if not any(share <= most and slots <= total for share, slots in asks):
             return None
-        fit = view.fit_matrix(jobs, shares)
-        blocked = self.blocked
+        fit = view.fit_matrix(jobs, [share for share, _ in asks])
         for k, job in enumerate(jobs):
-            if job.nodes != 1 and fit[k].any() and (
-                    job.index in blocked or self.placement(job, 0) is None):
-                # the first share fits, the rest of the layout does not; nor will it later
-                # this instant (the starts in between only take resources)
-                fit[k] = False
-                blocked.add(job.index)
+            if job.nodes != 1 and fit[k].any() and not self._placeable(job):
+                fit[k] = False  # the first share fits, the rest of the layout does not
         mask = np.zeros(self.size, dtype=np.int8)
         mask[:fit.size] = fit.ravel()
         if not mask.any():
@@ -98,16 +94,37 @@ class JobNodeDriver(Driver):
         mask[-1] = 1
         return mask
 
+    def _needs(self, job: Job) -> tuple[int, int]:
+        """The job's first share, and the slots it needs in all if it spans nodes (0 if not:
+        then the share is all it needs)."""
+        needs = self.needs[job.index] = (first_share(job), 0 if job.nodes == 1 else job.ntasks)
+        return needs
+
+    def _placeable(self, job: Job) -> bool:
+        """Whether the spread rule places ``job`` (of several nodes) from node 0 now. Not
+        tried again on the very resources on which it last failed (a pure function of
+        them: a job that does not fit waits through many instants)."""
+        view = self.view
+        free = view.free_slots_for(job)
+        resources = free.tobytes() + view.free_mem.tobytes() + view.free_disk.tobytes()
+        if self.blocked.get(job.index) == resources:
+            return False
+        if place(job, free, view.free_mem, view.free_disk, None, self.rng,
+                 order=self.rotations[0]) is not None:
+            return True
+        self.blocked[job.index] = resources
+        return False
+
     def checkpoint(self) -> dict:
         return self.rng.bit_generator.state
 
     def restore(self, view: ClusterView, state: dict) -> None:
         self.view = view
         self.rng.bit_generator.state = state
+        self.needs, self.blocked = {}, {}  # (of the run's jobs: another episode's since?)
 
     def resume(self, now: float) -> Iterator[Decision | Any]:
-        """The instant's turns from the state now: they depend on nothing else (the jobs
-        found not to fit this instant are only a cache)."""
+        """The instant's turns from the state now: they depend on nothing else."""
         return self.decide(now, Events())
 
     def placement(self, job: Job, node: int) -> Allocation | None:

@@ -46,8 +46,10 @@ class PolicyDriver(IrmasimHeuristic, Driver):
     def reset(self, view: ClusterView, rng: np.random.Generator) -> None:
         self.heaps: dict[str, list[tuple[float, int, Job]]] = {key: [] for key in JOB_SELECTIONS}
         self.key_rng = np.random.default_rng(rng.bit_generator.seed_seq.spawn(1)[0])
-        self.mask = np.zeros(self.size, dtype=np.int8)
-        self.mask[-1] = 1
+        self.waiting = np.zeros(self.size, dtype=np.int8)  # the mask where only wait is allowed
+        self.waiting[-1] = 1
+        self.waiting.flags.writeable = False
+        self.mask = self.waiting
         self.events = Events()
         super().reset(view, rng)
 
@@ -91,9 +93,11 @@ class PolicyDriver(IrmasimHeuristic, Driver):
 
     def schedule(self) -> Iterator[Decision]:
         while True:
-            self.mask = mask = self._mask()
-            if not mask[:-1].any():
+            mask = self._mask()
+            if mask is None:
+                self.mask = self.waiting
                 return
+            self.mask = mask
             action = yield TURN  # type: ignore[misc]
             if action == WAIT:
                 return
@@ -106,13 +110,12 @@ class PolicyDriver(IrmasimHeuristic, Driver):
             self.started(job, allocation)
             yield Start(job, allocation)
 
-    def _mask(self) -> np.ndarray:
-        """The pairs whose job can start now (whether it can does not depend on the node
-        selection: only the order of the viable nodes does). A job whose share per node
-        exceeds every node's free slots cannot (no fit check needed: memory, reservations
-        and the cores held in a first pass only lower them)."""
-        mask = np.zeros(self.size, dtype=np.int8)
-        mask[-1] = 1
+    def _mask(self) -> np.ndarray | None:
+        """The pairs whose job can start now (``None``: none; whether it can does not depend
+        on the node selection: only the order of the viable nodes does). A job whose share
+        per node exceeds every node's free slots cannot (no fit check needed: memory,
+        reservations and the cores held in a first pass only lower them)."""
+        mask = None
         startable: dict[int, bool] = {}
         width = len(RESOURCE_SELECTIONS)
         most = largest(self.view.free_slots)
@@ -124,6 +127,9 @@ class PolicyDriver(IrmasimHeuristic, Driver):
                 per_node = -(-job.ntasks // self.layout_nodes[job.index])
                 startable[job.index] = per_node <= most and self.viable(job) is not None
             if startable[job.index]:
+                if mask is None:
+                    mask = np.zeros(self.size, dtype=np.int8)
+                    mask[-1] = 1
                 mask[i * width:(i + 1) * width] = 1
         return mask
 

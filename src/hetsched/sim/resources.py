@@ -89,6 +89,8 @@ def capacities(jobs: Sequence[Job], free_slots: np.ndarray, free_mem: np.ndarray
     room = free_slots.reshape(-1, nodes).repeat(len(jobs) if free_slots.ndim == 1 else 1, 0)
     asking = [(i, job) for i, job in enumerate(jobs)
               if job.job_memory_mb > 0 or job.job_disk_mb > 0]
+    if not asking:
+        return room
     for amount, free in (("job_memory_mb", free_mem), ("job_disk_mb", free_disk)):
         asks = [(i, total, job.ntasks) for i, job in asking
                 if (total := getattr(job, amount)) > 0]
