@@ -133,3 +133,21 @@ def test_the_mask_kept_from_turn_to_turn_is_the_mask_from_scratch(inputs: str) -
             if terminated or truncated:
                 break
     assert turns > 30
+
+
+@pytest.mark.parametrize("actions", ["job_node", "policy"])
+def test_a_snapshot_outlives_a_reset_to_another_episode(actions: str, tmp_path: Path) -> None:
+    """Restored after episodes of other generated workloads (other jobs under the same
+    indexes), with a step limit: the same steps, truncated at the same step."""
+    env = ClusterEnv(workload={"generator": "lublin", "jobs": 80}, actions=actions, visible=4,
+                     max_steps=60)
+    env.reset(seed=1)
+    for _ in range(5):
+        env.step(int(np.flatnonzero(env.driver.mask)[0]))
+    saved = env.snapshot()
+    expected = played(env, [], 4, tmp_path)
+    assert expected[0][-1][4] and expected[0][-1][7] == 60  # truncated at the step limit
+    env.reset(seed=2)
+    played(env, [], 4, tmp_path)
+    env.restore(saved)
+    assert played(env, [], 4, tmp_path) == expected
