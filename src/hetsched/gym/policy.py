@@ -60,13 +60,13 @@ class PolicyDriver(IrmasimHeuristic, Driver):
     def checkpoint(self) -> tuple:
         return (self.rng.bit_generator.state, self.key_rng.bit_generator.state,
                 {key: list(heap) for key, heap in self.heaps.items()}, dict(self.layout_nodes),
-                dict(self.placed), self.held_cores.copy(), self.held_mem.copy(),
+                dict(self.placed), self.held_cores.copy(), self.held_mem.copy(), self.holding,
                 self.pending_at_reset, self.events)
 
     def restore(self, view: ClusterView, state: tuple) -> None:
         self.view = view
         (self.rng.bit_generator.state, self.key_rng.bit_generator.state, heaps, layout_nodes,
-         placed, held_cores, held_mem, self.pending_at_reset, self.events) = state
+         placed, held_cores, held_mem, self.holding, self.pending_at_reset, self.events) = state
         self.heaps = {key: list(heap) for key, heap in heaps.items()}
         self.layout_nodes, self.placed = dict(layout_nodes), dict(placed)
         self.held_cores, self.held_mem = held_cores.copy(), held_mem.copy()
