@@ -162,7 +162,8 @@ class ClusterEnv(gymnasium.Env):
         self.np_random.bit_generator.state = snapshot.np_random
         self.result, self._over = None, False
         self._turns = turns = self.driver.resume(sim.clock[0])
-        assert next(turns) is TURN, "a snapshot is taken at a turn"
+        first = next(turns)
+        assert first is TURN, "a snapshot is taken at a turn"
         return self.observe(sim.view, sim.workload.jobs), self._info()
 
     # ---- the episode ------------------------------------------------------------------------

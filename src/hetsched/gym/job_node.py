@@ -109,8 +109,7 @@ class JobNodeDriver(Driver):
         resources = free.tobytes() + view.free_mem.tobytes() + view.free_disk.tobytes()
         if self.blocked.get(job.index) == resources:
             return False
-        if place(job, free, view.free_mem, view.free_disk, None, self.rng,
-                 order=self.rotations[0]) is not None:
+        if self.placement(job, 0, free) is not None:
             return True
         self.blocked[job.index] = resources
         return False
@@ -121,17 +120,20 @@ class JobNodeDriver(Driver):
     def restore(self, view: ClusterView, state: dict) -> None:
         self.view = view
         self.rng.bit_generator.state = state
-        self.needs, self.blocked = {}, {}  # (of the run's jobs: another episode's since?)
+        # (both by job index: another episode's jobs may have had those indexes since)
+        self.needs, self.blocked = {}, {}
 
     def resume(self, now: float) -> Iterator[Decision | Any]:
         """The instant's turns from the state now: they depend on nothing else."""
         return self.decide(now, Events())
 
-    def placement(self, job: Job, node: int) -> Allocation | None:
-        """Where the spread rule places ``job`` from ``node`` now (``None``: nowhere)."""
+    def placement(self, job: Job, node: int,
+                  free: np.ndarray | None = None) -> Allocation | None:
+        """Where the spread rule places ``job`` from ``node`` now (``None``: nowhere);
+        ``free``: ``view.free_slots_for(job)`` if the caller has it."""
         view = self.view
-        return place(job, view.free_slots_for(job), view.free_mem, view.free_disk, None,
-                     self.rng, order=self.rotations[node])
+        return place(job, view.free_slots_for(job) if free is None else free, view.free_mem,
+                     view.free_disk, None, self.rng, order=self.rotations[node])
 
     def start(self, job: Job, node: int) -> Start:
         if job.nodes == 1:
