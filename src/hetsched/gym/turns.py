@@ -6,15 +6,22 @@ chosen action into the generator (``generator.send(action)``), :data:`WAIT` endi
 instant's scheduling. Before yielding :data:`TURN` a driver sets ``mask`` (``np.int8``, 1 for
 each action allowed now, :data:`WAIT`'s always) and yields it only if some other action is
 allowed: an instant where nothing can start is no step of the agent's.
+
+A generator cannot be copied, so a driver checkpoints its own state instead
+(:meth:`Driver.checkpoint`) and, restored, makes a new generator that goes on from the same
+turn (:meth:`Driver.resume`): the environment's ``snapshot()`` and ``restore()``.
 """
 
 from __future__ import annotations
 
 from abc import abstractmethod
+from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 
-from hetsched.sim.protocol import Scheduler
+from hetsched.sim.protocol import Decision, Scheduler
+from hetsched.sim.view import ClusterView
 
 
 class _Turn:
@@ -41,3 +48,17 @@ class Driver(Scheduler):
     @abstractmethod
     def describe(self, action: int) -> str:
         """``action`` in words (its number and what it picks)."""
+
+    @abstractmethod
+    def checkpoint(self) -> Any:
+        """A copy of the driver's state now (at a turn): what :meth:`restore` takes back."""
+
+    @abstractmethod
+    def restore(self, view: ClusterView, state: Any) -> None:
+        """Back to ``state`` (from :meth:`checkpoint`, left intact: restoring twice works),
+        on ``view`` (a copy of the run it was taken on)."""
+
+    @abstractmethod
+    def resume(self, now: float) -> Iterator[Decision | Any]:
+        """A new generator for the rest of the current instant, from the turn at which the
+        restored state was taken: its first item is :data:`TURN`, with the same mask."""
