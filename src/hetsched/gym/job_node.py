@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from hetsched.gym.turns import TURN, WAIT, Driver
+from hetsched.gym.turns import WAIT, Driver
 from hetsched.schedulers.placement import largest, place
 from hetsched.sim.protocol import Decision, Events, Start
 from hetsched.sim.resources import Allocation
@@ -49,10 +49,7 @@ class JobNodeDriver(Driver):
         order = np.arange(self.nodes)
         self.rotations = [np.roll(order, -n) for n in range(self.nodes)]
         self.jobs: list[Job] = []
-        self.waiting = np.zeros(self.size, dtype=np.int8)  # the mask where only wait is allowed
-        self.waiting[-1] = 1
-        self.waiting.flags.writeable = False
-        self.mask = self.waiting
+        self.reset_mask()
         self.needs: dict[int, tuple[int, int]] = {}  # by job: (first share, slots in all)
         # by job of several nodes: the resources on which its layout was found not to fit
         self.blocked: dict[int, bytes] = {}
@@ -61,12 +58,7 @@ class JobNodeDriver(Driver):
         view = self.view
         while view.pending:
             self.jobs = jobs = list(islice(view.pending.values(), self.visible))
-            mask = self._mask(jobs)
-            if mask is None:
-                self.mask = self.waiting
-                return
-            self.mask = mask
-            action = yield TURN  # type: ignore[misc]
+            action = yield from self.turn(self._mask(jobs))
             if action == WAIT:
                 return
             k, node = divmod(action, self.nodes)

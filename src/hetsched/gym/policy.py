@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from hetsched.gym.turns import TURN, WAIT, Driver
+from hetsched.gym.turns import WAIT, Driver
 from hetsched.schedulers.irmasim import JOB_SELECTIONS, RESOURCE_SELECTIONS, IrmasimHeuristic
 from hetsched.schedulers.placement import largest
 from hetsched.sim.protocol import Decision, Events, Start
@@ -46,10 +46,7 @@ class PolicyDriver(IrmasimHeuristic, Driver):
     def reset(self, view: ClusterView, rng: np.random.Generator) -> None:
         self.heaps: dict[str, list[tuple[float, int, Job]]] = {key: [] for key in JOB_SELECTIONS}
         self.key_rng = np.random.default_rng(rng.bit_generator.seed_seq.spawn(1)[0])
-        self.waiting = np.zeros(self.size, dtype=np.int8)  # the mask where only wait is allowed
-        self.waiting[-1] = 1
-        self.waiting.flags.writeable = False
-        self.mask = self.waiting
+        self.reset_mask()
         self.events = Events()
         super().reset(view, rng)
 
@@ -93,12 +90,7 @@ class PolicyDriver(IrmasimHeuristic, Driver):
 
     def schedule(self) -> Iterator[Decision]:
         while True:
-            mask = self._mask()
-            if mask is None:
-                self.mask = self.waiting
-                return
-            self.mask = mask
-            action = yield TURN  # type: ignore[misc]
+            action = yield from self.turn(self._mask())
             if action == WAIT:
                 return
             job_selection, node_selection = PAIRS[action]

@@ -15,7 +15,7 @@ turn (:meth:`Driver.resume`): the environment's ``snapshot()`` and ``restore()``
 from __future__ import annotations
 
 from abc import abstractmethod
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from typing import Any
 
 import numpy as np
@@ -40,6 +40,23 @@ class Driver(Scheduler):
 
     size: int
     mask: np.ndarray
+
+    def reset_mask(self) -> None:
+        """``waiting``, the mask where only :data:`WAIT` is allowed (read-only), as the mask."""
+        self.waiting = np.zeros(self.size, dtype=np.int8)
+        self.waiting[-1] = 1
+        self.waiting.flags.writeable = False
+        self.mask = self.waiting
+
+    def turn(self, mask: np.ndarray | None) -> Generator[Any, int, int]:
+        """The agent's action over ``mask`` (``yield from`` it): :data:`TURN` yielded, the
+        action sent back returned; with ``mask`` ``None`` (nothing can start) no turn and
+        :data:`WAIT`."""
+        if mask is None:
+            self.mask = self.waiting
+            return WAIT
+        self.mask = mask
+        return (yield TURN)
 
     @abstractmethod
     def why_not(self, action: int) -> str:
