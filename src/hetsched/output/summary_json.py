@@ -83,12 +83,9 @@ def failure_entries(result: SimResult) -> list[dict[str, Any]]:
 
 
 def jobs_in_state(result: SimResult, state: JobState) -> list[dict[str, str]]:
-    """The jobs that ended in ``state``, with their reasons; ``UNFINISHED`` leaves out the
-    jobs the horizon cut before their submission (:func:`not_submitted_jobs` lists them)."""
-    chosen = result.state == state
-    if state == JobState.UNFINISHED:
-        chosen &= ~result.not_submitted
-    return _entries(result, chosen)
+    """The jobs that ended in ``state`` (:meth:`~hetsched.sim.result.SimResult.ended_in`),
+    with their reasons."""
+    return _entries(result, result.ended_in(state))
 
 
 def not_submitted_jobs(result: SimResult) -> list[dict[str, str]]:
