@@ -5,7 +5,13 @@ and the episode reset time; beside them a minimal hand loop (the engine's ``adva
 with the same mask from ``fit_matrix`` and the same random choices, no observation, no
 reward), and the ratio.
 
-    python benchmarks/bench_gym.py [--episodes 2] [--visible 16] [--profile]
+    python benchmarks/bench_gym.py [--episodes 2] [--visible 16] [--cpu] [--profile]
+                                   [--before PATH]
+
+``--before PATH``: also measure the hetsched source tree at PATH (its ``src`` directory, e.g.
+``git worktree add /tmp/old <commit>`` then ``/tmp/old/src``), episode by episode in turn
+with this one (each in a process of its own), and print each figure's ratio to it.
+``--cpu``: time with CPU time rather than wall-clock time (steadier on a busy machine).
 
 The issue's target: >= 20,000 steps/s, reset <= 2 ms.
 """
@@ -14,8 +20,11 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import json
+import os
 import pstats
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -30,6 +39,9 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from benchtools import print_table  # noqa: E402
 
+clock = time.perf_counter
+LOOPS = ("job_node", "policy", "hand loop")
+
 
 def env_episode(env, seed: int) -> tuple[int, int, float]:
     """One episode under a random masked policy: steps, starts and the seconds spent in
@@ -39,7 +51,6 @@ def env_episode(env, seed: int) -> tuple[int, int, float]:
     wait = env.action_space.n - 1
     steps = starts = 0
     spent = 0.0
-    clock = time.perf_counter
     while True:
         action = int(rng.choice(np.flatnonzero(info["action_mask"])))
         began = clock()
@@ -60,7 +71,6 @@ def hand_episode(platform, workload, visible: int, seed: int) -> tuple[int, int,
     from hetsched.gym.job_node import first_share
 
     rng = np.random.default_rng(seed)
-    clock = time.perf_counter
     sim = Simulation(platform, workload, None, seed=seed, timeseries=False)
     view, nodes = sim.view, len(platform.nodes)
     rotations = [np.roll(np.arange(nodes), -n) for n in range(nodes)]
@@ -102,53 +112,99 @@ def hand_episode(platform, workload, visible: int, seed: int) -> tuple[int, int,
     return steps, starts, spent + clock() - began
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--episodes", type=int, default=2)
-    parser.add_argument("--visible", type=int, default=16)
-    parser.add_argument("--profile", action="store_true", help="cProfile one env episode")
-    args = parser.parse_args()
-
-    import gymnasium
-    from hetsched.gym import ENV_ID
+def inputs():
     from hetsched.platform.load import load_platform
     from hetsched.workload.load import load_workload
 
     platform = load_platform(PLATFORM)
-    workload = load_workload(TRACE, platform)
-    rows = [["loop", "actions", "steps", "starts", "s", "steps/s", "decisions/s"]]
-    results = {}
+    return platform, load_workload(TRACE, platform)
+
+
+def measure(episode: int, visible: int) -> dict[str, list[float]]:
+    """One episode of each loop (seed ``episode``): ``[steps, starts, seconds]`` by loop, and
+    the median reset time (ms) of 200 resets."""
+    import gymnasium
+    from hetsched.gym import ENV_ID
+
+    platform, workload = inputs()
+    figures: dict[str, list[float]] = {}
     for actions in ("job_node", "policy"):
         env = gymnasium.make(ENV_ID, platform=platform, workload=workload, actions=actions,
-                             visible=args.visible)
-        totals = np.zeros(3)
-        for episode in range(args.episodes):
-            totals += env_episode(env, episode)
-        results[actions] = totals
-        steps, starts, spent = totals
-        rows.append(["gymnasium.make", actions, f"{steps:.0f}", f"{starts:.0f}", f"{spent:.2f}",
-                     f"{steps / spent:,.0f}", f"{starts / spent:,.0f}"])
+                             visible=visible)
+        figures[actions] = [float(x) for x in env_episode(env, episode)]
         if actions == "job_node":
             resets = []
             for seed in range(200):
-                began = time.perf_counter()
+                began = clock()
                 env.reset(seed=seed)
-                resets.append(time.perf_counter() - began)
-            reset_ms = statistics.median(resets) * 1e3
-    hand = np.zeros(3)
+                resets.append(clock() - began)
+            figures["reset ms"] = [statistics.median(resets) * 1e3]
+    figures["hand loop"] = [float(x) for x in hand_episode(platform, workload, visible, episode)]
+    return figures
+
+
+def in_process(src: Path, episode: int, args: argparse.Namespace) -> dict[str, list[float]]:
+    """:func:`measure` in a process of its own importing hetsched from ``src``."""
+    command = [sys.executable, __file__, "--worker", str(episode), "--visible",
+               str(args.visible)] + (["--cpu"] if args.cpu else [])
+    environ = {**os.environ, "PYTHONPATH": str(src)}
+    done = subprocess.run(command, env=environ, capture_output=True, text=True)
+    if done.returncode:
+        last = done.stderr.strip().splitlines()[-1:] or ["(no message)"]
+        sys.exit(f"bench_gym: the run on {src} failed: {last[0]}")
+    return json.loads(done.stdout)
+
+
+def main() -> None:
+    global clock
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--episodes", type=int, default=2)
+    parser.add_argument("--visible", type=int, default=16)
+    parser.add_argument("--cpu", action="store_true", help="time with CPU time")
+    parser.add_argument("--before", type=Path, help="the src directory of a version to compare")
+    parser.add_argument("--profile", action="store_true", help="cProfile one env episode")
+    parser.add_argument("--worker", type=int, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.cpu:
+        clock = time.process_time
+    if args.worker is not None:
+        print(json.dumps(measure(args.worker, args.visible)))
+        return
+    versions = {"now": ROOT / "src"} | ({"before": args.before} if args.before else {})
+    totals = {version: {loop: np.zeros(3) for loop in LOOPS} for version in versions}
+    resets: dict[str, list[float]] = {version: [] for version in versions}
     for episode in range(args.episodes):
-        hand += hand_episode(platform, workload, args.visible, episode)
-    steps, starts, spent = hand
-    rows.append(["hand loop", "job_node", f"{steps:.0f}", f"{starts:.0f}", f"{spent:.2f}",
-                 f"{steps / spent:,.0f}", f"{starts / spent:,.0f}"])
+        for version, src in versions.items():  # pair by pair: the machine's load alike
+            figures = in_process(src, episode, args)
+            for loop in LOOPS:
+                totals[version][loop] += figures[loop]
+            resets[version] += figures["reset ms"]
+    rate = {version: {loop: totals[version][loop][0] / totals[version][loop][2]
+                      for loop in LOOPS} for version in versions}
+    rows = [["loop", "steps", "starts", "s", "steps/s", "decisions/s", "/ hand loop"]
+            + (["before", "now / before"] if args.before else [])]
+    for loop in LOOPS:
+        steps, starts, spent = totals["now"][loop]
+        row = [loop if loop == "hand loop" else f"gymnasium.make {loop}", f"{steps:.0f}",
+               f"{starts:.0f}", f"{spent:.2f}", f"{steps / spent:,.0f}",
+               f"{starts / spent:,.0f}", f"{rate['now'][loop] / rate['now']['hand loop']:.2f}"]
+        if args.before:
+            row += [f"{rate['before'][loop]:,.0f}",
+                    f"{rate['now'][loop] / rate['before'][loop]:.2f}"]
+        rows.append(row)
+    platform, workload = inputs()
     print(f"lublin_256: {len(workload.jobs)} jobs, {len(platform.nodes)} nodes, "
-          f"K = {args.visible} visible jobs, {args.episodes} episode(s) each")
-    print_table(rows, left=2)
-    env_rate = results["job_node"][0] / results["job_node"][2]
-    print(f"job_node env / hand loop: {env_rate / (steps / spent):.2f} of the hand loop's "
-          "steps/s")
-    print(f"reset (median of 200, a trace's run forked): {reset_ms:.3f} ms")
+          f"K = {args.visible} visible jobs, {args.episodes} episode(s) each, "
+          f"{'CPU' if args.cpu else 'wall-clock'} time, load average "
+          f"{os.getloadavg()[0]:.1f}")
+    print_table(rows, left=1)
+    reset = {version: statistics.median(values) for version, values in resets.items()}
+    print(f"reset (median of 200 per episode, a trace's run forked): {reset['now']:.3f} ms"
+          + (f" (before: {reset['before']:.3f} ms)" if args.before else ""))
     if args.profile:
+        import gymnasium
+        from hetsched.gym import ENV_ID
+
         env = gymnasium.make(ENV_ID, platform=platform, workload=workload, visible=args.visible)
         profile = cProfile.Profile()
         profile.runcall(env_episode, env, 0)

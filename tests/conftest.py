@@ -5,3 +5,13 @@ import pytest
 
 # the helpers' asserts show the values compared when they fail, as the tests' own do
 pytest.register_assert_rewrite("support")
+
+
+@pytest.fixture(scope="session")
+def easy_run_dir(tmp_path_factory):
+    """A run directory of the bundled example under EASY (read only: tests write elsewhere)."""
+    import hetsched
+
+    folder = tmp_path_factory.mktemp("easy_example") / "run"
+    hetsched.simulate(None, None, "easy").write(folder)
+    return folder

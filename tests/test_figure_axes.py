@@ -17,13 +17,6 @@ from hetsched.report.run_data import RunData, from_result, read_run_dir
 from hetsched.report.run_figures import FIGURES, jobs_over_time, power_energy, utilisation
 
 
-@pytest.fixture(scope="module")
-def run_dir(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("run") / "easy"
-    hetsched.simulate(None, None, "easy").write(folder)
-    return folder
-
-
 def test_axis_labels_come_from_the_catalogue():
     assert axis_label("energy_j") == "energy (J)"
     assert axis_label("utilisation") == "utilisation (%)"
@@ -33,8 +26,8 @@ def test_axis_labels_come_from_the_catalogue():
     assert axis_label("finished") == "jobs finished"
 
 
-def test_power_and_energy_are_in_watts_and_joules_with_si_prefixes(run_dir):
-    fig = power_energy(read_run_dir(run_dir))
+def test_power_and_energy_are_in_watts_and_joules_with_si_prefixes(easy_run_dir):
+    fig = power_energy(read_run_dir(easy_run_dir))
     power, energy = fig.axes
     assert isinstance(power.yaxis.get_major_formatter(), EngFormatter)
     assert power.yaxis.get_major_formatter().unit == "W"
@@ -46,26 +39,26 @@ def test_power_and_energy_are_in_watts_and_joules_with_si_prefixes(run_dir):
     assert not any("kWh" in t for t in texts)
 
 
-def test_utilisation_stops_at_100_percent_and_draws_its_time_average(run_dir):
-    ax = utilisation(read_run_dir(run_dir)).axes[0]
+def test_utilisation_stops_at_100_percent_and_draws_its_time_average(easy_run_dir):
+    ax = utilisation(read_run_dir(easy_run_dir)).axes[0]
     assert isinstance(ax.yaxis.get_major_formatter(), PercentFormatter)
     assert ax.get_ylim() == (0.0, 1.0)
-    mean = json.loads((run_dir / "summary.json").read_text())["metrics"]["utilisation"]
+    mean = json.loads((easy_run_dir / "summary.json").read_text())["metrics"]["utilisation"]
     dashed = [line for line in ax.get_lines() if line.get_linestyle() == "--"]
     assert len(dashed) == 1 and dashed[0].get_ydata()[0] == pytest.approx(mean, rel=1e-9)
     assert dashed[0].get_label() == f"time average ({mean:.1%})"
     assert ax.get_ylabel() == "utilisation (%)"
 
 
-def test_job_counts_have_whole_number_ticks(run_dir):
-    ax = jobs_over_time(read_run_dir(run_dir)).axes[0]
+def test_job_counts_have_whole_number_ticks(easy_run_dir):
+    ax = jobs_over_time(read_run_dir(easy_run_dir)).axes[0]
     ax.figure.canvas.draw()
     ticks = ax.get_yticks()
     assert len(ticks) > 2 and np.array_equal(ticks, np.round(ticks))
 
 
-def test_no_axis_draws_an_offset_text_even_for_huge_values(run_dir):
-    run = read_run_dir(run_dir)
+def test_no_axis_draws_an_offset_text_even_for_huge_values(easy_run_dir):
+    run = read_run_dir(easy_run_dir)
     huge = RunData(**{**run.__dict__, "power_w": run.power_w * 1e12,
                       "running": run.running + 10**9, "queued": run.queued + 10**9})
     for name, draw in FIGURES.items():
@@ -76,11 +69,11 @@ def test_no_axis_draws_an_offset_text_even_for_huge_values(run_dir):
                 assert axis.get_offset_text().get_text() == "", (name, axis)
 
 
-def test_titles_name_the_workload_and_the_platform_once_each(run_dir, tmp_path):
-    title = read_run_dir(run_dir).title
+def test_titles_name_the_workload_and_the_platform_once_each(easy_run_dir, tmp_path):
+    title = read_run_dir(easy_run_dir).title
     assert title == "easy · default_workload on default_platform · seed 0"
-    assert jobs_over_time(read_run_dir(run_dir)).get_suptitle().startswith(title)
-    copy = shutil.copytree(run_dir, tmp_path / "easy")
+    assert jobs_over_time(read_run_dir(easy_run_dir)).get_suptitle().startswith(title)
+    copy = shutil.copytree(easy_run_dir, tmp_path / "easy")
     summary = json.loads((copy / "summary.json").read_text())
     summary["inputs"] = {"platform": {"path": None}, "workload": {"path": None}}
     (copy / "summary.json").write_text(json.dumps(summary))

@@ -45,13 +45,6 @@ def close_figures():
     plt.close("all")
 
 
-@pytest.fixture(scope="module")
-def example_dir(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("example") / "run"
-    hetsched.simulate(None, None, "easy").write(folder)
-    return folder
-
-
 def test_state_colours_follow_the_legend_and_killed_jobs_stay_outlined():
     run = with_(hand_made(killed=True),
                 states=("COMPLETED_WALLTIME_REACHED", "COMPLETED_SUCCESSFULLY"))
@@ -109,8 +102,8 @@ def test_bars_are_outlined_on_small_charts_only():
     assert big.get_linewidths()[0] == 0
 
 
-def test_job_ids_are_written_in_bars_that_fit_on_small_runs_only(example_dir):
-    run = read_run_dir(example_dir)
+def test_job_ids_are_written_in_bars_that_fit_on_small_runs_only(easy_run_dir):
+    run = read_run_dir(easy_run_dir)
     assert len(run.start) <= JOB_ID_LIMIT
     figure = gantt(run)
     ax = figure.axes[0]
@@ -193,8 +186,8 @@ def test_node_groups_follow_the_types_within_the_row_limit():
     assert rows[groups[1]] == 1152  # a row never mixes the two types
 
 
-def test_the_aggregate_holds_the_jobs_busy_core_seconds(example_dir):
-    run = read_run_dir(example_dir)
+def test_the_aggregate_holds_the_jobs_busy_core_seconds(easy_run_dir):
+    run = read_run_dir(easy_run_dir)
     rows, _, _ = node_rows(run)
     share = busy_share(run, rows, run.window, bins=37)
     bounds = np.append(run.offsets, run.slots.sum())[rows]
@@ -227,10 +220,10 @@ def test_a_window_of_a_big_run_is_detailed():
     assert [formatter(x, 0) for x in (x0, (x0 + x1) / 2)] == ["0", "30"]
 
 
-def test_plot_takes_the_gantt_options(example_dir, tmp_path):
+def test_plot_takes_the_gantt_options(easy_run_dir, tmp_path):
     for args in (["--colour-by", "state"], ["--color-by", "SIZE"], ["--gantt", "aggregate"],
                  ["--gantt-window", "600:1800.5"]):
-        result = runner.invoke(app, ["plot", str(example_dir), "--out", str(tmp_path), "-q",
+        result = runner.invoke(app, ["plot", str(easy_run_dir), "--out", str(tmp_path), "-q",
                                      *args])
         assert result.exit_code == 0, result.output
         assert (tmp_path / "gantt.png").stat().st_size > 10_000
@@ -249,15 +242,15 @@ def test_plot_takes_the_gantt_options(example_dir, tmp_path):
     (["--gantt-window", "a:b"], "START:END"),
     (["--gantt-window", "1e9:2e9"], "after the run's end"),
 ])
-def test_bad_gantt_options_are_one_line_errors(example_dir, tmp_path, args, fragment):
-    assert_one_line_error(runner.invoke(app, ["plot", str(example_dir), "--out",
+def test_bad_gantt_options_are_one_line_errors(easy_run_dir, tmp_path, args, fragment):
+    assert_one_line_error(runner.invoke(app, ["plot", str(easy_run_dir), "--out",
                                               str(tmp_path), *args]), fragment)
 
 
-def test_a_runs_figures_share_their_time_axis_position(example_dir):
+def test_a_runs_figures_share_their_time_axis_position(easy_run_dir):
     from hetsched.report.run_figures import FIGURES
 
-    run = read_run_dir(example_dir)
+    run = read_run_dir(easy_run_dir)
     figures = [*(draw(run) for draw in FIGURES.values()),
                gantt(run, GanttOptions(colour_by="size")),  # with a colour bar
                gantt(run, GanttOptions(view="aggregate"))]
@@ -293,3 +286,29 @@ def test_decision_colours_show_no_backfilling_under_fcfs_and_some_under_easy(tmp
         texts[scheduler] = legend_texts(figure)
     assert texts["fcfs"] == [IN_ORDER]
     assert set(texts["easy"]) == {IN_ORDER, AHEAD}
+
+
+def test_user_and_queue_colours_come_from_the_workload(tmp_path):
+    from hetsched.report.gantt_colours import UNKNOWN
+
+    # SWF fields: number submit wait run procs cpu mem req_procs req_time req_mem status
+    #             user group exe queue partition preceding think
+    rows = ["1 0 -1 100 2 -1 -1 2 200 -1 1 7 -1 -1 1 -1 -1 -1",
+            "2 5 -1 100 2 -1 -1 2 200 -1 1 9 -1 -1 2 -1 -1 -1",
+            "3 9 -1 100 2 -1 -1 2 200 -1 1 -1 -1 -1 1 -1 -1 -1"]
+    trace = tmp_path / "users.swf"
+    trace.write_text("\n".join(rows) + "\n")
+    out = tmp_path / "run"
+    result = runner.invoke(app, ["run", "-w", str(trace), "--out", str(out), "-q"])
+    assert result.exit_code == 0, result.output
+    run = read_run_dir(out)
+    assert (run.users, run.queues) == (("7", "9", "-1"), ("1", "2", "1"))
+    by_user = legend_texts(gantt(run, GanttOptions(colour_by="user")))
+    assert sorted(by_user) == sorted(["user 7", "user 9", UNKNOWN])
+    assert sorted(legend_texts(gantt(run, GanttOptions(colour_by="queue")))) == [
+        "queue 1", "queue 2"]
+
+
+def test_colour_by_user_without_users_is_a_one_line_error(easy_run_dir):
+    result = runner.invoke(app, ["plot", str(easy_run_dir), "--colour-by", "user", "-q"])
+    assert_one_line_error(result, "colour by user: this run names no user")

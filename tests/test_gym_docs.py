@@ -18,11 +18,11 @@ def examples() -> list[tuple[str, str]]:
                       DOC.read_text(), re.S)
 
 
-def test_the_page_has_its_two_examples() -> None:
-    assert len(examples()) == 2
+def test_the_page_has_its_three_examples() -> None:
+    assert len(examples()) == 3
 
 
-@pytest.mark.parametrize("index", [0, 1])
+@pytest.mark.parametrize("index", [0, 1, 2])
 def test_an_example_prints_what_the_page_shows(index: int) -> None:
     code, shown = examples()[index]
     printed = io.StringIO()

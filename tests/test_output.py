@@ -62,7 +62,7 @@ def default_run(scheduler: str, seed: int) -> SimResult:
 
 def test_columns_are_batsims_then_ours(tmp_path: Path) -> None:
     assert list(COLUMNS) == BATSIM + ["node", "node_type", "bounded_slowdown", "het_slowdown",
-                                      "cost", "attempts", "first_start"]
+                                      "cost", "attempts", "first_start", "user", "queue"]
     path = write_jobs_csv(tiny_run(), tmp_path / "jobs.csv")
     assert path.read_text().splitlines()[0] == ",".join(COLUMNS)
 
@@ -269,3 +269,31 @@ def test_rental_cost_is_absent_without_prices(tmp_path: Path) -> None:
     priced = load_platform(default_platform_path())
     run = simulate(priced, load_workload(default_workload_path(), priced), create("fcfs"))
     assert summarize(run)["rental_cost"] > 0
+
+
+def test_a_swf_traces_users_reach_jobs_csv_and_come_back_in_jobs_swf(tmp_path: Path) -> None:
+    rows = ["1 0 -1 100 2 -1 -1 2 200 -1 1 7 -1 -1 3 -1 -1 -1",
+            "2 5 -1 100 2 -1 -1 2 200 -1 1 -1 -1 -1 -1 -1 -1 -1"]
+    trace = tmp_path / "u.swf"
+    trace.write_text("\n".join(rows) + "\n")
+    platform = load_platform(default_platform_path())
+    workload = load_workload(trace, platform)
+    assert [(j.user, j.queue) for j in workload.jobs] == [(7, 3), (-1, -1)]
+    result = simulate(platform, workload, create("fcfs"))
+    write_run(result, tmp_path / "out")
+    with (tmp_path / "out" / "jobs.csv").open() as f:
+        assert [(r["user"], r["queue"]) for r in csv.DictReader(f)] == [("7", "3"), ("-1", "-1")]
+    again = load_workload(tmp_path / "out" / "jobs.swf", platform)
+    assert [j.user for j in again.jobs] == [7, -1]
+
+
+def test_the_native_format_keeps_a_jobs_user(tmp_path: Path) -> None:
+    from hetsched.workload.writers.native import write_native
+
+    platform = load_platform(default_platform_path())
+    spec = tmp_path / "w.yaml"
+    spec.write_text("jobs:\n- {id: a, submit: 0, ntasks: 1, run_time: 5, user: 42}\n")
+    workload = load_workload(spec, platform)
+    assert workload.jobs[0].user == 42
+    written = write_native(workload, tmp_path / "again.json", platform, {})
+    assert load_workload(written, platform).jobs[0].user == 42

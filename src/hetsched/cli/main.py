@@ -82,7 +82,7 @@ def run(platform: PlatformOpt = None, workload: WorkloadOpt = None,
     With no options: the bundled example platform and workload, with fcfs.
     """
     from hetsched.cli import running
-    from hetsched.metrics import summarize
+    from hetsched.metrics import job_records, summarize
     from hetsched.output import write_run
     from hetsched.run.inputs import load_inputs
     from hetsched.schedulers.registry import create
@@ -94,9 +94,10 @@ def run(platform: PlatformOpt = None, workload: WorkloadOpt = None,
         result = running.simulate_spec(scheduler, plat, work, seed, options,
                                        quiet or output_format is not Format.TABLE)
         out = out or Path("runs") / running.run_dir_name(work, scheduler)
-        write_run(result, out, options.recorded())
+        records = job_records(result)  # once, for the files and the table
+        write_run(result, out, options.recorded(), records)
     running.warn_inputs(plat, work, quiet)
-    values = running.run_values(summarize(result), result.wall_seconds)
+    values = running.run_values(summarize(result, records), result.wall_seconds)
     if output_format is Format.JSON:
         print_json(values)
     elif output_format is Format.JSONL:
@@ -132,7 +133,7 @@ def compare(scheduler: Annotated[list[str], typer.Option(
             options: RunOptions) -> None:
     """Run several schedulers on the same inputs and compare their metrics side by side."""
     from hetsched.cli import running
-    from hetsched.metrics import summarize
+    from hetsched.metrics import job_records, summarize
     from hetsched.output import write_comparison_csv, write_run
     from hetsched.run.inputs import load_inputs
     from hetsched.schedulers.registry import create
@@ -150,11 +151,13 @@ def compare(scheduler: Annotated[list[str], typer.Option(
         for spec in specs:
             result = running.simulate_spec(spec, plat, work, seed, options,
                                            quiet or output_format is not Format.TABLE)
-            runs[spec] = running.run_values(summarize(result), result.wall_seconds)
+            records = job_records(result)  # once, for the table and the files
+            runs[spec] = running.run_values(summarize(result, records), result.wall_seconds)
             if result.makespan_cut:
                 cut.add(spec)
             if out is not None:
-                write_run(result, out / running.safe_name(labels[spec]), options.recorded())
+                write_run(result, out / running.safe_name(labels[spec]), options.recorded(),
+                          records)
         if out is not None:
             write_comparison_csv(runs, out / "comparison.csv")
     running.warn_inputs(plat, work, quiet)

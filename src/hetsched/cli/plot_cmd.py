@@ -41,8 +41,9 @@ def plot_command(
         colour_by: Annotated[ColourBy, typer.Option(
             "--colour-by", "--color-by", case_sensitive=False,
             help="Gantt chart: colour the jobs by job (a colour per job), size (the tasks "
-            "requested, a colorbar), state (final_state, a legend) or decision (in "
-            "submission order, or ahead of an earlier job: backfilled).")] = ColourBy.JOB,
+            "requested, a colorbar), state (final_state), decision (in submission order, or "
+            "ahead of an earlier job: backfilled), user or queue (a legend each).")]
+        = ColourBy.JOB,
         gantt_view: Annotated[GanttView, typer.Option(
             "--gantt", case_sensitive=False,
             help="Gantt chart: detailed (a bar per job), aggregate (busy cores per node group "

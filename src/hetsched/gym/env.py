@@ -8,8 +8,10 @@ to the next instant at which some job can start. See docs/gym.md.
 
 from __future__ import annotations
 
+import copy
 import numbers
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import gymnasium
@@ -33,6 +35,19 @@ from hetsched.sim.jobs import FINISHED
 from hetsched.sim.protocol import Start
 from hetsched.sim.result import SimResult
 from hetsched.workload.model import Workload
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """An episode's checkpoint (:meth:`ClusterEnv.snapshot`): opaque, read by
+    :meth:`ClusterEnv.restore` only."""
+
+    sim: Simulation
+    driver: Any
+    rewards: Rewards
+    starts: dict[int, float]
+    steps: int
+    np_random: dict
 
 
 class ClusterEnv(gymnasium.Env):
@@ -86,7 +101,7 @@ class ClusterEnv(gymnasium.Env):
         self.steps, self.result, self._over = 0, None, False
         if not self._play(None):
             self.result = sim.finish()
-        return self.observe(sim.view), self._info()
+        return self.observe(sim.view, sim.workload.jobs), self._info()
 
     def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict]:
         """Take ``action`` now and run to the agent's next turn (docs/gym.md, "Steps")."""
@@ -109,7 +124,8 @@ class ClusterEnv(gymnasium.Env):
         reward = self.rewards.step() if self.options.reward_at == "step" else 0.0
         if ended and self.options.reward_at == "end":
             reward = self.rewards.end(self.result)  # type: ignore[arg-type]
-        return self.observe(sim.view), reward - penalty, terminated, truncated, self._info()
+        obs = self.observe(sim.view, sim.workload.jobs)
+        return obs, reward - penalty, terminated, truncated, self._info()
 
     def render(self) -> str | None:
         if self.sim is None:
@@ -119,6 +135,36 @@ class ClusterEnv(gymnasium.Env):
             print(text)
             return None
         return text
+
+    # ---- checkpoints ------------------------------------------------------------------------
+    def snapshot(self) -> Snapshot:
+        """The episode as it is now, to :meth:`restore` (any number of times): the run with
+        every job still to come (``Simulation.fork(keep_future=True)``), the driver's state
+        at this turn, the rewards' running totals, the step count and the generators' states.
+        Steps after a restore give the same observations, rewards and final result as steps
+        from here would have (docs/gym.md, "Checkpoints")."""
+        if self.sim is None or self._over:
+            raise SchedulerError("snapshot() before reset() or after the episode ended")
+        return Snapshot(self.sim.fork(keep_future=True), self.driver.checkpoint(),
+                        copy.copy(self.rewards), dict(self._starts), self.steps,
+                        self.np_random.bit_generator.state)
+
+    def restore(self, snapshot: Snapshot) -> tuple[dict[str, np.ndarray], dict]:
+        """Go back to ``snapshot`` (taken by this environment) and return the observation
+        and info of its turn, as ``reset()`` does; the snapshot stays as it was."""
+        if not isinstance(snapshot, Snapshot):
+            raise SchedulerError(f"restore(): {type(snapshot).__name__} is not a snapshot of "
+                                 "this environment (from snapshot())")
+        self.sim = sim = snapshot.sim.fork(keep_future=True)
+        self.driver.restore(sim.view, snapshot.driver)
+        self.rewards = copy.copy(snapshot.rewards)
+        self._starts, self.steps = dict(snapshot.starts), snapshot.steps
+        self.np_random.bit_generator.state = snapshot.np_random
+        self.result, self._over = None, False
+        self._turns = turns = self.driver.resume(sim.clock[0])
+        first = next(turns)
+        assert first is TURN, "a snapshot is taken at a turn"
+        return self.observe(sim.view, sim.workload.jobs), self._info()
 
     # ---- the episode ------------------------------------------------------------------------
     def _simulation(self, episode: int) -> Simulation:
@@ -143,7 +189,8 @@ class ClusterEnv(gymnasium.Env):
         """The action to send to the driver, and the penalty of an action the mask forbids
         (turned into a wait) or, under ``invalid_action="raise"``, a one-line error."""
         driver, size = self.driver, self.action_space.n
-        if isinstance(action, (bool, np.bool_)) or not isinstance(action, numbers.Integral):
+        if type(action) is not int and (isinstance(action, (bool, np.bool_))
+                                        or not isinstance(action, numbers.Integral)):
             problem = f"action {action!r} is not a whole number (actions: 0..{size - 1})"
         elif not 0 <= action < size:
             problem = f"action {action} is out of range 0..{size - 1}"

@@ -14,10 +14,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from itertools import islice
+from typing import Any
 
 import numpy as np
 
-from hetsched.gym.turns import TURN, WAIT, Driver
+from hetsched.gym.turns import WAIT, Driver
 from hetsched.schedulers.placement import largest, place
 from hetsched.sim.protocol import Decision, Events, Start
 from hetsched.sim.resources import Allocation
@@ -48,51 +49,83 @@ class JobNodeDriver(Driver):
         order = np.arange(self.nodes)
         self.rotations = [np.roll(order, -n) for n in range(self.nodes)]
         self.jobs: list[Job] = []
-        self.mask = self._wait_only()
-
-    def _wait_only(self) -> np.ndarray:
-        mask = np.zeros(self.size, dtype=np.int8)
-        mask[-1] = 1
-        return mask
+        self.reset_mask()
+        self.needs: dict[int, tuple[int, int]] = {}  # by job: (first share, slots in all)
+        # by job of several nodes: the resources on which its layout was found not to fit
+        self.blocked: dict[int, bytes] = {}
 
     def decide(self, now: float, events: Events) -> Iterator[Decision]:
         view = self.view
         while view.pending:
             self.jobs = jobs = list(islice(view.pending.values(), self.visible))
-            self.mask = mask = self._mask(jobs)
-            if not mask[:-1].any():
-                return
-            action = yield TURN  # type: ignore[misc]
+            action = yield from self.turn(self._mask(jobs))
             if action == WAIT:
                 return
             k, node = divmod(action, self.nodes)
             yield self.start(jobs[k], node)
-        self.jobs, self.mask = [], self._wait_only()
+        self.jobs, self.mask = [], self.waiting
 
-    def _mask(self, jobs: list[Job]) -> np.ndarray:
-        """Which (visible job, node) pairs can start now, from one batched fit check (none,
-        without it, when no job has the free slots it needs: on one node for a one-node job,
-        in all for one of several nodes; memory, disk and reservations only lower them)."""
-        view = self.view
-        shares = [first_share(job) for job in jobs]
+    def _mask(self, jobs: list[Job]) -> np.ndarray | None:
+        """Which (visible job, node) pairs can start now (``None``: none), from one batched
+        fit check (none, without it, when no job has the free slots it needs: on one node for
+        a one-node job, in all for one of several nodes; memory, disk and reservations only
+        lower them)."""
+        view, needs = self.view, self.needs
+        asks = [needs.get(job.index) or self._needs(job) for job in jobs]
         most, total = largest(view.free_slots), view.total_free_slots
-        if not any(share <= most and (job.nodes == 1 or job.ntasks <= total)
-                   for job, share in zip(jobs, shares)):
-            return self._wait_only()
-        fit = view.fit_matrix(jobs, shares)
+        if not any(share <= most and slots <= total for share, slots in asks):
+            return None
+        fit = view.fit_matrix(jobs, [share for share, _ in asks])
         for k, job in enumerate(jobs):
-            if job.nodes != 1 and fit[k].any() and self.placement(job, 0) is None:
+            if job.nodes != 1 and fit[k].any() and not self._placeable(job):
                 fit[k] = False  # the first share fits, the rest of the layout does not
         mask = np.zeros(self.size, dtype=np.int8)
         mask[:fit.size] = fit.ravel()
+        if not mask.any():
+            return None
         mask[-1] = 1
         return mask
 
-    def placement(self, job: Job, node: int) -> Allocation | None:
-        """Where the spread rule places ``job`` from ``node`` now (``None``: nowhere)."""
+    def _needs(self, job: Job) -> tuple[int, int]:
+        """The job's first share, and the slots it needs in all if it spans nodes (0 if not:
+        then the share is all it needs)."""
+        needs = self.needs[job.index] = (first_share(job), 0 if job.nodes == 1 else job.ntasks)
+        return needs
+
+    def _placeable(self, job: Job) -> bool:
+        """Whether the spread rule places ``job`` (of several nodes) from node 0 now. Not
+        tried again on the very resources on which it last failed (a pure function of
+        them: a job that does not fit waits through many instants)."""
         view = self.view
-        return place(job, view.free_slots_for(job), view.free_mem, view.free_disk, None,
-                     self.rng, order=self.rotations[node])
+        free = view.free_slots_for(job)
+        resources = free.tobytes() + view.free_mem.tobytes() + view.free_disk.tobytes()
+        if self.blocked.get(job.index) == resources:
+            return False
+        if self.placement(job, 0, free) is not None:
+            return True
+        self.blocked[job.index] = resources
+        return False
+
+    def checkpoint(self) -> dict:
+        return self.rng.bit_generator.state
+
+    def restore(self, view: ClusterView, state: dict) -> None:
+        self.view = view
+        self.rng.bit_generator.state = state
+        # (both by job index: another episode's jobs may have had those indexes since)
+        self.needs, self.blocked = {}, {}
+
+    def resume(self, now: float) -> Iterator[Decision | Any]:
+        """The instant's turns from the state now: they depend on nothing else."""
+        return self.decide(now, Events())
+
+    def placement(self, job: Job, node: int,
+                  free: np.ndarray | None = None) -> Allocation | None:
+        """Where the spread rule places ``job`` from ``node`` now (``None``: nowhere);
+        ``free``: ``view.free_slots_for(job)`` if the caller has it."""
+        view = self.view
+        return place(job, view.free_slots_for(job) if free is None else free, view.free_mem,
+                     view.free_disk, None, self.rng, order=self.rotations[node])
 
     def start(self, job: Job, node: int) -> Start:
         if job.nodes == 1:

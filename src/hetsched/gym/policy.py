@@ -18,13 +18,14 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 
-from hetsched.gym.turns import TURN, WAIT, Driver
+from hetsched.gym.turns import WAIT, Driver
 from hetsched.schedulers.irmasim import JOB_SELECTIONS, RESOURCE_SELECTIONS, IrmasimHeuristic
 from hetsched.schedulers.placement import largest
-from hetsched.sim.protocol import Decision, Start
+from hetsched.sim.protocol import Decision, Events, Start
 from hetsched.sim.view import ClusterView
 from hetsched.workload.model import Job
 
@@ -45,9 +46,32 @@ class PolicyDriver(IrmasimHeuristic, Driver):
     def reset(self, view: ClusterView, rng: np.random.Generator) -> None:
         self.heaps: dict[str, list[tuple[float, int, Job]]] = {key: [] for key in JOB_SELECTIONS}
         self.key_rng = np.random.default_rng(rng.bit_generator.seed_seq.spawn(1)[0])
-        self.mask = np.zeros(self.size, dtype=np.int8)
-        self.mask[-1] = 1
+        self.reset_mask()
+        self.events = Events()
         super().reset(view, rng)
+
+    def decide(self, now: float, events: Events) -> Iterator[Decision]:
+        self.events = events  # (for resume)
+        return super().decide(now, events)
+
+    def checkpoint(self) -> tuple:
+        return (self.rng.bit_generator.state, self.key_rng.bit_generator.state,
+                {key: list(heap) for key, heap in self.heaps.items()}, dict(self.layout_nodes),
+                dict(self.placed), self.held_cores.copy(), self.held_mem.copy(), self.holding,
+                self.pending_at_reset, self.events)
+
+    def restore(self, view: ClusterView, state: tuple) -> None:
+        self.view = view
+        (self.rng.bit_generator.state, self.key_rng.bit_generator.state, heaps, layout_nodes,
+         placed, held_cores, held_mem, self.holding, self.pending_at_reset, self.events) = state
+        self.heaps = {key: list(heap) for key, heap in heaps.items()}
+        self.layout_nodes, self.placed = dict(layout_nodes), dict(placed)
+        self.held_cores, self.held_mem = held_cores.copy(), held_mem.copy()
+
+    def resume(self, now: float) -> Iterator[Decision | Any]:
+        """The rest of the instant's passes (its first, while the finished jobs' resources
+        are still held, if it was taken then)."""
+        return self.passes(self.events)
 
     def enqueue(self, job: Job) -> None:
         """Queue ``job`` by every job key (its random one drawn now, from a stream of its
@@ -66,10 +90,7 @@ class PolicyDriver(IrmasimHeuristic, Driver):
 
     def schedule(self) -> Iterator[Decision]:
         while True:
-            self.mask = mask = self._mask()
-            if not mask[:-1].any():
-                return
-            action = yield TURN  # type: ignore[misc]
+            action = yield from self.turn(self._mask())
             if action == WAIT:
                 return
             job_selection, node_selection = PAIRS[action]
@@ -81,13 +102,12 @@ class PolicyDriver(IrmasimHeuristic, Driver):
             self.started(job, allocation)
             yield Start(job, allocation)
 
-    def _mask(self) -> np.ndarray:
-        """The pairs whose job can start now (whether it can does not depend on the node
-        selection: only the order of the viable nodes does). A job whose share per node
-        exceeds every node's free slots cannot (no fit check needed: memory, reservations
-        and the cores held in a first pass only lower them)."""
-        mask = np.zeros(self.size, dtype=np.int8)
-        mask[-1] = 1
+    def _mask(self) -> np.ndarray | None:
+        """The pairs whose job can start now (``None``: none; whether it can does not depend
+        on the node selection: only the order of the viable nodes does). A job whose share
+        per node exceeds every node's free slots cannot (no fit check needed: memory,
+        reservations and the cores held in a first pass only lower them)."""
+        mask = None
         startable: dict[int, bool] = {}
         width = len(RESOURCE_SELECTIONS)
         most = largest(self.view.free_slots)
@@ -99,6 +119,9 @@ class PolicyDriver(IrmasimHeuristic, Driver):
                 per_node = -(-job.ntasks // self.layout_nodes[job.index])
                 startable[job.index] = per_node <= most and self.viable(job) is not None
             if startable[job.index]:
+                if mask is None:
+                    mask = np.zeros(self.size, dtype=np.int8)
+                    mask[-1] = 1
                 mask[i * width:(i + 1) * width] = 1
         return mask
 

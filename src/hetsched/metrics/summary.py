@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from hetsched.metrics.records import job_records
+from hetsched.metrics.records import JobRecords, job_records
 from hetsched.platform.model import SECONDS_PER_HOUR
 from hetsched.sim.result import JobState, SimResult
 
@@ -89,7 +89,7 @@ def total_energy(result: SimResult) -> float:
     return float(result.node_energy_j.sum()) if result.node_energy_j is not None else math.nan
 
 
-def summarize(result: SimResult) -> dict[str, float | int]:
+def summarize(result: SimResult, records: JobRecords | None = None) -> dict[str, float | int]:
     """Every headline metric of ``result``, as plain numbers.
 
     Times over finished jobs. makespan = last end - first submission; utilisation = busy
@@ -98,9 +98,10 @@ def summarize(result: SimResult) -> dict[str, float | int]:
     nodes of charged seconds x hourly price / 3600 (charged: the window, or what the driver
     reports for on-demand nodes); total cost = what every job paid (``job_costs``), mean cost
     = its mean over finished jobs. Keys, in order, and units:
-    :data:`hetsched.metrics.catalogue.SUMMARY`.
+    :data:`hetsched.metrics.catalogue.SUMMARY`. ``records``: the run's
+    :func:`~hetsched.metrics.records.job_records`, if already computed.
     """
-    rec = job_records(result)
+    rec = records or job_records(result)
     done = rec.finished
     platform = result.platform
     window = result.t_end - result.t0
@@ -111,7 +112,7 @@ def summarize(result: SimResult) -> dict[str, float | int]:
         "jobs": len(result.workload.jobs),
         "finished": result.count(JobState.FINISHED),
         "rejected": result.count(JobState.REJECTED),
-        "unfinished": result.count(JobState.UNFINISHED) - not_submitted,
+        "unfinished": int(np.count_nonzero(result.ended_in(JobState.UNFINISHED))),
         "not_submitted": not_submitted,
         "killed": result.count(JobState.KILLED),
         "failed_kills": failed_kills(result),

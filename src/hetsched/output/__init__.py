@@ -11,6 +11,7 @@ from hetsched.output.jobs_csv import COLUMNS, write_jobs_csv
 from hetsched.output.jobs_swf import write_jobs_swf
 from hetsched.output.summary_json import (summary, write_comparison_csv, write_rows_csv,
                                           write_summary_json, write_timeseries_csv)
+from hetsched.metrics import JobRecords, job_records
 from hetsched.sim.result import SimResult
 
 __all__ = ["COLUMNS", "summary", "write_comparison_csv", "write_jobs_csv", "write_jobs_swf",
@@ -18,19 +19,23 @@ __all__ = ["COLUMNS", "summary", "write_comparison_csv", "write_jobs_csv", "writ
 
 
 def write_run(result: SimResult, out_dir: str | Path,
-              options: Mapping[str, Any] | None = None) -> dict[str, Path]:
+              options: Mapping[str, Any] | None = None,
+              records: JobRecords | None = None) -> dict[str, Path]:
     """Write the four files of ``result`` into ``out_dir`` (created if needed), three for a
     run made without a time series (no ``timeseries.csv``).
 
     The input files are named (path and SHA-256) from ``result.platform.source`` and
     ``result.workload.source``; ``options`` records how the run was configured (horizon,
-    SWF conversion, ...). Returns the written paths by file name.
+    SWF conversion, ...). The job records (``records``, if the caller has them) are computed
+    once for the three files. Returns the written paths by file name.
     """
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    written = {"jobs.csv": write_jobs_csv(result, out / "jobs.csv"),
-               "jobs.swf": write_jobs_swf(result, out / "jobs.swf"),
-               "summary.json": write_summary_json(result, out / "summary.json", options)}
+    records = records or job_records(result)
+    written = {"jobs.csv": write_jobs_csv(result, out / "jobs.csv", records),
+               "jobs.swf": write_jobs_swf(result, out / "jobs.swf", records),
+               "summary.json": write_summary_json(result, out / "summary.json", options,
+                                                  records)}
     if result.timeseries is not None:
         written["timeseries.csv"] = write_timeseries_csv(result, out / "timeseries.csv")
     return written

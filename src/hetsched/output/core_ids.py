@@ -11,7 +11,7 @@ threads than cores); free ids are kept per node as sorted half-open ranges.
 from __future__ import annotations
 
 import bisect
-import math
+from collections.abc import Iterator
 
 import numpy as np
 
@@ -59,21 +59,27 @@ def _release(free: list[list[list[int]]], allocation: tuple[tuple[int, int], ...
         _give_back(free[node], ranges)
 
 
+def _events(result: SimResult) -> Iterator[tuple[int, int]]:
+    """(order, job) of every start and end in time order: at one time, ends (order 0) first,
+    then zero-length jobs (1), then starts (2), each kind by job index; sorted by numpy."""
+    started = np.array([a is not None for a in result.allocation], dtype=bool)
+    index = np.flatnonzero(started)
+    start, end = result.start[index], result.end[index]
+    ends = ~np.isnan(end) & (end != start)
+    times = np.concatenate((start, end[ends]))
+    orders = np.concatenate((np.where(end == start, 1, 2), np.zeros(int(ends.sum()), np.int64)))
+    jobs = np.concatenate((index, index[ends]))
+    sequence = np.lexsort((jobs, orders, times))
+    return zip(orders[sequence].tolist(), jobs[sequence].tolist())
+
+
 def core_ranges(result: SimResult) -> list[Ranges | None]:
     """Per job, the global core-id ranges it held (``None`` if it never started)."""
     cores = result.platform.arrays.slots
     offsets = (np.cumsum(cores) - cores).tolist()
     free = [[[lo, lo + int(c)]] for lo, c in zip(offsets, cores.tolist())]
-    events = []  # (time, order, job): ends first, then zero-length jobs, then starts
-    for index, allocation in enumerate(result.allocation):
-        if allocation is None:
-            continue
-        start, end = float(result.start[index]), float(result.end[index])
-        events.append((start, 1 if end == start else 2, index))
-        if not math.isnan(end) and end != start:
-            events.append((end, 0, index))
     held: list[Ranges | None] = [None] * len(result.allocation)
-    for _, order, index in sorted(events):
+    for order, index in _events(result):
         allocation = result.allocation[index]
         assert allocation is not None
         if order:

@@ -24,13 +24,14 @@ is held by two jobs at once.
 from __future__ import annotations
 
 import csv
+import io
 import math
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import numpy as np
 
-from hetsched.metrics import job_records
+from hetsched.metrics import JobRecords, job_records
 from hetsched.output.core_ids import core_ranges
 from hetsched.platform.model import Platform
 from hetsched.sim.resources import Allocation
@@ -43,7 +44,7 @@ BATSIM_COLUMNS = (
     "consumed_energy", "metadata",
 )
 EXTRA_COLUMNS = ("node", "node_type", "bounded_slowdown", "het_slowdown", "cost", "attempts",
-                 "first_start")
+                 "first_start", "user", "queue")
 COLUMNS = BATSIM_COLUMNS + EXTRA_COLUMNS
 
 FINAL_STATE = {
@@ -100,10 +101,12 @@ class _NodeCells:
         return cells
 
 
-def job_columns(result: SimResult) -> dict[str, list[object] | np.ndarray]:
+def job_columns(result: SimResult,
+                records: JobRecords | None = None) -> dict[str, list[object] | np.ndarray]:
     """Every column of ``jobs.csv``, typed, one element per job in submission order: numbers as
-    floats with NaN where a value does not exist (the Python API's ``jobs`` DataFrame)."""
-    rec = job_records(result)
+    floats with NaN where a value does not exist (the Python API's ``jobs`` DataFrame).
+    ``records``: the run's :func:`~hetsched.metrics.job_records`, if already computed."""
+    rec = records or job_records(result)
     jobs = result.workload.jobs
     ended = ~np.isnan(result.end)  # finished or killed
     energy = (np.where(ended, result.job_energy_j, np.nan) if result.has_energy
@@ -125,6 +128,8 @@ def job_columns(result: SimResult) -> dict[str, list[object] | np.ndarray]:
         "node": [n for n, _ in nodes], "node_type": [t for _, t in nodes],
         "bounded_slowdown": rec.bounded_slowdown, "het_slowdown": rec.het_slowdown,
         "cost": rec.cost, "attempts": result.attempts, "first_start": result.first_start,
+        "user": np.array([job.user for job in jobs], np.int64),
+        "queue": np.array([job.queue for job in jobs], np.int64),
     }
 
 
@@ -141,30 +146,72 @@ def _batsim_absent(columns: dict[str, list[object] | np.ndarray],
             "consumed_energy": not_done | (not has_energy)}
 
 
+#: Rows formatted at once: a block's text is in memory, never the whole file's.
+BLOCK = 1 << 15
+
+
+def job_cell_blocks(result: SimResult, records: JobRecords | None = None,
+                    size: int = BLOCK) -> Iterator[list[list[str]]]:
+    """The cells of ``jobs.csv``'s data rows as the csv module would write them before
+    quoting, ``size`` rows at a time, column by column (the order of :data:`COLUMNS`)."""
+    columns = job_columns(result, records)
+    absent = _batsim_absent(columns, result.has_energy)
+    for begin in range(0, len(result.workload.jobs), size):
+        rows = slice(begin, begin + size)
+        yield [_cells(columns[name][rows], absent[name][rows] if name in absent else None)
+               for name in COLUMNS]
+
+
+def _cells(values: list[object] | np.ndarray, absent: np.ndarray | None) -> list[str]:
+    """A column's cells: floats by :func:`float_cells` (``-1`` where ``absent``), anything
+    else by ``str``."""
+    if isinstance(values, np.ndarray) and values.dtype.kind == "f":
+        cells = float_cells(values)
+        if absent is not None and absent.any():
+            cells = [NO_VALUE if gone else cell for cell, gone in zip(cells, absent.tolist())]
+        return cells
+    return list(map(str, values.tolist() if isinstance(values, np.ndarray) else values))
+
+
 def job_rows(result: SimResult) -> Iterator[list[str]]:
     """The data rows of ``jobs.csv``, in job submission order."""
-    columns = job_columns(result)
-    absent = _batsim_absent(columns, result.has_energy)
-    texts = []
-    for name in COLUMNS:
-        values = columns[name]
-        if isinstance(values, np.ndarray) and values.dtype.kind == "f":
-            cells = float_cells(values)
-            if name in absent:
-                cells = [NO_VALUE if gone else cell
-                         for cell, gone in zip(cells, absent[name].tolist())]
-        else:
-            cells = [str(v) for v in (values.tolist() if isinstance(values, np.ndarray)
-                                      else values)]
-        texts.append(cells)
-    return (list(row) for row in zip(*texts))
+    return (list(row) for block in job_cell_blocks(result) for row in zip(*block))
 
 
-def write_jobs_csv(result: SimResult, path: str | Path) -> Path:
-    """Write ``jobs.csv`` for ``result`` to ``path`` (``\\n`` line ends, minimal quoting)."""
-    path = Path(path)
+#: What makes the csv module quote a cell (its delimiter, quote character, line breaks).
+_QUOTED = frozenset(',"\r\n')
+
+
+def quoted_cells(cells: list[str]) -> list[str]:
+    """``cells`` as the csv module writes them in a row (minimal quoting): the few that need
+    quotes through the module itself, the others as they are."""
+    if _QUOTED.isdisjoint("".join(cells)):
+        return cells
+    return [_quoted(cell) if not _QUOTED.isdisjoint(cell) else cell for cell in cells]
+
+
+def _quoted(cell: str) -> str:
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerow([cell])
+    return out.getvalue()[:-1]
+
+
+def write_columns(path: Path, header: Iterable[str],
+                  blocks: Iterable[list[list[str]]]) -> Path:
+    """A CSV file from the text of its columns, a block of rows at a time (each block: one
+    list of cells per column), as ``csv.writer`` with ``\\n`` line ends writes its rows;
+    joined column-wise, which is several times faster."""
     with path.open("w", newline="", encoding="utf-8") as f:
-        writer = csv.writer(f, lineterminator="\n")
-        writer.writerow(COLUMNS)
-        writer.writerows(job_rows(result))
+        f.write(",".join(quoted_cells(list(header))) + "\n")
+        for columns in blocks:
+            cells = [quoted_cells(column) for column in columns]
+            if cells and cells[0]:
+                f.write("\n".join(map(",".join, zip(*cells))) + "\n")
     return path
+
+
+def write_jobs_csv(result: SimResult, path: str | Path,
+                   records: JobRecords | None = None) -> Path:
+    """Write ``jobs.csv`` for ``result`` to ``path`` (``\\n`` line ends, minimal quoting);
+    ``records``: the run's job records, if already computed."""
+    return write_columns(Path(path), COLUMNS, job_cell_blocks(result, records))

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-from hetsched.metrics import job_records
+from hetsched.metrics import JobRecords, job_records
 from hetsched.sim.result import JobState, SimResult
 from hetsched.workload.swf import COL
 from hetsched.workload.writers.swf import job_table, write_table
@@ -25,9 +25,10 @@ from hetsched.workload.writers.swf import job_table, write_table
 COMPLETED, FAILED, CANCELLED = 1, 0, 5
 
 
-def result_table(result: SimResult) -> np.ndarray:
-    """The SWF table of ``result``'s jobs."""
-    rec = job_records(result)
+def result_table(result: SimResult, records: JobRecords | None = None) -> np.ndarray:
+    """The SWF table of ``result``'s jobs (``records``: its job records, if already
+    computed)."""
+    rec = records or job_records(result)
     table = job_table(result.workload)
     started = ~np.isnan(rec.start)
     finished = result.state == JobState.FINISHED
@@ -40,8 +41,9 @@ def result_table(result: SimResult) -> np.ndarray:
     return table
 
 
-def write_jobs_swf(result: SimResult, path: Path) -> Path:
-    """Write ``jobs.swf`` of ``result``."""
+def write_jobs_swf(result: SimResult, path: Path, records: JobRecords | None = None) -> Path:
+    """Write ``jobs.swf`` of ``result`` (``records``: its job records, if already
+    computed)."""
     from hetsched.version import __version__
 
     platform = result.platform
@@ -50,4 +52,4 @@ def write_jobs_swf(result: SimResult, path: Path) -> Path:
               "MaxRecords": len(result.workload.jobs),
               "Note": f"simulated by hetsched {__version__}: scheduler {result.scheduler}, "
                       f"seed {result.seed}, workload {result.workload.name}"}
-    return write_table(result_table(result), path, header)
+    return write_table(result_table(result, records), path, header)

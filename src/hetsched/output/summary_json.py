@@ -16,8 +16,8 @@ import numpy as np
 
 from hetsched.version import __version__
 from hetsched.errors import ConfigError
-from hetsched.metrics import UNITS, summarize
-from hetsched.output.jobs_csv import fmt_float
+from hetsched.metrics import UNITS, JobRecords, summarize
+from hetsched.output.jobs_csv import BLOCK, fmt_float, write_columns
 from hetsched.sim.result import JobState, SimResult, TimeSeries
 
 
@@ -83,12 +83,9 @@ def failure_entries(result: SimResult) -> list[dict[str, Any]]:
 
 
 def jobs_in_state(result: SimResult, state: JobState) -> list[dict[str, str]]:
-    """The jobs that ended in ``state``, with their reasons; ``UNFINISHED`` leaves out the
-    jobs the horizon cut before their submission (:func:`not_submitted_jobs` lists them)."""
-    chosen = result.state == state
-    if state == JobState.UNFINISHED:
-        chosen &= ~result.not_submitted
-    return _entries(result, chosen)
+    """The jobs that ended in ``state`` (:meth:`~hetsched.sim.result.SimResult.ended_in`),
+    with their reasons."""
+    return _entries(result, result.ended_in(state))
 
 
 def not_submitted_jobs(result: SimResult) -> list[dict[str, str]]:
@@ -101,8 +98,10 @@ def _entries(result: SimResult, chosen: np.ndarray) -> list[dict[str, str]]:
             for i in chosen.nonzero()[0].tolist()]
 
 
-def summary(result: SimResult, options: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """Everything ``summary.json`` holds, as plain JSON-ready values."""
+def summary(result: SimResult, options: Mapping[str, Any] | None = None,
+            records: JobRecords | None = None) -> dict[str, Any]:
+    """Everything ``summary.json`` holds, as plain JSON-ready values (``records``: the run's
+    job records, if already computed)."""
     return jsonable({
         "hetsched_version": __version__,
         "scheduler": result.scheduler,
@@ -110,7 +109,7 @@ def summary(result: SimResult, options: Mapping[str, Any] | None = None) -> dict
         "inputs": {"platform": input_entry(result.platform.source),
                    "workload": input_entry(result.workload.source)},
         "options": {**(options or {}), "contention": result.contention},
-        "metrics": summarize(result),
+        "metrics": summarize(result, records),
         "makespan_cut": result.makespan_cut,
         "units": UNITS,
         "nodes": node_totals(result),
@@ -128,9 +127,10 @@ def summary(result: SimResult, options: Mapping[str, Any] | None = None) -> dict
 
 
 def write_summary_json(result: SimResult, path: str | Path,
-                       options: Mapping[str, Any] | None = None) -> Path:
+                       options: Mapping[str, Any] | None = None,
+                       records: JobRecords | None = None) -> Path:
     path = Path(path)
-    text = json.dumps(summary(result, options), indent=2, allow_nan=False)
+    text = json.dumps(summary(result, options, records), indent=2, allow_nan=False)
     path.write_text(text + "\n", encoding="utf-8")
     return path
 
@@ -151,14 +151,11 @@ def timeseries_columns(result: SimResult) -> dict[str, list[float] | list[int]]:
 def write_timeseries_csv(result: SimResult, path: str | Path) -> Path:
     """One row per instant at which something happened (state after the scheduler answered);
     ``power_w`` is empty when the run has no energy (no power model)."""
-    path = Path(path)
     columns = timeseries_columns(result)
-    with path.open("w", newline="", encoding="utf-8") as f:
-        writer = csv.writer(f, lineterminator="\n")
-        writer.writerow(TimeSeries.FIELDS)
-        writer.writerows((_cell(value) for value in row)
-                         for row in zip(*(columns[name] for name in TimeSeries.FIELDS)))
-    return path
+    rows = len(columns[TimeSeries.FIELDS[0]])
+    blocks = ([list(map(_cell, columns[name][begin:begin + BLOCK]))
+               for name in TimeSeries.FIELDS] for begin in range(0, rows, BLOCK))
+    return write_columns(Path(path), TimeSeries.FIELDS, blocks)
 
 
 def _cell(value: object) -> str:

@@ -23,6 +23,8 @@ OTHER_COLOUR = (0.6, 0.6, 0.6, 1.0)
 #: The legend's names of the scheduler's decisions (``--colour-by decision``).
 IN_ORDER = "in submission order"
 AHEAD = "ahead of an earlier job (backfilled)"
+#: The legend's name of a job whose user (queue) the workload does not say (-1).
+UNKNOWN = "unknown"
 #: The legend's names of ``jobs.csv``'s final states.
 STATE_NAMES = {
     FINAL_STATE[JobState.FINISHED]: "finished",
@@ -59,6 +61,13 @@ def job_colours(run: RunData, by: str, drawn: np.ndarray) -> Colouring:
     if by == "decision":
         ahead = started_ahead(run.submit, run.start)
         return _by_category([AHEAD if a else IN_ORDER for a in ahead.tolist()], drawn)
+    if by in ("user", "queue"):
+        values = run.users if by == "user" else run.queues
+        if len(values) != jobs or all(v in ("", "-1") for v in values):
+            raise ConfigError(f"colour by {by}: this run names no {by} (jobs.csv's {by} column "
+                              "is absent, or -1 for every job: the workload does not say)")
+        return _by_category([UNKNOWN if v in ("", "-1") else f"{by} {v}" for v in values],
+                            drawn)
     if len(run.states) != jobs:
         raise ConfigError("colour by state: this run has no final states (jobs.csv's "
                           "final_state column)")

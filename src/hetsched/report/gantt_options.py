@@ -7,9 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 #: What the jobs' colours say: the job (tab20 by job, no legend), the tasks it asked for
-#: (a colorbar), its final state (a legend), the scheduler's decision (in submission order,
-#: or ahead of a job submitted before it: backfilled; a legend).
-COLOUR_BY = ("job", "size", "state", "decision")
+#: (a colorbar), its final state, the scheduler's decision (in submission order, or ahead of
+#: a job submitted before it: backfilled), its user or its queue (a legend each).
+COLOUR_BY = ("job", "size", "state", "decision", "user", "queue")
 #: ``auto``: the aggregate view above :data:`DETAILED_LIMIT` bars (unless a window is
 #: given), the detailed chart below it.
 VIEWS = ("auto", "detailed", "aggregate")

@@ -34,8 +34,10 @@ JOB_FIELDS = ("job_id", "submission_time", "starting_time", "finish_time",
               "allocated_resources")
 #: The tasks a job asked for (the Gantt chart's colours by size); absent: unknown.
 SIZE = "requested_number_of_resources"
-#: Columns read when present (the Gantt chart's colours by state and size).
-OPTIONAL_FIELDS = ("final_state", SIZE)
+#: Columns read as text when present (the Gantt chart's colours by state, user and queue).
+CATEGORY_FIELDS = ("final_state", "user", "queue")
+#: Columns read when present (the Gantt chart's colours).
+OPTIONAL_FIELDS = (*CATEGORY_FIELDS, SIZE)
 #: The fields of a reservation in ``summary.json`` (``end`` ``null``: for good).
 RESERVATION_FIELDS = ("node", "start", "end", "cores")
 #: The fields of a node failure in ``summary.json`` (``end`` ``null``: never repaired).
@@ -59,7 +61,8 @@ class RunData:
     times the node's slots per core); ``failures`` the run's node failures, one row ``(node,
     start, end)`` each (``end`` inf: never repaired); ``killed`` says which jobs were killed
     (at their walltime or by a failure). ``job_ids``, ``size`` (the tasks each job asked for,
-    NaN where unknown) and ``states`` (``jobs.csv``'s ``final_state``) are per job,
+    NaN where unknown), ``states`` (``jobs.csv``'s ``final_state``), ``users`` and ``queues``
+    (``jobs.csv``'s ``user`` and ``queue``, as text; empty for a file without them) are per job,
     ``node_types`` per node; empty when not known (data built by hand)."""
 
     title: str
@@ -83,6 +86,8 @@ class RunData:
     size: np.ndarray = field(default_factory=lambda: np.zeros(0))
     states: tuple[str, ...] = ()
     node_types: tuple[str, ...] = ()
+    users: tuple[str, ...] = ()
+    queues: tuple[str, ...] = ()
 
     @property
     def offsets(self) -> np.ndarray:
@@ -163,7 +168,9 @@ def _assemble(title: str, window: tuple[float, float], nodes: Sequence[Mapping[s
                    np.array([state in KILLED_STATES for state in jobs["final_state"]], bool),
                    _failure_rows(failures, nodes), tuple(str(i) for i in jobs["job_id"]),
                    np.asarray(jobs["requested_number_of_resources"], float),
-                   tuple(jobs["final_state"]), tuple(str(node.get("type", "")) for node in nodes))
+                   tuple(jobs["final_state"]), tuple(str(node.get("type", "")) for node in nodes),
+                   users=tuple(str(u) for u in jobs["user"]),
+                   queues=tuple(str(q) for q in jobs["queue"]))
 
 
 def _reservation_rows(reservations: Sequence[Mapping[str, Any]],
@@ -305,7 +312,8 @@ def _read_jobs(path: Path) -> tuple[dict[str, list[Any]], list[int]]:
     for line, row in _rows(path, JOB_FIELDS):
         lines.append(line)
         jobs["job_id"].append(row["job_id"])
-        jobs["final_state"].append(row.get("final_state", ""))
+        for name in CATEGORY_FIELDS:
+            jobs[name].append(row.get(name, ""))
         jobs[SIZE].append(_number(path, line, row, SIZE, True) if SIZE in row else math.nan)
         jobs["allocated_resources"].append(row["allocated_resources"])
         for name in ("submission_time", "starting_time", "finish_time"):

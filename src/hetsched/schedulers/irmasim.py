@@ -129,6 +129,7 @@ class _IrmasimManager(Scheduler):
                                               for i, run in view.running.items()}
         self.held_cores = np.zeros(n, dtype=np.int64)
         self.held_mem = np.zeros(n)
+        self.holding = False  # in an instant's first pass: the finished jobs' resources held
         self.pending_at_reset = tuple(view.pending.values())  # a fork's: submitted first
 
     def decide(self, now: float, events: Events) -> Iterator[Decision]:
@@ -141,16 +142,25 @@ class _IrmasimManager(Scheduler):
                 for (node, cores), memory, _ in footprint(job, self.placed[job.index]):
                     self.held_cores[node] += cores
                     self.held_mem[node] += memory
+            self.holding = True
             # (released first: a job a failure requeued is submitted again, and may start)
             self.release(events.finished)
             yield from self.submit(events.submitted)
-            yield from self.schedule()
-            self.held_cores[:] = 0
-            self.held_mem[:] = 0
-            yield from self.submit(events.released)  # jobs those ends released (a DAG's)
         else:
             self.release(events.finished)
             yield from self.submit(events.arrived)
+        yield from self.passes(events)
+
+    def passes(self, events: Events) -> Iterator[Decision]:
+        """The instant's scheduling passes, once its jobs are submitted: first (while the
+        finished jobs' resources are held) a pass on the resources as they were before the
+        ends, then one on the resources now."""
+        if self.holding:
+            yield from self.schedule()
+            self.held_cores[:] = 0
+            self.held_mem[:] = 0
+            self.holding = False
+            yield from self.submit(events.released)  # jobs those ends released (a DAG's)
         yield from self.schedule()
 
     def free(self, job: Job) -> tuple[np.ndarray, np.ndarray]:
@@ -158,7 +168,7 @@ class _IrmasimManager(Scheduler):
         memory per node, as IRMaSim sees them in this pass."""
         view = self.view
         slots = view.free_slots_for(job, longest=True)
-        if self.held_cores.any():
+        if self.holding:
             return slots - self.held_cores, view.free_mem - self.held_mem
         return slots, view.free_mem
 

@@ -82,17 +82,26 @@ def capacities(jobs: Sequence[Job], free_slots: np.ndarray, free_mem: np.ndarray
     """:func:`capacity` of each of ``jobs`` at once, shape ``(len(jobs), nodes)``;
     ``free_slots`` per node, or per job and node (what reservations leave each job). The
     same arithmetic (:func:`_tasks_within`) on the rows of the jobs whose memory or disk
-    binds somewhere."""
-    room = np.broadcast_to(free_slots, (len(jobs), free_slots.shape[-1]))  # (read-only)
-    asks = np.array([(job.ntasks, job.job_memory_mb, job.job_disk_mb) for job in jobs],
-                    dtype=float).reshape(len(jobs), 3)
-    ntasks = asks[:, 0]
-    for total, free in ((asks[:, 1], free_mem), (asks[:, 2], free_disk)):
-        rows = np.flatnonzero((total > 0) & (total > free.min()))  # where it binds somewhere
-        if rows.size:
-            room = room if room.flags.writeable else room.copy()
-            room[rows] = np.minimum(room[rows], _tasks_within(total[rows, None],
-                                                              ntasks[rows, None], free))
+    binds somewhere. (Which rows those are is found in Python and numpy is called only for
+    them: on an action mask's 16 x 20 pairs, numpy's fixed cost per call is most of the
+    work.)"""
+    nodes = free_slots.shape[-1]
+    room = free_slots.reshape(-1, nodes).repeat(len(jobs) if free_slots.ndim == 1 else 1, 0)
+    asking = [(i, job) for i, job in enumerate(jobs)
+              if job.job_memory_mb > 0 or job.job_disk_mb > 0]
+    if not asking:
+        return room
+    for amount, free in (("job_memory_mb", free_mem), ("job_disk_mb", free_disk)):
+        asks = [(i, total, job.ntasks) for i, job in asking
+                if (total := getattr(job, amount)) > 0]
+        if not asks:
+            continue
+        least = free.min()
+        binding = [ask for ask in asks if ask[1] > least]  # where it binds somewhere
+        if binding:
+            rows, total, ntasks = (np.array(column) for column in zip(*binding))
+            room[rows] = np.minimum(room[rows], _tasks_within(
+                total[:, None].astype(float), ntasks[:, None].astype(float), free))
     return room
 
 

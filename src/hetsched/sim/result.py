@@ -160,6 +160,13 @@ class SimResult:
     def count(self, state: JobState) -> int:
         return int(np.count_nonzero(self.state == state))
 
+    def ended_in(self, state: JobState) -> np.ndarray:
+        """Which jobs ended in ``state`` as the metrics and ``summary.json`` count them:
+        ``UNFINISHED`` leaves out the jobs the horizon cut before their submission
+        (:attr:`not_submitted`, counted apart)."""
+        chosen = self.state == state
+        return chosen & ~self.not_submitted if state == JobState.UNFINISHED else chosen
+
     @property
     def not_submitted(self) -> np.ndarray:
         """Which jobs the horizon cut before their submission: ``UNFINISHED``, submitted

@@ -100,6 +100,9 @@ class Job:
     criterion: str | None = None
     """The name of the criterion the job's co-allocation window is chosen by (one of
     :mod:`hetsched.coalloc.criteria`; ``None``: the scheduler's)."""
+    user: int = -1
+    """Who submitted the job: SWF's user id, the native format's ``user`` (-1: unknown);
+    ``jobs.csv``'s ``user``, what ``hetsched plot --colour-by user`` colours by."""
 
     def etc_time(self, node_type: str) -> float:
         """The run time of one task on a core of the node type named ``node_type`` by the ETC

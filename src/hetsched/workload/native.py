@@ -56,6 +56,7 @@ class JobSpec(StrictModel):
     walltime: PositiveSeconds | None = None
     queue: Annotated[int, Field(ge=-1, le=MAX_JOB_NUMBER)] = -1
     partition: Annotated[int, Field(ge=-1, le=MAX_JOB_NUMBER)] = -1
+    user: Annotated[int, Field(ge=-1, le=MAX_JOB_NUMBER)] = -1
     etc: dict[Annotated[str, Field(min_length=1)], PositiveSeconds] = {}
     budget: Budget | None = None
     min_performance: MinSpeed = 0.0
@@ -125,4 +126,5 @@ def _job(spec: JobSpec, path: Path, slowest: float) -> Job:
                fixed_duration=spec.fixed_duration, walltime=spec.walltime, queue=spec.queue,
                partition=spec.partition, cpu_util_sd=spec.cpu_util_sd,
                etc=tuple(spec.etc.items()), budget=spec.budget,
-               min_performance=spec.min_performance, criterion=spec.criterion)
+               min_performance=spec.min_performance, criterion=spec.criterion,
+               user=spec.user)

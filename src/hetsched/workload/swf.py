@@ -26,6 +26,7 @@ from hetsched.limits import (MAX_FILE_BYTES, MAX_JOB_NUMBER, MAX_MEMORY_MB, MAX_
 from hetsched.platform.model import Platform
 from hetsched.options import check_estimate_factor, check_placement, check_reference_speed
 from hetsched.workload.model import SPREAD, Job, SkippedRecord, Workload
+from hetsched.workload.swf_text import plain_table
 
 FIELDS = ("job_number", "submit_time", "wait_time", "run_time", "allocated_processors",
           "average_cpu_time", "used_memory", "requested_processors", "requested_time",
@@ -33,13 +34,14 @@ FIELDS = ("job_number", "submit_time", "wait_time", "run_time", "allocated_proce
           "partition", "preceding_job", "think_time")
 COL = {name: i for i, name in enumerate(FIELDS)}
 #: Fields that must hold whole numbers.
-INTEGER_FIELDS = ("job_number", "allocated_processors", "requested_processors", "queue",
-                  "partition")
+INTEGER_FIELDS = ("job_number", "allocated_processors", "requested_processors", "user_id",
+                  "queue", "partition")
 #: Largest magnitude of the fields hetsched uses (negative values mean "unknown" in most).
 MAGNITUDES = {"job_number": MAX_JOB_NUMBER, "submit_time": MAX_TIME, "run_time": MAX_TIME,
               "allocated_processors": MAX_TASKS, "requested_processors": MAX_TASKS,
               "requested_time": MAX_TIME, "used_memory": MAX_MEMORY_MB * 1024,
               "requested_memory": MAX_MEMORY_MB * 1024, "queue": MAX_JOB_NUMBER,
+              "user_id": MAX_JOB_NUMBER,
               "partition": MAX_JOB_NUMBER}
 _HEADER = re.compile(r";\s*([A-Za-z][A-Za-z0-9_]*)\s*:\s*(.*?)\s*$")
 
@@ -69,14 +71,14 @@ class SwfOptions:
 def load_swf(path: str | Path, platform: Platform, options: SwfOptions = SwfOptions()) -> Workload:
     """Read an SWF trace and convert its records to jobs for ``platform``."""
     path = Path(path)
-    metadata, lines, rows = _parse(_read_lines(path), path)
+    metadata, lines, rows = _parse(_read_text(path), path)
     return _to_workload(file_stem(path), path, platform, options, metadata, lines, rows)
 
 
 def read_swf_table(path: str | Path) -> tuple[dict[str, object], np.ndarray]:
     """An SWF file's header metadata and its records as checked numbers (n × 18), unconverted."""
     path = Path(path)
-    metadata, _, table = _parse(_read_lines(path), path)
+    metadata, _, table = _parse(_read_text(path), path)
     return metadata, table
 
 
@@ -88,9 +90,9 @@ def table_workload(name: str, source: str, platform: Platform, options: SwfOptio
     return _to_workload(name, Path(source), platform, options, metadata, lines, table)
 
 
-def _read_lines(path: Path) -> list[str]:
+def _read_text(path: Path) -> str:
     if not path.name.lower().endswith(".gz"):
-        return read_text(path).splitlines()
+        return read_text(path)
     check_exists(path)
     try:
         with gzip.open(path, "rb") as f:
@@ -98,12 +100,30 @@ def _read_lines(path: Path) -> list[str]:
     except (OSError, EOFError, zlib.error) as exc:
         raise InputError(path, f"cannot read: {exc}") from None
     check_size(path, len(data), "decompressed, it holds")
-    return decode_text(data, path).splitlines()
+    return decode_text(data, path)
 
 
-def _parse(text_lines: list[str], path: Path) -> tuple[dict[str, object], np.ndarray, np.ndarray]:
-    """Header metadata, 1-based line numbers of data lines, and their fields (n × 18 floats)."""
+def _parse(text: str, path: Path) -> tuple[dict[str, object], np.ndarray, np.ndarray]:
+    """Header metadata, 1-based line numbers of data lines, and their checked fields (n × 18
+    floats): numpy's passes over a plain file (:mod:`~hetsched.workload.swf_text`), else line
+    by line."""
     metadata: dict[str, object] = {}
+    plain = plain_table(text, len(FIELDS))
+    if plain is None:
+        lines, table = _parse_lines(text.splitlines(), path, metadata)
+    else:
+        comments, lines, table = plain
+        for comment in comments:
+            _header(comment, metadata)
+    table = table + 0.0  # -0 becomes 0
+    _check_table(table, lines, path)
+    return metadata, lines, table
+
+
+def _parse_lines(text_lines: list[str], path: Path,
+                 metadata: dict[str, object]) -> tuple[np.ndarray, np.ndarray]:
+    """Line numbers of data lines and their fields, line by line (headers into
+    ``metadata``)."""
     numbers: list[int] = []
     data: list[str] = []
     for lineno, line in enumerate(text_lines, 1):
@@ -116,9 +136,7 @@ def _parse(text_lines: list[str], path: Path) -> tuple[dict[str, object], np.nda
             numbers.append(lineno)
             data.append(line)
     lines = np.array(numbers, dtype=np.int64)
-    table = _table(data, lines, path) + 0.0  # -0 becomes 0
-    _check_table(table, lines, path)
-    return metadata, lines, table
+    return lines, _table(data, lines, path)
 
 
 def _table(data: list[str], lines: np.ndarray, path: Path) -> np.ndarray:
@@ -235,7 +253,8 @@ def _to_workload(name: str, path: Path, platform: Platform, options: SwfOptions,
     nodes = _placement(procs, platform, options.placement)
     submit = t[:, COL["submit_time"]]
 
-    queue, partition = (t[ok, COL[f]].astype(np.int64).tolist() for f in ("queue", "partition"))
+    queue, partition, user = (t[ok, COL[f]].astype(np.int64).tolist()
+                              for f in ("queue", "partition", "user_id"))
     # each job made with its place in submission order (the Workload's, a stable sort), so
     # that the Workload need not copy it to set its index
     order = np.argsort(submit[ok], kind="stable")
@@ -243,11 +262,11 @@ def _to_workload(name: str, path: Path, platform: Platform, options: SwfOptions,
     place[order] = np.arange(order.size)
     jobs = [Job(id=str(i), submit=s, ntasks=n, req_ops=o, req_time=r, nodes=k,
                 job_memory_mb=n * m, profile="swf", walltime=w if w == w else None, queue=q,
-                partition=p, index=x)
-            for i, s, n, o, r, k, m, w, q, p, x in zip(
+                partition=p, index=x, user=u)
+            for i, s, n, o, r, k, m, w, q, p, x, u in zip(
                 ids[ok].tolist(), submit[ok].tolist(), procs[ok].tolist(), req_ops[ok].tolist(),
                 req_time[ok].tolist(), nodes[ok].tolist(), (mem_kb[ok] / 1024).tolist(),
-                walltime[ok].tolist(), queue, partition, place.tolist())]
+                walltime[ok].tolist(), queue, partition, place.tolist(), user)]
     return Workload(name, tuple(jobs), str(path), skipped=tuple(skipped),
                     metadata=metadata)
 

@@ -18,7 +18,7 @@ from hetsched.workload.writers import Writer, loss_rules as losses
 
 _DEFAULTS = {"ipc": 1.0, "nodes": 1, "mem_mb": 0.0, "disk_mb": 0.0, "mem_bw_gbs": 0.0,
              "mem_vol": 0.0, "cpu_util": 1.0, "cpu_util_sd": 0.0, "profile": "", "parents": [],
-             "fixed_duration": False, "walltime": None, "queue": -1, "partition": -1,
+             "fixed_duration": False, "walltime": None, "queue": -1, "partition": -1, "user": -1,
              "etc": {}, "budget": None, "min_performance": 0.0, "criterion": None}
 
 
@@ -32,7 +32,8 @@ def job_record(job: Job) -> dict[str, Any]:
                 "cpu_util": job.cpu_util, "cpu_util_sd": job.cpu_util_sd, "profile": job.profile,
                 "parents": list(job.parents),
                 "fixed_duration": job.fixed_duration, "walltime": job.walltime,
-                "queue": job.queue, "partition": job.partition, "etc": dict(job.etc),
+                "queue": job.queue, "partition": job.partition, "user": job.user,
+                "etc": dict(job.etc),
                 "budget": job.budget, "min_performance": job.min_performance,
                 "criterion": job.criterion}
     record.update({k: v for k, v in optional.items() if v != _DEFAULTS[k]})

@@ -34,14 +34,26 @@ def write_table(table: np.ndarray, path: Path, header: Mapping[str, object]) -> 
     if table.ndim != 2 or table.shape[1] != len(FIELDS):
         raise ValueError(f"an SWF table has {len(FIELDS)} columns, got shape {table.shape}")
     values = np.where(table == -1, -1, np.rint(table))
-    if np.abs(values).max(initial=0) < 2**63:
-        rows = values.astype(np.int64).tolist()
-    else:  # beyond int64 (a run time of 1e20 s): Python's ints write every digit
-        rows = [[int(v) for v in row] for row in values.tolist()]
-    lines = header_lines({"Version": 2.2, **header})
-    lines += [" ".join(map(str, row)) for row in rows]
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with path.open("w", encoding="utf-8") as f:
+        f.write("\n".join(header_lines({"Version": 2.2, **header})) + "\n")
+        for begin in range(0, len(values), _BLOCK):  # a block's text at a time
+            block = values[begin:begin + _BLOCK]
+            f.write("\n".join(map(" ".join, zip(*map(_cells, block.T)))) + "\n")
     return path
+
+
+#: Rows written at once.
+_BLOCK = 1 << 15
+
+
+def _cells(column: np.ndarray) -> list[str]:
+    """A column of whole numbers as text, column by column (a column of one value, as most
+    of a run's are, without converting each row)."""
+    if column.size > 1 and np.all(column == column[0]):
+        return _cells(column[:1]) * column.size
+    if np.abs(column).max(initial=0) < 2**63:
+        return list(map(str, column.astype(np.int64).tolist()))
+    return [str(int(v)) for v in column.tolist()]  # beyond int64 (a run time of 1e20 s)
 
 
 def workload_table(workload: Workload, reference_speed: float) -> np.ndarray:
@@ -56,7 +68,7 @@ def workload_table(workload: Workload, reference_speed: float) -> np.ndarray:
 
 def job_table(workload: Workload) -> np.ndarray:
     """An SWF table of what ``workload``'s jobs ask for (number, submit time, processors,
-    requested time and memory per processor, queue and partition); every other field unknown
+    requested time and memory per processor, user, queue and partition); every other field unknown
     (-1). Job numbers are
     the ids when every id is a whole number, else positions from 1."""
     jobs = workload.jobs
@@ -69,6 +81,7 @@ def job_table(workload: Workload) -> np.ndarray:
                                          for j in jobs]
     table[:, COL["queue"]] = [j.queue for j in jobs]
     table[:, COL["partition"]] = [j.partition for j in jobs]
+    table[:, COL["user_id"]] = [j.user for j in jobs]
     return table
 
 

@@ -1,0 +1,425 @@
+"""Train a small policy on ``hetsched/Cluster-v0`` and compare it honestly with fcfs, easy and
+high_gflops on held-out episodes (docs/gym.md, "Training a policy").
+
+    python examples/train_gym_policy.py --minutes 3 --out train-run
+
+The agent (``gym_agent.py``, numpy only): a linear softmax policy over the **masked** actions
+of the ``policy`` space (IRMaSim's 56 (job selection, node selection) pairs and "wait"), on
+features of the observation, trained by REINFORCE with a leave-one-out baseline over groups of
+episodes of one workload. It trains on generated Lublin workloads (a new seeded draw per
+group) on IRMaSim's 20-node platform, is played greedily on validation episodes as it learns,
+then on held-out episodes, where the baselines run through ``hetsched.simulate`` on the same
+workloads, platform and seeds.
+
+Writes to ``--out``: ``learning_curve.csv`` (a row per training episode) and ``.png``,
+``validation.csv`` (the greedy policy as training goes on), ``evaluation.csv`` (a row per
+scheduler and held-out episode), ``table.md`` (the comparison, also printed), ``policy.npz``
+(the weights) and ``run.json`` (the settings, every seed, the episodes trained). Training stops
+after ``--episodes`` or ``--minutes``, whichever comes first; the same ``--episodes``
+(``run.json`` records how many the minutes allowed) and ``--seed`` give the same files.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from gym_agent import Agent, Episode, Learning, play
+
+ROOT = Path(__file__).resolve().parents[1]
+#: IRMaSim's 20-node platform (the project's shared data): its Lublin workloads' platform.
+PLATFORM = ROOT.parent / "shared" / "data" / "platforms" / "irmasim_lublin_20node.json"
+BASELINES = ("fcfs", "easy", "high_gflops")
+AGENT = "policy"
+#: The same policy before training (all weights 0: greedy, it takes the first allowed pair,
+#: random × random when its job can start), what training is measured against.
+UNTRAINED = "untrained policy"
+#: What the table and ``evaluation.csv`` report, the reward's metric first.
+METRICS = ("mean_bounded_slowdown", "makespan", "mean_wait", "energy_j")
+#: The seeds never meet: held-out episodes 0, 1, … (fewer than 500,000), validation episodes
+#: 500,000 + i, training workloads (seed + 1) · 10⁶ + i (fewer than 10⁶).
+VALIDATION_SEED_BASE = 500_000
+TRAIN_SEED_BASE = 1_000_000
+#: The greedy policy is played on this many validation episodes every ``VALIDATE_EVERY``
+#: updates, and at the end.
+VALIDATION_EPISODES = 20
+VALIDATE_EVERY = 50
+#: Training episodes in the learning curve's moving average.
+WINDOW = 100
+CURVE_COLUMNS = ("episode", "seed", "steps", "return", "mean_bounded_slowdown", "entropy",
+                 "mean_bounded_slowdown_avg", "entropy_avg")
+VALIDATION_COLUMNS = ("episodes_trained", "mean_bounded_slowdown")
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The training's budget (whichever of ``minutes`` and ``episodes`` comes first), the
+    held-out episodes and the seed."""
+
+    minutes: float = 3.0
+    episodes: int = 100_000
+    eval_episodes: int = 30
+    seed: int = 0
+
+    def train_seeds(self, batch: int) -> list[int]:
+        """Training episode i's seed: (seed + 1) · 10⁶ + i // batch (each group of ``batch``
+        episodes plays one workload), never a held-out or validation one."""
+        start = TRAIN_SEED_BASE * (self.seed + 1)
+        return [start + number // batch for number in range(self.episodes)]
+
+    def eval_seeds(self) -> range:
+        return range(self.eval_episodes)
+
+    def validation_seeds(self) -> range:
+        return range(VALIDATION_SEED_BASE, VALIDATION_SEED_BASE + VALIDATION_EPISODES)
+
+
+@dataclass(frozen=True)
+class Episodes:
+    """The environment: ``jobs`` of the Lublin model per episode (its gaps ×
+    ``arrival_factor``) on ``platform``, ``visible`` queued jobs observed."""
+
+    platform: Path = PLATFORM
+    jobs: int = 200
+    arrival_factor: float = 1.0
+    visible: int = 16
+
+    def workload(self) -> dict[str, Any]:
+        """The environment's generator spec: Lublin's model on a 256-core machine (as
+        lublin_256, IRMaSim's trace for this platform)."""
+        return {"generator": "lublin", "jobs": self.jobs, "procs": 256,
+                "arrival_factor": self.arrival_factor}
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The run's settings, as the command line gives them."""
+
+    out: Path
+    plan: Plan = Plan()
+    episodes: Episodes = Episodes()
+    learning: Learning = Learning()
+    baselines: tuple[str, ...] = BASELINES
+
+
+# ---- training and evaluation -----------------------------------------------------------------
+def make_env(settings: Settings) -> Any:
+    import gymnasium
+
+    import hetsched.gym  # noqa: F401  (registers the environment)
+
+    episodes = settings.episodes
+    return gymnasium.make("hetsched/Cluster-v0", platform=episodes.platform,
+                          workload=episodes.workload(), actions="policy",
+                          visible=episodes.visible, reward="slowdown")
+
+
+def train(env: Any, agent: Agent, settings: Settings
+          ) -> tuple[list[dict[str, float]], list[dict[str, float]]]:
+    """The learning curve (a row per training episode, :data:`CURVE_COLUMNS`) and the greedy
+    policy's mean bounded slowdown on the validation episodes as training goes on."""
+    plan = settings.plan
+    rng = np.random.default_rng(plan.seed)
+    deadline = time.monotonic() + 60 * plan.minutes
+    curve: list[dict[str, float]] = []
+    validation = [validate(env, agent, plan, 0)]
+    batch: list[Episode] = []
+    for number, seed in enumerate(plan.train_seeds(settings.learning.batch)):
+        if time.monotonic() > deadline:
+            break
+        episode = play(env, agent, seed, rng)
+        batch.append(episode)
+        curve.append({"episode": number, "seed": seed, "steps": len(episode.actions),
+                      "return": sum(episode.rewards),
+                      "mean_bounded_slowdown": episode.summary["mean_bounded_slowdown"],
+                      "entropy": episode.entropy})
+        if len(batch) == settings.learning.batch:
+            agent.update(batch)
+            batch = []
+            if agent.updates % VALIDATE_EVERY == 0:
+                validation.append(validate(env, agent, plan, len(curve)))
+    if validation[-1]["episodes_trained"] != len(curve):
+        validation.append(validate(env, agent, plan, len(curve)))
+    for column in ("mean_bounded_slowdown", "entropy"):
+        averages = moving_average([row[column] for row in curve], WINDOW)
+        for row, average in zip(curve, averages):
+            row[f"{column}_avg"] = average
+    return curve, validation
+
+
+def validate(env: Any, agent: Agent, plan: Plan, trained: int) -> dict[str, float]:
+    """The greedy policy's mean bounded slowdown, averaged over the validation episodes."""
+    slowdowns = [play(env, agent, seed, None).summary["mean_bounded_slowdown"]
+                 for seed in plan.validation_seeds()]
+    return {"episodes_trained": trained, "mean_bounded_slowdown": float(np.mean(slowdowns))}
+
+
+def moving_average(values: Sequence[float], window: int) -> np.ndarray:
+    """The mean of each value and the ``window − 1`` before it (fewer at the start)."""
+    sums = np.cumsum(np.concatenate([[0.0], values]))
+    ends = np.arange(1, len(values) + 1)
+    starts = np.maximum(ends - window, 0)
+    return (sums[ends] - sums[starts]) / (ends - starts)
+
+
+def evaluate(env: Any, agent: Agent, settings: Settings
+             ) -> tuple[list[dict[str, Any]], Counter[int]]:
+    """Per held-out seed: the greedy policy's episode, the untrained policy's, and each
+    baseline run by ``hetsched.simulate`` on that episode's workload, platform and seed; and
+    how often the greedy policy took each action."""
+    import hetsched
+
+    untrained = Agent(settings.learning)
+    rows, choices = [], Counter()
+    for seed in settings.plan.eval_seeds():
+        episode = play(env, agent, seed, None)
+        choices.update(episode.actions)
+        workload = env.unwrapped.sim.workload
+        rows.append(_row(AGENT, seed, episode.summary))
+        rows.append(_row(UNTRAINED, seed, play(env, untrained, seed, None).summary))
+        for name in settings.baselines:
+            run = hetsched.simulate(env.unwrapped.platform, workload, name, seed=seed,
+                                    timeseries=False)
+            rows.append(_row(name, seed, run.summary))
+    return rows, choices
+
+
+def _row(scheduler: str, seed: int, summary: dict[str, Any]) -> dict[str, Any]:
+    return {"scheduler": scheduler, "seed": seed, **{key: summary[key] for key in METRICS}}
+
+
+# ---- the outputs -----------------------------------------------------------------------------
+def table(rows: list[dict[str, Any]], choices: Counter[int], seed: int) -> str:
+    """The comparison as Markdown: mean ± std and median per scheduler and metric over the
+    held-out episodes, the greedy policy's most frequent actions, then its paired changes
+    against the baseline with the lowest mean of the reward's metric and against the
+    untrained policy (``hetsched.report.paired``)."""
+    import pandas
+
+    from hetsched.metrics.catalogue import METRICS as CATALOGUE
+
+    frame = pandas.DataFrame(rows)
+    names = list(dict.fromkeys(frame["scheduler"]))
+    declared = [CATALOGUE.find(metric) for metric in METRICS]
+    lines = [f"| scheduler | {' | '.join(metric.label for metric in declared)} |",
+             "|---" * (len(METRICS) + 1) + "|"]
+    for name in names:
+        values = frame[frame["scheduler"] == name]
+        cells = [f"{metric.format(values[metric.key].mean())} ± "
+                 f"{metric.format(values[metric.key].std())} "
+                 f"(median {metric.format(values[metric.key].median())})"
+                 for metric in declared]
+        lines.append(f"| {name} | {' | '.join(cells)} |")
+    lines += ["", f"The greedy {AGENT}'s actions on the held-out episodes: "
+              f"{action_shares(choices)}."]
+    baselines = frame[~frame["scheduler"].isin([AGENT, UNTRAINED])]
+    best = str(baselines.groupby("scheduler")[METRICS[0]].mean().idxmin())
+    for against, why in ((best, f"the baseline with the lowest mean of the "
+                                f"{declared[0].label}"),
+                         (UNTRAINED, "what training changed")):
+        lines += ["", f"{AGENT} against {against} ({why}), paired by held-out episode: the "
+                  "relative change, its median and bootstrap 95 % CI, Wilcoxon's signed-rank "
+                  "p:", "", *paired_rows(frame[frame["scheduler"].isin([AGENT, against])],
+                                         against, seed)]
+    return "\n".join(lines) + "\n"
+
+
+def paired_rows(frame: Any, baseline: str, seed: int) -> list[str]:
+    """The Markdown table of :func:`hetsched.report.paired.paired` against ``baseline``."""
+    from hetsched.metrics.catalogue import METRICS as CATALOGUE
+    from hetsched.report.paired import paired
+
+    lines = ["| metric | pairs | median change | 95 % CI | p |", "|---|---|---|---|---|"]
+    for found in paired(frame, METRICS, ["seed"], baseline, seed=seed):
+        label = CATALOGUE.find(found.metric).label
+        if not found.pairs:  # (the baseline's value is 0 in every episode)
+            lines.append(f"| {label} | 0 | no change to measure against 0 | | |")
+            continue
+        p = "too few pairs" if found.p_value is None else f"{found.p_value:.3g}"
+        lines.append(f"| {label} | {found.pairs} | {found.median:+.1%} | "
+                     f"[{found.low:+.1%}, {found.high:+.1%}] | {p} |")
+    return lines
+
+
+def action_shares(choices: Counter[int], most: int = 3) -> str:
+    """The ``most`` frequent actions with their shares of all (``smallest × high_gflops
+    97.5 %, …``)."""
+    from hetsched.gym import PAIRS
+
+    names = [f"{job} × {node}" for job, node in PAIRS] + ["wait"]
+    total = sum(choices.values())
+    shares = [f"{names[action]} {count / total:.1%}" for action, count in choices.most_common(most)]
+    return ", ".join(shares) + f" (of {total:,} actions)"
+
+
+def figure(curve: list[dict[str, float]], validation: list[dict[str, float]],
+           rows: list[dict[str, Any]], path: Path) -> Path:
+    """The learning curve. Above, the mean bounded slowdown (= −the episode's return) of each
+    training episode (the sampled policy: points; their moving average: line), of the greedy
+    policy on the validation episodes (markers), and the held-out means (dashed). Below, the
+    policy's entropy (nats) per training episode, its moving average."""
+    from hetsched.report.mpl import axis_label, format_axis, pyplot, save
+
+    plt = pyplot()
+    from matplotlib.ticker import MaxNLocator
+
+    fig, (top, bottom) = plt.subplots(2, 1, figsize=(8.5, 6.5), sharex=True,
+                                      height_ratios=(2, 1))
+    episodes = [row["episode"] + 1 for row in curve]
+    top.plot(episodes, [row["mean_bounded_slowdown"] for row in curve], ".", color="0.75",
+             markersize=3, label="training episode (sampled)")
+    top.plot(episodes, [row["mean_bounded_slowdown_avg"] for row in curve], color="C0",
+             label=f"moving average ({WINDOW} episodes)")
+    top.plot([row["episodes_trained"] for row in validation],
+             [row["mean_bounded_slowdown"] for row in validation], "o-", color="C1",
+             markersize=4, label=f"greedy, {VALIDATION_EPISODES} validation episodes")
+    means: dict[str, list[float]] = {}
+    for row in rows:
+        means.setdefault(row["scheduler"], []).append(row["mean_bounded_slowdown"])
+    colours = iter(("C2", "C3", "C4", "C5", "C6", "C7", "C8", "C9"))
+    for name, values in means.items():
+        agent = name == AGENT  # (in the greedy markers' colour, dotted)
+        top.axhline(float(np.mean(values)), color="C1" if agent else next(colours, "0.3"),
+                    linestyle=":" if agent else "--",
+                    label=f"{name}{' (greedy)' if agent else ''}: mean of "
+                          f"{len(values)} held-out episodes")
+    top.set_yscale("log")
+    top.set_ylabel(axis_label("mean_bounded_slowdown"))
+    format_axis(top.yaxis, "ratio")
+    bottom.plot(episodes, [row["entropy_avg"] for row in curve], color="C0")
+    bottom.set_ylabel("policy entropy (nats)")
+    bottom.set_xlabel("training episodes")
+    format_axis(bottom.xaxis, "count")
+    bottom.xaxis.set_major_locator(MaxNLocator(nbins=6, integer=True))
+    bottom.set_ylim(0, 1.05 * max((row["entropy_avg"] for row in curve), default=1.0))
+    top.set_title("REINFORCE on hetsched/Cluster-v0 (policy space), Lublin workloads, "
+                  "20 nodes", fontsize="medium")
+    top.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small")
+    fig.tight_layout()
+    return save(fig, path, "png")
+
+
+def write_csv(path: Path, rows: list[dict[str, Any]], columns: Sequence[str]) -> None:
+    import csv
+
+    with path.open("w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(columns), lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+def run(settings: Settings) -> str:
+    """Train, evaluate, write the outputs; the table."""
+    from hetsched.schedulers import create
+
+    for name in settings.baselines:  # (a bad spec is an error now, not after the training)
+        create(name)
+    settings.out.mkdir(parents=True, exist_ok=True)
+    env = make_env(settings)
+    agent = Agent(settings.learning)
+    started = time.monotonic()
+    curve, validation = train(env, agent, settings)
+    seconds = time.monotonic() - started
+    rows, choices = evaluate(env, agent, settings)
+    text = table(rows, choices, settings.plan.seed)
+    out = settings.out
+    write_csv(out / "learning_curve.csv", curve, CURVE_COLUMNS)
+    write_csv(out / "validation.csv", validation, VALIDATION_COLUMNS)
+    write_csv(out / "evaluation.csv", rows, ("scheduler", "seed", *METRICS))
+    (out / "table.md").write_text(text)
+    figure(curve, validation, rows, out / "learning_curve.png")
+    np.savez(out / "policy.npz", weights=agent.weights)
+    plan = settings.plan
+    record = {**asdict(settings), "workload": settings.episodes.workload(),
+              "episodes_trained": len(curve), "training_seconds": round(seconds, 1),
+              "train_seeds": [int(row["seed"]) for row in curve],
+              "validation_seeds": list(plan.validation_seeds()),
+              "eval_seeds": list(plan.eval_seeds())}
+    (out / "run.json").write_text(json.dumps(record, indent=1, default=str) + "\n")
+    return text
+
+
+# ---- the command line ------------------------------------------------------------------------
+def parse(argv: Sequence[str] | None = None) -> Settings:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, required=True, help="the output folder")
+    parser.add_argument("--minutes", type=_positive(float), default=3.0,
+                        help="training budget in wall-clock minutes (default 3)")
+    parser.add_argument("--episodes", type=_positive(int), default=100_000,
+                        help="at most this many training episodes (default 100000)")
+    parser.add_argument("--eval-episodes", type=_positive(int), default=30,
+                        help="held-out episodes (seeds 0, 1, ...; default 30)")
+    parser.add_argument("--jobs", type=_positive(int), default=200,
+                        help="jobs per episode (default 200)")
+    parser.add_argument("--arrival-factor", type=_positive(float), default=1.0,
+                        help="the Lublin model's gaps × this (default 1)")
+    parser.add_argument("--batch", type=_at_least(2), default=Learning.batch,
+                        help=f"episodes per policy update, all of one workload (default "
+                             f"{Learning.batch})")
+    parser.add_argument("--learning-rate", type=_positive(float),
+                        default=Learning.learning_rate,
+                        help=f"Adam's step size (default {Learning.learning_rate})")
+    parser.add_argument("--gamma", type=_positive(float), default=Learning.gamma,
+                        help=f"the returns' discount per step (default {Learning.gamma})")
+    parser.add_argument("--seed", type=_at_least(0), default=0,
+                        help="the training's seed (default 0)")
+    parser.add_argument("--platform", type=Path, default=PLATFORM,
+                        help="the platform file (default IRMaSim's 20-node platform)")
+    parser.add_argument("--baselines", nargs="+", default=list(BASELINES),
+                        help="scheduler specs to compare with (default fcfs easy high_gflops)")
+    args = parser.parse_args(argv)
+    for option, value, limit in (("--episodes", args.episodes, TRAIN_SEED_BASE),
+                                 ("--eval-episodes", args.eval_episodes, VALIDATION_SEED_BASE)):
+        if value >= limit:
+            parser.error(f"{option} must be below {limit:,}, got {value}")
+    if args.gamma > 1:
+        parser.error(f"--gamma must be in (0, 1], got {args.gamma}")
+    return Settings(out=args.out,
+                    plan=Plan(args.minutes, args.episodes, args.eval_episodes, args.seed),
+                    episodes=Episodes(args.platform, args.jobs, args.arrival_factor),
+                    learning=Learning(args.batch, args.learning_rate, args.gamma),
+                    baselines=tuple(args.baselines))
+
+
+def _positive(kind: type) -> Any:
+    def check(text: str) -> Any:
+        value = kind(text)
+        if not value > 0:
+            raise argparse.ArgumentTypeError(f"must be > 0, got {text}")
+        return value
+    check.__name__ = kind.__name__
+    return check
+
+
+def _at_least(minimum: int) -> Any:
+    def check(text: str) -> int:
+        value = int(text)
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be >= {minimum}, got {text}")
+        return value
+    check.__name__ = "int"
+    return check
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    from hetsched.errors import HetschedError
+
+    settings = parse(argv)
+    try:
+        print(run(settings), end="")
+    except HetschedError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,64 @@
+"""The column-wise CSV and SWF writers write the bytes the row-wise csv module and the former
+SWF writer wrote."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import numpy as np
+from hypothesis import given, settings, strategies as st
+from typer.testing import CliRunner
+
+from hetsched.cli.main import app
+from hetsched.metrics import records
+from hetsched.output.jobs_csv import write_columns
+from hetsched.workload.writers.swf import write_table
+
+cell = st.text(alphabet=st.sampled_from(list('ab ,"\r\n;-1.é')), max_size=6)
+
+
+rows_of = st.integers(1, 4).flatmap(lambda width: st.tuples(st.just(width), st.lists(
+    st.lists(cell, min_size=width, max_size=width), max_size=6)))
+
+
+@settings(max_examples=200, deadline=None)
+@given(table=rows_of)
+def test_write_columns_writes_what_csv_writer_writes(tmp_path_factory, table) -> None:
+    width, rows = table
+    if width == 1:  # a row of one empty cell is quoted by csv ('""'): never written here
+        rows = [row for row in rows if row[0]]
+    header = [f"c{i}" for i in range(width)]
+    folder = tmp_path_factory.mktemp("csv")
+    half = len(rows) // 2  # two blocks of rows
+    blocks = [[[row[i] for row in part] for i in range(width)]
+              for part in (rows[:half], rows[half:])]
+    ours = write_columns(folder / "ours.csv", header, blocks).read_bytes()
+    with (folder / "csv.csv").open("w", newline="", encoding="utf-8") as f:
+        writer = csv.writer(f, lineterminator="\n")
+        writer.writerow(header)
+        writer.writerows(rows)
+    assert ours == (folder / "csv.csv").read_bytes()
+
+
+def test_write_table_writes_whole_numbers_column_by_column(tmp_path: Path) -> None:
+    table = np.full((3, 18), -1.0)
+    table[:, 0] = [1, 2, 3]
+    table[:, 1] = [0.4, 2.5, 1e20]  # rounded half to even; beyond int64 written whole
+    table[:, 3] = [-0.4, 7, 7]
+    text = write_table(table, tmp_path / "t.swf", {"Note": "x"}).read_text()
+    lines = text.splitlines()
+    assert lines[:2] == ["; Version: 2.2", "; Note: x"]
+    rest = " -1" * 14
+    assert lines[2:] == [f"1 0 -1 0{rest}", f"2 2 -1 7{rest}",
+                         f"3 100000000000000000000 -1 7{rest}"]
+
+
+def test_hetsched_run_computes_the_job_records_once(tmp_path: Path, monkeypatch) -> None:
+    calls = []
+    costs = records.job_costs
+    monkeypatch.setattr(records, "job_costs", lambda result: calls.append(1) or costs(result))
+    done = CliRunner().invoke(app, ["run", "--out", str(tmp_path / "run"), "--quiet"])
+    assert done.exit_code == 0, done.output
+    assert (tmp_path / "run" / "jobs.csv").is_file()
+    assert len(calls) == 1  # job_records calls job_costs once: for every file and the table
