@@ -17,6 +17,7 @@ from test_schedulers_hand import job
 
 from hetsched.platform.model import NodeType, Platform
 from hetsched.schedulers import create
+from hetsched.schedulers.groups import Singletons
 from hetsched.schedulers.profile import Profile
 from hetsched.schedulers.skyline import Skyline
 from hetsched.sim.engine import simulate
@@ -120,6 +121,42 @@ def test_groups_hold_what_each_node_booked_alone_holds(seed: int) -> None:
             assert {id(profile.nodes[node]) for node in members} == \
                 {id(profile.groups.skylines[group])}
             assert len({kinds[node] for node in members}) == 1
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_nodes_of_distinct_types_stay_apart_and_hold_what_each_booked_alone(seed: int) -> None:
+    # No two nodes share a type: each is a group of its own for good (no keys kept), and
+    # random bookings and releases leave each node's skyline, from now on, what it would hold
+    # booked on its own; a one-node search finds the earliest node of those.
+    rng = np.random.default_rng(seed)
+    cores = [int(c) for c in rng.integers(1, 5, size=int(rng.integers(2, 7)))]
+    alone = [idle(c) for c in cores]
+    profile = Profile([idle(c) for c in cores], idle(sum(cores)), cores, 0.0,
+                      list(range(len(cores))))
+    assert isinstance(profile.groups, Singletons)
+    now = 0.0
+    for _ in range(40):
+        start = now + float(rng.integers(0, 20))
+        end = start + float(rng.choice([1.0, 5.0, 12.0, INF]))
+        node = int(rng.integers(len(cores)))
+        count = int(rng.integers(1, cores[node] + 1))
+        profile.reserve(job("x", 0, count, 1), start, end, ((node, count),))
+        alone[node].add(start, end, -count, 0.0, 0.0)
+        now += float(rng.integers(0, 4))
+        profile.advance(now)
+        for n, sky in enumerate(alone):
+            assert from_now(profile.nodes[n], now) == from_now(sky, now)
+        assert len({id(sky) for sky in profile.nodes}) == len(cores)
+        one = job("one", 0, 1, 3)
+        found = profile.earliest(one, [3.0] * len(cores), np.arange(len(cores)),
+                                 np.random.default_rng(0))
+        firsts = [sky.first_fit(1, 0.0, 3.0, now, INF, now) for sky in alone]
+        starts = [INF if t is None else t for t in firsts]
+        if min(starts) == INF:
+            assert found is None
+        else:
+            assert found is not None and found[0] == min(starts)
+            assert found[1] == ((starts.index(found[0]), 1),)  # the lowest key on a tie
 
 
 def _identical_nodes(seed: int) -> tuple[Platform, Workload]:

@@ -17,7 +17,7 @@ from operator import attrgetter, itemgetter
 import numpy as np
 
 from hetsched.platform.model import Platform
-from hetsched.schedulers.groups import NodeGroups
+from hetsched.schedulers.groups import grouped
 from hetsched.schedulers.placement import SCAN_NODES, Allocation, choose_node, place
 from hetsched.schedulers.skyline import Skyline
 from hetsched.sim.resources import Resources, capacity, even_split, footprint, room, share
@@ -37,8 +37,7 @@ class Profile:
                  now: float, kinds: list[int] | None = None) -> None:
         """``skylines``: each node's; ``kinds``: each node's type (by default, all alike),
         only nodes of one type group."""
-        self.groups = NodeGroups(skylines, [0] * len(skylines) if kinds is None else kinds,
-                                 now)
+        self.groups = grouped(skylines, [0] * len(skylines) if kinds is None else kinds, now)
         self.nodes = self.groups.nodes
         self.total = total
         self.slots = slots
@@ -139,30 +138,32 @@ class Profile:
         preferred node among those that fit first. On few nodes in a static preference order,
         the groups are tried in the order of their preferred nodes, and one that fits at
         ``lo`` ends the search (no later node can be earlier, nor preferred on a tie)."""
-        tasks, now, groups = job.ntasks, self.now, self.groups
+        tasks, now, groups, slots = job.ntasks, self.now, self.groups, self.slots
+        skylines: list[Skyline] = groups.skylines  # type: ignore[assignment]
         need_mem = share(job.job_memory_mb, tasks, tasks)
         need_disk = share(job.job_disk_mb, tasks, tasks)
-        own = groups.of[home] if home >= 0 else -1
-        ordered = order is not None and len(self.nodes) <= SCAN_NODES
-        sequence = dict.fromkeys(map(groups.of.__getitem__, order.tolist())) if ordered \
-            else groups.live()  # type: ignore[union-attr]
         best, first = hi, []  # (group, -1) or (group, home): what fits first
-        for group in sequence:
-            node = groups.one(group)
-            if self.slots[node] < tasks:
+        own = groups.of[home] if home >= 0 else -1
+        if home >= 0 and slots[home] >= tasks:  # its own booking leaves it its cores
+            t = skylines[own].first_fit(tasks, need_mem, durations[home], lo, hi, now, booked,
+                                        need_disk)
+            if t is not None:
+                best, first = t, [(own, home)]
+        alone = own >= 0 and groups.sizes[own] == 1  # no other node in home's group
+        ordered = order is not None and len(self.nodes) <= SCAN_NODES
+        for group, node in groups.firsts(order.tolist() if ordered else None):  # type: ignore[union-attr]
+            if slots[node] < tasks or (alone and group == own):
                 continue
-            skyline, duration = groups.skylines[group], durations[node]
-            for part, until in _apart(group, own, home, booked, groups.sizes[group]):
-                bound = best if not first else math.nextafter(best, math.inf)
-                t = skyline.first_fit(tasks, need_mem, duration, lo, bound, now, until,
-                                      need_disk)
-                if t is None:
-                    continue
-                if t < best or not first:
-                    best, first = t, [(group, part)]
-                else:
-                    first.append((group, part))
-            if ordered and first and first[-1] == (group, -1) and group != own and best <= lo:
+            bound = best if not first else math.nextafter(best, math.inf)
+            t = skylines[group].first_fit(tasks, need_mem, durations[node], lo, bound, now,
+                                          math.inf, need_disk)
+            if t is None:
+                continue
+            if t < best or not first:
+                best, first = t, [(group, -1)]
+            else:
+                first.append((group, -1))
+            if ordered and best <= lo and group != own:
                 break
         if not first:
             return None
@@ -212,16 +213,6 @@ class Profile:
     def most_total(self, start: float, end: float) -> int:
         """The most free cores the platform has at some time in ``[start, end)``."""
         return self.total.highest(start, end)[0]
-
-
-def _apart(group: int, own: int, home: int, booked: float, size: int
-           ) -> list[tuple[int, float]]:
-    """A group's parts, each with the time its windows may end by: ``(-1, ...)`` for its
-    nodes (but ``home``), ``(home, booked)`` for ``home`` in its own group ``own`` (its own
-    booking from ``booked`` on leaves it its cores)."""
-    if group != own:
-        return [(-1, math.inf)]
-    return [(home, booked), (-1, math.inf)] if size > 1 else [(home, booked)]
 
 
 def _kinds(platform: Platform) -> list[int]:
