@@ -61,6 +61,7 @@ class ConservativeBackfill(Backfilling):
         self.cursor: tuple[float, int] | None = None  # the reservation being compressed
         self.queue: list[tuple[float, int]] = []  # stale ones after it, by start
         self.estimates: dict[int, list[float]] = {}  # reserved job -> its estimate per node
+        self.extremes: dict[int, tuple[float, float]] = {}  # reserved job -> shortest, longest
 
     def decide(self, now: float, events: Events) -> Iterator[Decision]:
         if self.profile is None:  # the first call, maybe on a fork with jobs already pending
@@ -159,12 +160,14 @@ class ConservativeBackfill(Backfilling):
         if booking.home < 0:
             if not self._may_move(job, booking, lo, hi):
                 return None
+            version = profile.version
             profile.release(job, booking.start, booking.end, booking.allocation)
         found = profile.earliest(job, self._estimates(job),
                                  self.nodes.key(view), self.rng, self.nodes.order(view), lo, hi,
-                                 booking.home, booking.start)
+                                 booking.home, booking.start, self.extremes[job.index][1])
         if booking.home < 0 and found is None:
             profile.reserve(job, booking.start, booking.end, booking.allocation)
+            profile.version = version  # every node's free resources are as they were
         elif booking.home >= 0 and found is not None:
             profile.release(job, booking.start, booking.end, booking.allocation)
         return found
@@ -174,11 +177,15 @@ class ConservativeBackfill(Backfilling):
         its booking's start), without releasing its booking (for a wide job, a release and
         a booking again on each of its nodes): the platform must have its tasks' cores free
         until its booking's start (from there on its booking gives them back), over its
-        shortest possible window."""
+        shortest possible window; for a multi-node job, what the groups keep free too
+        (:meth:`Profile.may_start_before`)."""
         profile = self.profile
         assert profile is not None
-        estimates = self._estimates(job)
-        duration = min(estimates) if job.nodes == 1 else max(estimates)
+        self._estimates(job)
+        if job.nodes != 1:
+            return profile.may_start_before(job, self.extremes[job.index][1], lo, hi,
+                                            booking.start)
+        duration = self.extremes[job.index][0]
         now = profile.now
         return profile.total.first_fit(job.ntasks, 0.0, duration, max(lo, now), hi, now,
                                        booking.start) is not None
@@ -289,8 +296,10 @@ class ConservativeBackfill(Backfilling):
         """Book ``job`` at its earliest slot."""
         assert self.profile is not None
         view = self.view
-        found = self.profile.earliest(job, self._estimates(job),
-                                      self.nodes.key(view), self.rng, self.nodes.order(view))
+        estimates = self._estimates(job)
+        found = self.profile.earliest(job, estimates, self.nodes.key(view), self.rng,
+                                      self.nodes.order(view),
+                                      longest=self.extremes[job.index][1])
         if found is None:  # nodes down or reserved for good hold what it needs: it waits
             self.unbooked[job.index] = job
             return
@@ -298,10 +307,12 @@ class ConservativeBackfill(Backfilling):
 
     def _estimates(self, job: Job) -> list[float]:
         """``job``'s estimate on each node, computed once per reserved job (a reservation is
-        searched again at every compression that may move it)."""
+        searched again at every compression that may move it), and its shortest and longest
+        (``extremes``: on a large machine, finding them costs more than a search that fails)."""
         estimates = self.estimates.get(job.index)
         if estimates is None:
             estimates = self.estimates[job.index] = self.view.speed.estimates(job).tolist()
+            self.extremes[job.index] = min(estimates), max(estimates)
         return estimates
 
     def _book_at(self, job: Job, start: float, allocation: Allocation) -> Booking:
@@ -326,6 +337,7 @@ class ConservativeBackfill(Backfilling):
             reserved.remove(index)
             self.stale.pop(index, None)
             self.estimates.pop(index, None)
+            self.extremes.pop(index, None)
             self.exact = self.exact and booking.start == now
             self.started[index] = Booking.of(job, now, booking.allocation, booking.duration)
             yield Start(job, booking.allocation)

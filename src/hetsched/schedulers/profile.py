@@ -9,8 +9,9 @@ change (a start between two such times is never the earliest: the one before off
 
 from __future__ import annotations
 
+import bisect
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from itertools import chain, groupby
 from operator import attrgetter, itemgetter
 
@@ -42,6 +43,8 @@ class Profile:
         self.total = total
         self.slots = slots
         self.now = now
+        self.version = 0  # changed with every booking and move of the present
+        self._steps: tuple[tuple[int, bool, bool], _Steps, np.ndarray] | None = None
 
     @staticmethod
     def of_running(view: ClusterView, until: float = math.inf) -> "Profile":
@@ -78,6 +81,7 @@ class Profile:
         that only they told apart merge."""
         if now != self.now:
             self.now = now
+            self.version += 1
             self.groups.regroup(now)
 
     def reserve(self, job: Job, start: float, end: float, allocation: Allocation) -> None:
@@ -91,6 +95,7 @@ class Profile:
     def _book(self, job: Job, start: float, end: float, allocation: Allocation,
               sign: int) -> None:
         now, nodes = self.now, self.nodes
+        self.version += 1
         if job.job_memory_mb or job.job_disk_mb:
             changes = [(node, sign * count, sign * memory, sign * disk)
                        for (node, count), memory, disk in footprint(job, allocation)]
@@ -111,7 +116,8 @@ class Profile:
     def earliest(self, job: Job, durations: list[float], key: np.ndarray | None,
                  rng: np.random.Generator, order: np.ndarray | None = None,
                  lo: float = -math.inf, hi: float = math.inf, home: int = -1,
-                 booked: float = math.inf) -> tuple[float, Allocation] | None:
+                 booked: float = math.inf, longest: float | None = None
+                 ) -> tuple[float, Allocation] | None:
         """The earliest start of ``job``, lasting ``durations[n]`` on node n, and its
         allocation then; only starts before ``hi`` are searched (``None`` if none fits).
         ``lo`` says no start before it can fit: the search begins there.
@@ -122,13 +128,15 @@ class Profile:
         leaves it its cores (the profile is searched as if it were released, without releasing
         it).
 
-        Multi-node jobs are checked over their longest possible duration (conservative).
+        Multi-node jobs are checked over their longest possible duration (conservative):
+        ``longest``, ``max(durations)`` when the caller has it.
         """
         lo = max(lo, self.now)
         if job.nodes == 1:
             return self._earliest_one_node(job, durations, key, rng, order, lo, hi, home,
                                            booked)
-        return self._earliest_many_nodes(job, max(durations), key, rng, order, lo, hi)
+        return self._earliest_many_nodes(job, max(durations) if longest is None else longest,
+                                         key, rng, order, lo, hi)
 
     def _earliest_one_node(self, job: Job, durations: list[float], key: np.ndarray | None,
                            rng: np.random.Generator, order: np.ndarray | None, lo: float,
@@ -183,27 +191,70 @@ class Profile:
                              rng: np.random.Generator, order: np.ndarray | None, lo: float,
                              hi: float) -> tuple[float, Allocation] | None:
         """Tries the times at which some node changes, in order, with what each group keeps
-        free over the whole window (placed on its nodes where it may fit); a time when the
-        platform as a whole has too few free cores over the window is skipped at once."""
-        now, tasks, total = self.now, job.ntasks, self.total
-        first = total.first_fit(tasks, 0.0, duration, lo, hi, now)
+        free over the whole window, placed on its nodes where it may fit
+        (:meth:`_may_fit_at`)."""
+        first = self.total.first_fit(job.ntasks, 0.0, duration, lo, hi, self.now)
         if first is None:
             return None
         skylines, sizes, where = self.groups.positions()
         steps = _Steps(skylines, job.job_memory_mb > 0, job.job_disk_mb > 0)
-        for t in steps.starts(first, now).tolist():
-            if t >= hi:
-                break
-            if total.lowest(t, t + duration)[0] < tasks:
-                continue
-            cores, mem, disk = steps.lowest(t, t + duration)
-            if not _may_fit(job, capacity(job, cores, mem, disk), sizes):
-                continue
+        for t, cores, mem, disk in self._may_fit_at(job, steps, sizes, duration, first, hi,
+                                                    math.inf):
             allocation = place(job, cores[where], mem[where], disk[where], key, rng,
                                order=order)
             if allocation is not None:
                 return t, allocation
         return None
+
+    def may_start_before(self, job: Job, duration: float, lo: float, hi: float,
+                         booked: float) -> bool:
+        """A necessary test that a multi-node job booked from ``booked`` on (its booking
+        still in the profile) has a slot starting in ``[lo, hi)`` once released, without
+        releasing it: before ``booked`` its own booking gives it nothing back, so what the
+        groups keep free over each window until then must be room enough. The groups' steps
+        are read once for as many tests as come while the profile stays the same."""
+        now = self.now
+        first = self.total.first_fit(job.ntasks, 0.0, duration, max(lo, now), hi, now, booked)
+        if first is None:
+            return False
+        with_mem, with_disk = job.job_memory_mb > 0, job.job_disk_mb > 0
+        if self._steps is None or self._steps[0] != (self.version, with_mem, with_disk):
+            skylines, sizes, _ = self.groups.positions()
+            self._steps = ((self.version, with_mem, with_disk),
+                           _Steps(skylines, with_mem, with_disk), sizes)
+        _, steps, sizes = self._steps
+        return next(self._may_fit_at(job, steps, sizes, duration, first, hi, booked),
+                    None) is not None
+
+    def _may_fit_at(self, job: Job, steps: "_Steps", sizes: np.ndarray, duration: float,
+                    first: float, hi: float, until: float
+                    ) -> Iterator[tuple[float, np.ndarray, np.ndarray, np.ndarray]]:
+        """The starts from ``first`` on, before ``hi``, where a multi-node job may fit over
+        ``[t, min(t + duration, until))`` by :func:`_may_fit` (each with the least free cores,
+        memory and disk of each group there), in order. Where the platform as a whole has too
+        few free cores over the window, the search goes on from where it has enough; where
+        the groups do not have room (their free cores alone telling), from where one of them
+        may have more (:meth:`_Steps.recovery`)."""
+        now, tasks, total = self.now, job.ntasks, self.total
+        starts = steps.starts(first, now, hi).tolist()
+        i = 0
+        while i < len(starts):
+            t = starts[i]
+            i += 1
+            end = min(t + duration, until)
+            if total.lowest(t, end)[0] < tasks:
+                enough = total.first_fit(tasks, 0.0, duration, t, hi, now, until)
+                if enough is None:
+                    return
+                i = bisect.bisect_left(starts, enough, i)
+                continue
+            inside = steps.inside(t, end)
+            cores, mem, disk = steps.lowest_of(inside)
+            if not _may_fit(job, capacity(job, cores, mem, disk), sizes):
+                if steps.mem is None and steps.disk is None:
+                    i = bisect.bisect_left(starts, steps.recovery(inside, cores), i)
+                continue
+            yield t, cores, mem, disk
 
     def most_free(self, node: int, start: float, end: float) -> Resources:
         """The most free cores, memory and disk ``node`` has at some time in
@@ -253,8 +304,8 @@ class _Steps:
     are read only when the job needs some (otherwise placement ignores them)."""
 
     def __init__(self, skylines: list[Skyline], with_mem: bool, with_disk: bool) -> None:
-        lengths = list(map(len, map(_TIMES, skylines)))
-        count = sum(lengths)
+        lengths = np.fromiter(map(len, map(_TIMES, skylines)), np.intp, len(skylines))
+        count = int(lengths.sum())
         self.times = _flat(skylines, _TIMES, np.float64, count)
         self.cores = _flat(skylines, _CORES, np.int64, count)
         self.mem = _flat(skylines, _MEM, np.float64, count) if with_mem else None
@@ -262,27 +313,48 @@ class _Steps:
         self.unlimited = np.full(len(skylines), math.inf)
         ends = np.cumsum(lengths)
         self.offsets = ends - lengths
+        self.lengths = lengths
+        self.owner: np.ndarray | None = None  # each step's skyline, once asked for
         self.following = np.empty(count)  # when each step ends
         self.following[:-1] = self.times[1:]
         self.following[ends - 1] = math.inf
 
-    def starts(self, first: float, now: float) -> np.ndarray:
-        """The times from ``first`` on at which some node's step begins (its step holding
+    def starts(self, first: float, now: float, hi: float = math.inf) -> np.ndarray:
+        """The times in ``[first, hi)`` at which some node's step begins (its step holding
         ``first`` counts as beginning at ``max(its start, now)``), in order."""
         times = self.times
-        later = np.unique(times[times > first])
+        later = np.unique(times[(times > first) & (times < hi)])
         if now == first or bool((times == first).any()):
             return np.concatenate(([first], later))
         return later
 
-    def lowest(self, start: float, end: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Per skyline, the least free cores, memory and disk over ``[start, end)`` (the steps
-        that end after ``start`` and begin before ``end``, or hold ``start``); memory or disk
-        not read is unlimited."""
+    def inside(self, start: float, end: float) -> np.ndarray:
+        """The steps a window ``[start, end)`` covers: those that end after ``start`` and
+        begin before ``end``, or hold ``start``."""
         times = self.times
-        inside = (self.following > start) & ((times < end) | (times <= start))
+        return (self.following > start) & ((times < end) | (times <= start))
+
+    def lowest(self, start: float, end: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per skyline, the least free cores, memory and disk over ``[start, end)``; memory
+        or disk not read is unlimited."""
+        return self.lowest_of(self.inside(start, end))
+
+    def lowest_of(self, inside: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """:meth:`lowest` over the steps ``inside`` (:meth:`inside`)."""
         cores = np.minimum.reduceat(np.where(inside, self.cores, _MOST), self.offsets)
         return cores, self._lowest(self.mem, inside), self._lowest(self.disk, inside)
+
+    def recovery(self, inside: np.ndarray, cores: np.ndarray) -> float:
+        """The earliest start from which a window as long as the one ``inside`` marks may
+        leave some skyline more free cores than its least over that one (``cores``): the
+        latest end of the steps there that hold its least, the earliest over the skylines.
+        A window starting before it still covers, on every skyline, a step that held its
+        least, so what the skylines keep free over it is never more."""
+        if self.owner is None:
+            self.owner = np.arange(len(self.lengths)).repeat(self.lengths)
+        least = inside & (self.cores == cores[self.owner])
+        ends = np.maximum.reduceat(np.where(least, self.following, -math.inf), self.offsets)
+        return float(ends.min())
 
     def _lowest(self, amounts: np.ndarray | None, inside: np.ndarray) -> np.ndarray:
         if amounts is None:
