@@ -164,7 +164,7 @@ class ConservativeBackfill(Backfilling):
             profile.release(job, booking.start, booking.end, booking.allocation)
         found = profile.earliest(job, self._estimates(job),
                                  self.nodes.key(view), self.rng, self.nodes.order(view), lo, hi,
-                                 booking.home, booking.start, self.extremes[job.index][1])
+                                 booking.home, booking.start, self._longest(job))
         if booking.home < 0 and found is None:
             profile.reserve(job, booking.start, booking.end, booking.allocation)
             profile.version = version  # every node's free resources are as they were
@@ -181,11 +181,10 @@ class ConservativeBackfill(Backfilling):
         (:meth:`Profile.may_start_before`)."""
         profile = self.profile
         assert profile is not None
-        self._estimates(job)
+        shortest, longest = self._extremes(job)
         if job.nodes != 1:
-            return profile.may_start_before(job, self.extremes[job.index][1], lo, hi,
-                                            booking.start)
-        duration = self.extremes[job.index][0]
+            return profile.may_start_before(job, longest, lo, hi, booking.start)
+        duration = shortest
         now = profile.now
         return profile.total.first_fit(job.ntasks, 0.0, duration, max(lo, now), hi, now,
                                        booking.start) is not None
@@ -296,10 +295,9 @@ class ConservativeBackfill(Backfilling):
         """Book ``job`` at its earliest slot."""
         assert self.profile is not None
         view = self.view
-        estimates = self._estimates(job)
-        found = self.profile.earliest(job, estimates, self.nodes.key(view), self.rng,
-                                      self.nodes.order(view),
-                                      longest=self.extremes[job.index][1])
+        found = self.profile.earliest(job, self._estimates(job), self.nodes.key(view),
+                                      self.rng, self.nodes.order(view),
+                                      longest=self._longest(job))
         if found is None:  # nodes down or reserved for good hold what it needs: it waits
             self.unbooked[job.index] = job
             return
@@ -307,13 +305,24 @@ class ConservativeBackfill(Backfilling):
 
     def _estimates(self, job: Job) -> list[float]:
         """``job``'s estimate on each node, computed once per reserved job (a reservation is
-        searched again at every compression that may move it), and its shortest and longest
-        (``extremes``: on a large machine, finding them costs more than a search that fails)."""
+        searched again at every compression that may move it)."""
         estimates = self.estimates.get(job.index)
         if estimates is None:
             estimates = self.estimates[job.index] = self.view.speed.estimates(job).tolist()
-            self.extremes[job.index] = min(estimates), max(estimates)
         return estimates
+
+    def _extremes(self, job: Job) -> tuple[float, float]:
+        """``job``'s shortest and longest estimate, found once per reserved job (on a large
+        machine, finding them costs more than a search that fails)."""
+        extremes = self.extremes.get(job.index)
+        if extremes is None:
+            estimates = self._estimates(job)
+            extremes = self.extremes[job.index] = min(estimates), max(estimates)
+        return extremes
+
+    def _longest(self, job: Job) -> float | None:
+        """A multi-node job's longest estimate (what its searches need; ``None`` for others)."""
+        return self._extremes(job)[1] if job.nodes != 1 else None
 
     def _book_at(self, job: Job, start: float, allocation: Allocation) -> Booking:
         assert self.profile is not None

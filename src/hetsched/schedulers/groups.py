@@ -25,6 +25,7 @@ from collections.abc import Iterable
 import numpy as np
 
 from hetsched.schedulers.skyline import Skyline
+from hetsched.sim.resources import Allocation
 
 #: A group's key: its node type, and its skyline's steps from the one holding now on.
 Key = tuple[int, tuple[float, ...], tuple[int, ...], tuple[float, ...], tuple[float, ...]]
@@ -113,6 +114,12 @@ class NodeGroups:
         for group in touched:
             if self.members[group] is not None:
                 self._rekey(group, now)
+
+    def add_slots(self, start: float, end: float, allocation: Allocation, sign: int,
+                  now: float) -> None:
+        """:meth:`add` of ``sign`` times the cores of each ``(node, count)``."""
+        self.add(start, end, [(node, sign * count, 0.0, 0.0) for node, count in allocation],
+                 now)
 
     def regroup(self, now: float) -> None:
         """Forget the steps that ended by ``now`` and merge the groups they alone told apart
@@ -204,6 +211,7 @@ class Singletons:
         self.of = list(range(len(skylines)))
         self.ids = np.arange(len(skylines))
         self.sizes = [1] * len(skylines)
+        self.ones = np.ones(len(skylines), dtype=np.int64)
 
     def __len__(self) -> int:
         return len(self.skylines)
@@ -216,13 +224,21 @@ class Singletons:
         return zip(nodes, nodes)
 
     def positions(self) -> tuple[list[Skyline], np.ndarray, np.ndarray]:
-        return self.skylines, np.ones(len(self.skylines), dtype=np.int64), self.ids
+        return self.skylines, self.ones, self.ids
 
     def add(self, start: float, end: float, changes: list[Change], now: float) -> None:
         skylines = self.skylines
         for node, cores, mem, disk in changes:
             skylines[node].prune(now)
             skylines[node].add(start, end, cores, mem, disk)
+
+    def add_slots(self, start: float, end: float, allocation: Allocation, sign: int,
+                  now: float) -> None:
+        """(Node by node, without a list of changes: the hot path of a booking.)"""
+        skylines = self.skylines
+        for node, count in allocation:
+            skylines[node].prune(now)
+            skylines[node].add(start, end, sign * count, 0.0, 0.0)
 
     def regroup(self, now: float) -> None:
         """Nothing to merge (steps that ended are dropped as their node is booked)."""

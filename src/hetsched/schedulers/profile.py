@@ -99,9 +99,9 @@ class Profile:
         if job.job_memory_mb or job.job_disk_mb:
             changes = [(node, sign * count, sign * memory, sign * disk)
                        for (node, count), memory, disk in footprint(job, allocation)]
+            self.groups.add(start, end, changes, now)
         else:  # its slots alone (conservative's hottest path: no footprint() call)
-            changes = [(node, sign * count, 0.0, 0.0) for node, count in allocation]
-        self.groups.add(start, end, changes, now)
+            self.groups.add_slots(start, end, allocation, sign, now)
         if len(nodes) > 1:
             self.total.prune(now)
             self.total.add(start, end, sign * job.ntasks, 0.0, 0.0)
@@ -150,41 +150,42 @@ class Profile:
         skylines: list[Skyline] = groups.skylines  # type: ignore[assignment]
         need_mem = share(job.job_memory_mb, tasks, tasks)
         need_disk = share(job.job_disk_mb, tasks, tasks)
-        best, first = hi, []  # (group, -1) or (group, home): what fits first
+        # what fits first: home on its own (at_home), the groups (first)
+        best, first, at_home = hi, [], False
         own = groups.of[home] if home >= 0 else -1
         if home >= 0 and slots[home] >= tasks:  # its own booking leaves it its cores
             t = skylines[own].first_fit(tasks, need_mem, durations[home], lo, hi, now, booked,
                                         need_disk)
             if t is not None:
-                best, first = t, [(own, home)]
+                best, at_home = t, True
         alone = own >= 0 and groups.sizes[own] == 1  # no other node in home's group
         ordered = order is not None and len(self.nodes) <= SCAN_NODES
         for group, node in groups.firsts(order.tolist() if ordered else None):  # type: ignore[union-attr]
             if slots[node] < tasks or (alone and group == own):
                 continue
-            bound = best if not first else math.nextafter(best, math.inf)
+            bound = math.nextafter(best, math.inf) if first or at_home else best
             t = skylines[group].first_fit(tasks, need_mem, durations[node], lo, bound, now,
                                           math.inf, need_disk)
             if t is None:
                 continue
-            if t < best or not first:
-                best, first = t, [(group, -1)]
+            if t < best:  # (nothing found yet: best is hi, and t before it)
+                best, first, at_home = t, [group], False
             else:
-                first.append((group, -1))
+                first.append(group)
             if ordered and best <= lo and group != own:
                 break
-        if not first:
+        if not first and not at_home:
             return None
-        if key is not None and len(first) == 1:  # one node fits first: preferred anyway
-            group, part = first[0]
-            if part >= 0 or (group != own and groups.sizes[group] == 1):
-                return best, ((part if part >= 0 else groups.one(group), tasks),)
-        fit = np.zeros(len(groups.skylines), dtype=bool)
-        for group, part in first:
-            fit[group] = fit[group] or part < 0
+        if key is not None and len(first) + at_home == 1:  # one node fits first: preferred
+            if at_home:
+                return best, ((home, tasks),)
+            if first[0] != own and groups.sizes[first[0]] == 1:
+                return best, ((groups.one(first[0]), tasks),)
+        fit = np.zeros(len(skylines), dtype=bool)
+        fit[first] = True
         fit = fit[groups.ids]
         if home >= 0:
-            fit[home] = (own, home) in first
+            fit[home] = at_home
         return best, ((choose_node(fit, key, rng, order), tasks),)
 
     def _earliest_many_nodes(self, job: Job, duration: float, key: np.ndarray | None,
