@@ -5,7 +5,7 @@ prefix's span), so that growth with the job count shows (per job, and the ratio 
 
     python benchmarks/bench_conservative.py [--jobs 3000,25326] [--repeat-trace 2] [--repeat 1]
 
-The full 25,326 jobs take minutes today (issue 28's target: 10 s); ``--jobs 3000`` is a quick
+The full 25,326 jobs take 1.5 minutes today (issue 28's target: 10 s); ``--jobs 3000`` is a quick
 look.
 """
 
