@@ -9,13 +9,15 @@ or a true run time (``RunningJob.end``, ``Share.remaining``, ``SpeedModel.run_ti
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections.abc import Mapping, Sequence
 from itertools import islice
 
 import numpy as np
 from gymnasium import spaces
 
 from hetsched.platform.model import Platform
+from hetsched.sim.state import RunningJob
 from hetsched.sim.view import ClusterView
 from hetsched.workload.model import Job
 
@@ -53,6 +55,8 @@ class Observer:
         self.nodes[1] = (arrays.speed / 1e9).astype(np.float32)
         self.nodes[2] = np.asarray(arrays.full_power_w).astype(np.float32)
         self.jobs = np.zeros((visible, len(JOB_FIELDS)))
+        self.shown = visible  # rows of ``jobs`` that may hold a job (the rest are zero)
+        self.load = NodeLoad(len(platform.nodes))
         self._workload: Sequence[Job] = ()
         self._table = np.zeros((0, len(JOB_FIELDS)))
 
@@ -65,20 +69,16 @@ class Observer:
             self._rows(workload).take(shown, axis=0, out=jobs[:count])
             waited = jobs[:count, -1]
             waited += now  # the table holds -submit: now - submit, exactly
-        jobs[count:] = 0.0
-        np.maximum(view.free_slots, 0, out=nodes[0])
-        running, until = [0] * nodes.shape[1], [now] * nodes.shape[1]
-        for run in view.running.values():
-            end = run.est_end
-            for node, _ in run.allocation:
-                running[node] += 1
-                if end > until[node]:
-                    until[node] = end
-        nodes[3:] = running, until
-        out = nodes.T.astype(np.float32, order="C")
-        to_free = out[:, 4]
-        to_free -= now
-        return {"jobs": jobs.astype(np.float32), "nodes": out}
+        if count < self.shown:
+            jobs[count:self.shown] = 0.0
+        self.shown = count
+        free = nodes[0]
+        free[:] = view.free_slots
+        np.maximum(free, 0.0, out=free)  # (on floats: a mixed-type ufunc costs 3 times more)
+        self.load.update(view.running)
+        nodes[3] = self.load.counts
+        nodes[4] = self.load.to_free(now)
+        return {"jobs": jobs.astype(np.float32), "nodes": nodes.T.astype(np.float32, order="C")}
 
     def _rows(self, workload: Sequence[Job]) -> np.ndarray:
         """Every job's row, its last column minus the submission time."""
@@ -88,3 +88,52 @@ class Observer:
                                      job.mem_bw_gbs, -job.submit) for job in workload],
                                    dtype=float).reshape(len(workload), len(JOB_FIELDS))
         return self._table
+
+
+class NodeLoad:
+    """Per node, the running jobs and the latest of their estimated ends, kept up to date
+    from one observation to the next by what changed in the running set (a job or two per
+    step, where walking every running job's allocation cost a third of an observation)."""
+
+    def __init__(self, nodes: int) -> None:
+        self.counts = [0.0] * nodes  # (floats: copied into a float array as they are)
+        self.latest = [-math.inf] * nodes
+        self.ends: list[dict[int, float]] = [{} for _ in range(nodes)]  # by job index
+        self.known: dict[int, RunningJob] = {}  # the running set last seen, by job index
+
+    def update(self, running: Mapping[int, RunningJob]) -> None:
+        """Catch up with ``running``: a run object not seen before (new, or replaced, as a
+        rate change or another episode's run does) is added, one no longer there removed."""
+        known = self.known
+        for index in known.keys() - running.keys():
+            self._remove(known.pop(index))
+        for index in running.keys() - known.keys():
+            self._add(run := running[index])
+            known[index] = run
+        if known.items() != running.items():  # (rare: a run object replaced under its index)
+            for index in [i for i, run in known.items() if running[i] is not run]:
+                self._remove(known[index])
+                self._add(run := running[index])
+                known[index] = run
+
+    def _add(self, run: RunningJob) -> None:
+        counts, latest, ends = self.counts, self.latest, self.ends
+        index, end = run.job.index, run.est_end
+        for node, _ in run.allocation:
+            counts[node] += 1.0
+            ends[node][index] = end
+            if end > latest[node]:
+                latest[node] = end
+
+    def _remove(self, run: RunningJob) -> None:
+        counts, latest, ends = self.counts, self.latest, self.ends
+        index, end = run.job.index, run.est_end
+        for node, _ in run.allocation:
+            counts[node] -= 1.0
+            del ends[node][index]
+            if end >= latest[node]:
+                latest[node] = max(ends[node].values(), default=-math.inf)
+
+    def to_free(self, now: float) -> list[float]:
+        """Each node's estimated time until free from ``now`` (s; 0 past the latest end)."""
+        return [end - now if end > now else 0.0 for end in self.latest]
