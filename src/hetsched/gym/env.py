@@ -78,7 +78,7 @@ class ClusterEnv(gymnasium.Env):
         nodes = len(self.platform.nodes)
         self.action_space = spaces.Discrete(PolicyDriver.size if actions == "policy"
                                             else self.options.visible * nodes + 1)
-        self.observation_space = observation_space(self.options.visible, nodes)
+        self.observation_space = observation_space(self.options.visible, self.platform)
         self.observe = Observer(self.platform, self.options.visible)
         self._base: Simulation | None = None  # a trace's run before its start, forked per episode
         self.sim: Simulation | None = None

@@ -33,10 +33,24 @@ JOB_FIELDS = ("valid", "requested_time", "tasks", "nodes", "memory_mb", "mem_bw_
 NODE_FIELDS = ("free_cores", "speed_gops", "power_w", "running_jobs", "time_to_free")
 
 
-def observation_space(visible: int, nodes: int) -> spaces.Dict:
+#: The bound of a column with none of its own: float32's largest value (an infinite bound
+#: makes gymnasium's ``check_env`` warn; no time or amount here comes near it).
+UNBOUNDED = float(np.finfo(np.float32).max)
+
+
+def observation_space(visible: int, platform: Platform) -> spaces.Dict:
+    """The spaces of ``obs["jobs"]`` and ``obs["nodes"]``: nothing below 0; ``valid`` at most
+    1, a node's free cores at most its slots, its speed and power exactly its own."""
+    jobs = np.full((visible, len(JOB_FIELDS)), UNBOUNDED, dtype=np.float32)
+    jobs[:, JOB_FIELDS.index("valid")] = 1.0
+    arrays = platform.arrays
+    nodes = np.full((len(platform.nodes), len(NODE_FIELDS)), UNBOUNDED, dtype=np.float32)
+    nodes[:, 0] = arrays.slots
+    nodes[:, 1] = arrays.speed / 1e9
+    nodes[:, 2] = arrays.full_power_w
     return spaces.Dict({
-        "jobs": spaces.Box(0.0, np.inf, (visible, len(JOB_FIELDS)), np.float32),
-        "nodes": spaces.Box(0.0, np.inf, (nodes, len(NODE_FIELDS)), np.float32),
+        "jobs": spaces.Box(np.zeros_like(jobs), jobs, dtype=np.float32),
+        "nodes": spaces.Box(np.zeros_like(nodes), nodes, dtype=np.float32),
     })
 
 
