@@ -172,11 +172,11 @@ def node_load_from_scratch(env: ClusterEnv) -> np.ndarray:
 
 
 @pytest.mark.parametrize("contention", [None, "irmasim"])
-def test_the_node_load_kept_from_step_to_step_equals_one_counted_afresh(
+def test_the_node_columns_count_the_running_jobs_and_their_latest_estimated_end(
         contention: str | None) -> None:
-    """The per-node running jobs and time to free are kept up to date from what changed (a
-    run object added or gone, as a rate change replaces one); across episodes (the same job
-    indexes, other runs) and restores they equal a count over every running job."""
+    """``running_jobs`` and ``time_to_free`` of every node at every step, under contention
+    (rates change), across episodes and after a restore: the jobs running there and the
+    latest of their estimated ends from now."""
     env = ClusterEnv(contention=contention, visible=4)
     columns = [NODE_FIELDS.index("running_jobs"), NODE_FIELDS.index("time_to_free")]
     rng = np.random.default_rng(3)

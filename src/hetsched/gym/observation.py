@@ -9,15 +9,13 @@ or a true run time (``RunningJob.end``, ``Share.remaining``, ``SpeedModel.run_ti
 
 from __future__ import annotations
 
-import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from itertools import islice
 
 import numpy as np
 from gymnasium import spaces
 
 from hetsched.platform.model import Platform
-from hetsched.sim.state import RunningJob
 from hetsched.sim.view import ClusterView
 from hetsched.workload.model import Job
 
@@ -63,14 +61,12 @@ class Observer:
     def __init__(self, platform: Platform, visible: int) -> None:
         self.visible = visible
         arrays = platform.arrays
-        # transposed: one row per column, so that the running jobs' two columns are one
-        # assignment
+        # transposed: one row per column, each column's assignment contiguous
         self.nodes = np.zeros((len(NODE_FIELDS), len(platform.nodes)))
         self.nodes[1] = (arrays.speed / 1e9).astype(np.float32)
         self.nodes[2] = np.asarray(arrays.full_power_w).astype(np.float32)
         self.jobs = np.zeros((visible, len(JOB_FIELDS)))
         self.shown = visible  # rows of ``jobs`` that may hold a job (the rest are zero)
-        self.load = NodeLoad(len(platform.nodes))
         self._workload: Sequence[Job] = ()
         self._table = np.zeros((0, len(JOB_FIELDS)))
 
@@ -89,9 +85,16 @@ class Observer:
         free = nodes[0]
         free[:] = view.free_slots
         np.maximum(free, 0.0, out=free)  # (on floats: a mixed-type ufunc costs 3 times more)
-        self.load.update(view.running)
-        nodes[3] = self.load.counts
-        nodes[4] = self.load.to_free(now)
+        size = nodes.shape[1]
+        running, to_free = [0.0] * size, [0.0] * size  # (floats: copied in as they are)
+        for run in view.running.values():
+            left = run.est_end - now
+            for node, _ in run.allocation:
+                running[node] += 1.0
+                if left > to_free[node]:
+                    to_free[node] = left
+        nodes[3] = running
+        nodes[4] = to_free
         return {"jobs": jobs.astype(np.float32), "nodes": nodes.T.astype(np.float32, order="C")}
 
     def _rows(self, workload: Sequence[Job]) -> np.ndarray:
@@ -103,51 +106,3 @@ class Observer:
                                    dtype=float).reshape(len(workload), len(JOB_FIELDS))
         return self._table
 
-
-class NodeLoad:
-    """Per node, the running jobs and the latest of their estimated ends, kept up to date
-    from one observation to the next by what changed in the running set (a job or two per
-    step, where walking every running job's allocation cost a third of an observation)."""
-
-    def __init__(self, nodes: int) -> None:
-        self.counts = [0.0] * nodes  # (floats: copied into a float array as they are)
-        self.latest = [-math.inf] * nodes
-        self.ends: list[dict[int, float]] = [{} for _ in range(nodes)]  # by job index
-        self.known: dict[int, RunningJob] = {}  # the running set last seen, by job index
-
-    def update(self, running: Mapping[int, RunningJob]) -> None:
-        """Catch up with ``running``: a run object not seen before (new, or replaced, as a
-        rate change or another episode's run does) is added, one no longer there removed."""
-        known = self.known
-        for index in known.keys() - running.keys():
-            self._remove(known.pop(index))
-        for index in running.keys() - known.keys():
-            self._add(run := running[index])
-            known[index] = run
-        if known.items() != running.items():  # (rare: a run object replaced under its index)
-            for index in [i for i, run in known.items() if running[i] is not run]:
-                self._remove(known[index])
-                self._add(run := running[index])
-                known[index] = run
-
-    def _add(self, run: RunningJob) -> None:
-        counts, latest, ends = self.counts, self.latest, self.ends
-        index, end = run.job.index, run.est_end
-        for node, _ in run.allocation:
-            counts[node] += 1.0
-            ends[node][index] = end
-            if end > latest[node]:
-                latest[node] = end
-
-    def _remove(self, run: RunningJob) -> None:
-        counts, latest, ends = self.counts, self.latest, self.ends
-        index, end = run.job.index, run.est_end
-        for node, _ in run.allocation:
-            counts[node] -= 1.0
-            del ends[node][index]
-            if end >= latest[node]:
-                latest[node] = max(ends[node].values(), default=-math.inf)
-
-    def to_free(self, now: float) -> list[float]:
-        """Each node's estimated time until free from ``now`` (s; 0 past the latest end)."""
-        return [end - now if end > now else 0.0 for end in self.latest]
