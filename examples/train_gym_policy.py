@@ -184,14 +184,13 @@ def train_ppo(agent: Any, greedy: Greedy, settings: Settings
     plan = settings.plan
     deadline = time.monotonic() + 60 * plan.minutes
     validation = [validate(greedy, plan, 0)]
-    curve: list[dict[str, float]] = []
 
     def after_update() -> None:
         if agent.updates % VALIDATE_EVERY["maskable-ppo"] == 0:
-            validation.append(validate(greedy, plan, len(curve)))
+            validation.append(validate(greedy, plan, len(agent.train_env.finished)))
 
-    curve += agent.learn(lambda episodes: episodes >= plan.episodes
-                         or time.monotonic() > deadline, after_update)
+    curve = agent.learn(lambda episodes: episodes >= plan.episodes
+                        or time.monotonic() > deadline, after_update)
     for number, row in enumerate(curve):
         row["episode"] = number
     return finish(curve, validation, greedy, plan)
@@ -364,7 +363,7 @@ def figure(curve: list[dict[str, float]], validation: list[dict[str, float]],
     format_axis(bottom.xaxis, "count")
     bottom.xaxis.set_major_locator(MaxNLocator(nbins=6, integer=True))
     bottom.set_ylim(0, 1.05 * max((row["entropy_avg"] for row in curve), default=1.0))
-    top.set_title(f"{trainer} of hetsched/Cluster-v0, Lublin workloads, 20 nodes",
+    top.set_title(f"{trainer}\nhetsched/Cluster-v0, Lublin workloads, 20 nodes",
                   fontsize="medium")
     top.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small")
     fig.tight_layout()

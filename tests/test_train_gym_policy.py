@@ -25,8 +25,8 @@ TINY = ["--agent", "numpy", "--episodes", "4", "--batch", "2", "--eval-episodes"
         "--jobs", "40", "--minutes", "10"]
 
 
-@pytest.fixture(scope="module")
-def script() -> Iterator[ModuleType]:
+@pytest.fixture(scope="module", name="script")
+def script_module() -> Iterator[ModuleType]:
     """The script as a module; its folder on the path, as when it runs (it imports
     ``gym_agent`` beside it)."""
     sys.path.insert(0, str(SCRIPT.parent))
@@ -38,8 +38,8 @@ def script() -> Iterator[ModuleType]:
         yield module
     finally:
         sys.path.remove(str(SCRIPT.parent))
-        sys.modules.pop("train_gym_policy", None)
-        sys.modules.pop("gym_agent", None)
+        for name in ("train_gym_policy", "gym_agent", "gym_ppo"):
+            sys.modules.pop(name, None)
 
 
 @pytest.fixture(scope="module")

@@ -5,11 +5,8 @@ files from the same seed."""
 
 from __future__ import annotations
 
-import csv
-import importlib.util
 import json
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 
@@ -21,37 +18,19 @@ sb3_contrib = pytest.importorskip("sb3_contrib")
 
 from support import shared  # noqa: E402
 
-SCRIPT = Path(__file__).resolve().parents[1] / "examples" / "train_gym_policy.py"
+from test_train_gym_policy import _rows, script_module  # noqa: E402, F401  (fixture "script")
+
 TINY = ["--agent", "maskable-ppo", "--episodes", "6", "--rollout-steps", "64",
         "--eval-episodes", "3", "--jobs", "40", "--minutes", "10"]
 
 
 @pytest.fixture(scope="module")
-def script() -> Iterator[ModuleType]:
-    sys.path.insert(0, str(SCRIPT.parent))
-    try:
-        spec = importlib.util.spec_from_file_location("train_gym_policy", SCRIPT)
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[spec.name] = module  # (dataclasses look their module up)
-        spec.loader.exec_module(module)
-        yield module
-    finally:
-        sys.path.remove(str(SCRIPT.parent))
-        for name in ("train_gym_policy", "gym_agent", "gym_ppo"):
-            sys.modules.pop(name, None)
-
-
-@pytest.fixture(scope="module")
 def trained(script: ModuleType, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The outputs of a tiny MaskablePPO run: 6 training episodes of 40 jobs, 3 held out."""
     shared("platforms/irmasim_lublin_20node.json")
     out = tmp_path_factory.mktemp("trained")
     assert script.main(["--out", str(out), *TINY]) == 0
     return out
-
-
-def _rows(path: Path) -> list[dict[str, str]]:
-    with path.open(newline="") as handle:
-        return list(csv.DictReader(handle))
 
 
 def test_the_run_names_its_agent_and_trains_on_fresh_workloads(trained: Path) -> None:
@@ -78,16 +57,13 @@ def test_the_run_names_its_agent_and_trains_on_fresh_workloads(trained: Path) ->
 
 def test_the_table_names_maskable_ppo_beside_the_baselines(trained: Path) -> None:
     table = (trained / "table.md").read_text()
-    assert [line.split(" | ")[0] for line in table.splitlines()[2:7]] == \
-        ["| policy", "| untrained policy", "| fcfs", "| easy", "| high_gflops"]
     assert "The policy was trained by MaskablePPO (sb3-contrib) on the job_node space." in table
     assert "The greedy policy's actions on the held-out episodes: job " in table
     assert "policy against untrained policy (what training changed)" in table
-    evaluation = _rows(trained / "evaluation.csv")
-    assert [(row["scheduler"], row["seed"]) for row in evaluation[:5]] == \
-        [("policy", "0"), ("untrained policy", "0"), ("fcfs", "0"), ("easy", "0"),
-         ("high_gflops", "0")]
-    assert len(evaluation) == 3 * 5
+    schedulers = [row["scheduler"] for row in _rows(trained / "evaluation.csv")]
+    assert schedulers == ["policy", "untrained policy", "fcfs", "easy", "high_gflops"] * 3
+    assert [line.split(" | ")[0].removeprefix("| ") for line in table.splitlines()[2:7]] == \
+        schedulers[:5]
 
 
 def test_the_greedy_policy_takes_only_allowed_work_conserving_actions(
@@ -113,3 +89,15 @@ def test_the_same_seed_gives_the_same_files(script: ModuleType, trained: Path,
     assert script.main(["--out", str(tmp_path), *TINY]) == 0
     for name in ("learning_curve.csv", "validation.csv", "evaluation.csv", "table.md"):
         assert (tmp_path / name).read_text() == (trained / name).read_text(), name
+
+
+def test_validation_during_training_counts_the_episodes_trained(
+        script: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(script.VALIDATE_EVERY, "maskable-ppo", 1)  # after every update
+    short = [*TINY, "--episodes", "4", "--eval-episodes", "1"]  # (the last --episodes counts)
+    assert script.main(["--out", str(tmp_path), *short]) == 0
+    trained = [int(row["episodes_trained"]) for row in _rows(tmp_path / "validation.csv")]
+    # an update every 64 steps, 40 starts (and some waits) per episode: validated before
+    # training, after the episodes finished by each update, and at the end
+    assert trained[0] == 0 and trained[-1] == 4 and 0 < trained[1] < 4
+    assert trained == sorted(trained)
