@@ -153,9 +153,20 @@ def write_timeseries_csv(result: SimResult, path: str | Path) -> Path:
     ``power_w`` is empty when the run has no energy (no power model)."""
     columns = timeseries_columns(result)
     rows = len(columns[TimeSeries.FIELDS[0]])
-    blocks = ([list(map(_cell, columns[name][begin:begin + BLOCK]))
-               for name in TimeSeries.FIELDS] for begin in range(0, rows, BLOCK))
+    blocks = ([_cells(columns[name][begin:begin + BLOCK]) for name in TimeSeries.FIELDS]
+              for begin in range(0, rows, BLOCK))
     return write_columns(Path(path), TimeSeries.FIELDS, blocks)
+
+
+def _cells(values: list[object]) -> list[str]:
+    """:func:`_cell` of each value; a column of plain floats or of plain ints (a time
+    series' are) without a call per value."""
+    kinds = set(map(type, values))
+    if kinds <= {float}:
+        return [repr(x) if x == x else "" for x in values]
+    if kinds <= {int}:
+        return list(map(str, values))
+    return list(map(_cell, values))
 
 
 def _cell(value: object) -> str:
