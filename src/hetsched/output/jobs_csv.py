@@ -33,7 +33,7 @@ from pathlib import Path
 import numpy as np
 
 from hetsched.metrics import JobRecords, job_records
-from hetsched.output.core_ids import core_ranges
+from hetsched.output.core_ids import replay
 from hetsched.platform.model import Platform
 from hetsched.sim.resources import Allocation
 from hetsched.sim.result import JobState, SimResult
@@ -125,7 +125,7 @@ def job_columns(result: SimResult,
         "final_state": [FINAL_STATE[JobState(state)] for state in result.state.tolist()],
         "starting_time": rec.start, "execution_time": rec.run, "finish_time": rec.end,
         "waiting_time": rec.wait, "turnaround_time": rec.response, "stretch": rec.slowdown,
-        "allocated_resources": [format_ranges(r or ()) for r in core_ranges(result)],
+        "allocated_resources": _core_cells(result),
         "consumed_energy": energy,
         "metadata": _reasons(result),
         "node": [n for n, _ in nodes], "node_type": [t for _, t in nodes],
@@ -134,6 +134,15 @@ def job_columns(result: SimResult,
         "user": job_column(jobs, "user", np.int64),
         "queue": job_column(jobs, "queue", np.int64),
     }
+
+
+def _core_cells(result: SimResult) -> list[str]:
+    """Each job's ``allocated_resources`` cell (empty if it never started), formatted as the
+    replay gives its cores (:func:`~hetsched.output.core_ids.replay`)."""
+    cells = [""] * len(result.allocation)
+    for index, ranges in replay(result):
+        cells[index] = format_ranges(ranges)
+    return cells
 
 
 def _reasons(result: SimResult) -> list[str]:
