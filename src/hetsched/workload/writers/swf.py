@@ -33,11 +33,11 @@ def write_table(table: np.ndarray, path: Path, header: Mapping[str, object]) -> 
     """Write an SWF table (one row per job, the columns of ``FIELDS``) with ``header``."""
     if table.ndim != 2 or table.shape[1] != len(FIELDS):
         raise ValueError(f"an SWF table has {len(FIELDS)} columns, got shape {table.shape}")
-    values = np.where(table == -1, -1, np.rint(table))
     with path.open("w", encoding="utf-8") as f:
         f.write("\n".join(header_lines({"Version": 2.2, **header})) + "\n")
-        for begin in range(0, len(values), _BLOCK):  # a block's text at a time
-            block = values[begin:begin + _BLOCK]
+        for begin in range(0, len(table), _BLOCK):  # a block's numbers and text at a time
+            block = table[begin:begin + _BLOCK]
+            block = np.where(block == -1, -1, np.rint(block))
             f.write("\n".join(map(" ".join, zip(*map(_cells, block.T)))) + "\n")
     return path
 
