@@ -150,8 +150,15 @@ def _core_cells(result: SimResult) -> list[str]:
     """Each job's ``allocated_resources`` cell (empty if it never started), formatted as the
     replay gives its cores (:func:`~hetsched.output.core_ids.replay`)."""
     cells = [""] * len(result.allocation)
+    one: dict[tuple[int, int], str] = {}  # a one-range cell, made once: jobs share the text
     for index, ranges in replay(result):
-        cells[index] = format_ranges(ranges)
+        if len(ranges) == 1:
+            cell = one.get(ranges[0])
+            if cell is None:
+                cell = one[ranges[0]] = format_ranges(ranges)
+        else:
+            cell = format_ranges(ranges)
+        cells[index] = cell
     return cells
 
 
@@ -177,7 +184,7 @@ def _batsim_absent(columns: dict[str, list[object] | np.ndarray],
 
 
 #: Rows formatted at once: a block's text is in memory, never the whole file's.
-BLOCK = 1 << 15
+BLOCK = 1 << 13
 
 
 def job_cell_blocks(result: SimResult, records: JobRecords | None = None,

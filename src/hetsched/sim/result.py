@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import NamedTuple
@@ -103,6 +104,14 @@ class TimeSeries:
             values.extend([row[i] for row in block] if type(block) is list
                           else block[i].tolist())
         return values
+
+    def blocks(self) -> Iterator[list[list]]:
+        """The columns of the rows (lists, :attr:`FIELDS`' order), a block at a time."""
+        for block in self._blocks.parts:
+            if type(block) is not list:
+                yield [column.tolist() for column in block]
+            elif block:
+                yield [list(column) for column in zip(*block)]
 
     time = property(lambda self: self.column("time"))
     queued = property(lambda self: self.column("queued"))
