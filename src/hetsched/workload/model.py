@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import MISSING, dataclass, field, fields, replace
+from functools import cached_property
 from operator import attrgetter
 
 import numpy as np
@@ -211,18 +212,22 @@ class Workload:
     skipped: tuple[SkippedRecord, ...] = ()
     metadata: dict[str, object] = field(default_factory=dict, compare=False)
     notes: tuple[str, ...] = field(default=(), compare=False)
-    by_id: dict[str, Job] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        ordered = sorted(self.jobs, key=lambda j: j.submit)
+        ordered = sorted(self.jobs, key=attrgetter("submit"))
         jobs = tuple(j if j.index == i else replace(j, index=i) for i, j in enumerate(ordered))
         object.__setattr__(self, "jobs", jobs)
-        object.__setattr__(self, "by_id", {j.id: j for j in jobs})
-        if len(self.by_id) != len(jobs):
+        if len(set(map(attrgetter("id"), jobs))) != len(jobs):
             seen: set[str] = set()
             repeated = next(j.id for j in jobs if j.id in seen or seen.add(j.id))
             raise ValueError(f"workload '{self.name}': duplicate job id '{repeated}'")
         _check_jobs(jobs)
+
+    @cached_property
+    def by_id(self) -> dict[str, Job]:
+        """The jobs by id, made on first use (the DAG rules read it; a million jobs' dict
+        is 30 MB that a run without parents never needs)."""
+        return {job.id: job for job in self.jobs}
 
     def __len__(self) -> int:
         return len(self.jobs)
