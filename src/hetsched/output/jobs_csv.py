@@ -118,29 +118,45 @@ def job_columns(result: SimResult,
     """Every column of ``jobs.csv``, typed, one element per job in submission order: numbers as
     floats with NaN where a value does not exist (the Python API's ``jobs`` DataFrame).
     ``records``: the run's :func:`~hetsched.metrics.job_records`, if already computed."""
-    rec = records or job_records(result)
-    jobs = result.workload.jobs
-    ended = ~np.isnan(result.end)  # finished or killed
-    energy = (np.where(ended, result.job_energy_j, np.nan) if result.has_energy
+    return _columns(result, records or job_records(result), _whole_columns(result),
+                    slice(None))
+
+
+def _whole_columns(result: SimResult) -> dict[str, list[object] | np.ndarray]:
+    """The columns made for the whole run at once (a replay, a walk of the requeued jobs or
+    of the reasons), which :func:`_columns` slices."""
+    return {"allocated_resources": _core_cells(result), "metadata": _reasons(result),
+            "attempts": result.attempts, "first_start": result.first_start}
+
+
+def _columns(result: SimResult, rec: JobRecords, whole: dict[str, list[object] | np.ndarray],
+             rows: slice) -> dict[str, list[object] | np.ndarray]:
+    """The columns of :func:`job_columns` for the jobs ``rows`` (a block of the file's, so
+    that a million jobs' columns are never all in memory), ``whole``'s sliced."""
+    jobs = result.workload.jobs[rows]
+    ended = ~np.isnan(result.end[rows])  # finished or killed
+    energy = (np.where(ended, result.job_energy_j[rows], np.nan) if result.has_energy
               else np.full(len(jobs), np.nan))
     cells = _NodeCells(result.platform)
-    nodes = [cells(allocation) for allocation in result.allocation]
+    nodes = [cells(allocation) for allocation in result.allocation[rows]]
     return {
         "job_id": list(map(attrgetter("id"), jobs)),
         "workload_name": [result.workload.name] * len(jobs),
-        "profile": list(map(attrgetter("profile"), jobs)), "submission_time": rec.submit,
+        "profile": list(map(attrgetter("profile"), jobs)), "submission_time": rec.submit[rows],
         "requested_number_of_resources": job_column(jobs, "ntasks", np.int64),
         "requested_time": job_column(jobs, "req_time"),
-        "success": rec.finished.astype(np.int64),
-        "final_state": list(map(_FINAL_STATES.__getitem__, result.state.tolist())),
-        "starting_time": rec.start, "execution_time": rec.run, "finish_time": rec.end,
-        "waiting_time": rec.wait, "turnaround_time": rec.response, "stretch": rec.slowdown,
-        "allocated_resources": _core_cells(result),
+        "success": rec.finished[rows].astype(np.int64),
+        "final_state": list(map(_FINAL_STATES.__getitem__, result.state[rows].tolist())),
+        "starting_time": rec.start[rows], "execution_time": rec.run[rows],
+        "finish_time": rec.end[rows], "waiting_time": rec.wait[rows],
+        "turnaround_time": rec.response[rows], "stretch": rec.slowdown[rows],
+        "allocated_resources": whole["allocated_resources"][rows],
         "consumed_energy": energy,
-        "metadata": _reasons(result),
+        "metadata": whole["metadata"][rows],
         "node": [n for n, _ in nodes], "node_type": [t for _, t in nodes],
-        "bounded_slowdown": rec.bounded_slowdown, "het_slowdown": rec.het_slowdown,
-        "cost": rec.cost, "attempts": result.attempts, "first_start": result.first_start,
+        "bounded_slowdown": rec.bounded_slowdown[rows], "het_slowdown": rec.het_slowdown[rows],
+        "cost": rec.cost[rows], "attempts": whole["attempts"][rows],
+        "first_start": whole["first_start"][rows],
         "user": job_column(jobs, "user", np.int64),
         "queue": job_column(jobs, "queue", np.int64),
     }
@@ -191,12 +207,11 @@ def job_cell_blocks(result: SimResult, records: JobRecords | None = None,
                     size: int = BLOCK) -> Iterator[list[list[str]]]:
     """The cells of ``jobs.csv``'s data rows as the csv module would write them before
     quoting, ``size`` rows at a time, column by column (the order of :data:`COLUMNS`)."""
-    columns = job_columns(result, records)
-    absent = _batsim_absent(columns, result.has_energy)
+    rec, whole = records or job_records(result), _whole_columns(result)
     for begin in range(0, len(result.workload.jobs), size):
-        rows = slice(begin, begin + size)
-        yield [_cells(columns[name][rows], absent[name][rows] if name in absent else None)
-               for name in COLUMNS]
+        columns = _columns(result, rec, whole, slice(begin, begin + size))
+        absent = _batsim_absent(columns, result.has_energy)
+        yield [_cells(columns[name], absent.get(name)) for name in COLUMNS]
 
 
 def _cells(values: list[object] | np.ndarray, absent: np.ndarray | None) -> list[str]:
