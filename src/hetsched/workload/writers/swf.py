@@ -106,7 +106,7 @@ def plain_numbers(texts: list[str], limit: int = MAX_JOB_NUMBER) -> list[int] | 
     if not (all(map(str.isascii, texts)) and all(map(str.isdigit, texts))):
         return None
     numbers = list(map(int, texts))
-    if list(map(str, numbers)) != texts or max(numbers, default=0) > limit:
+    if not all(map(str.__eq__, map(str, numbers), texts)) or max(numbers, default=0) > limit:
         return None
     return numbers
 
