@@ -259,11 +259,10 @@ def _check_jobs(jobs: tuple[Job, ...]) -> None:
     for begin in range(0, len(jobs), _CHECKED):
         block = jobs[begin:begin + _CHECKED]
         values = np.array(list(map(numbers, block)))
-        if values.dtype.kind not in "biuf":  # not all numbers: each job says which is not
-            unclear = range(len(block))
+        walltime = np.array([1.0 if w is None else w for w in map(attrgetter("walltime"), block)])
+        if values.dtype.kind not in "biuf" or walltime.dtype.kind not in "biuf":
+            unclear = range(len(block))  # not all numbers: each job says which is not
         else:
-            walltime = np.array([1.0 if w is None else w
-                                 for w in map(attrgetter("walltime"), block)], float)
             sd = values[:, len(_FINITE) - 1]
             clear = (np.isfinite(values).all(axis=1) & (sd >= 0) & (sd < 1)
                      & (values[:, -1] == 0) & (walltime > 0) & (walltime < math.inf)
