@@ -68,7 +68,10 @@ def fmt_float(value: float) -> str:
 
 def float_cells(column: np.ndarray) -> list[str]:
     """:func:`fmt_float` of every element (vectorised for speed)."""
-    return [repr(x) if x == x else "" for x in column.astype(float).tolist()]
+    values = column.astype(float)
+    if not np.isnan(values).any():  # no test per value
+        return list(map(repr, values.tolist()))
+    return [repr(x) if x == x else "" for x in values.tolist()]
 
 
 #: Batsim's cell for a time or energy a job does not have (it did not start, or not finish).
