@@ -9,7 +9,7 @@ reading the file back on the same platform gives the same jobs up to the roundin
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -33,17 +33,23 @@ def write_table(table: np.ndarray, path: Path, header: Mapping[str, object]) -> 
     """Write an SWF table (one row per job, the columns of ``FIELDS``) with ``header``."""
     if table.ndim != 2 or table.shape[1] != len(FIELDS):
         raise ValueError(f"an SWF table has {len(FIELDS)} columns, got shape {table.shape}")
+    return write_blocks((table[begin:begin + BLOCK] for begin in range(0, len(table), BLOCK)),
+                        path, header)
+
+
+def write_blocks(blocks: Iterable[np.ndarray], path: Path, header: Mapping[str, object]) -> Path:
+    """Write an SWF table given a block of rows at a time (a million jobs' table need never
+    be whole in memory) with ``header``."""
     with path.open("w", encoding="utf-8") as f:
         f.write("\n".join(header_lines({"Version": 2.2, **header})) + "\n")
-        for begin in range(0, len(table), _BLOCK):  # a block's numbers and text at a time
-            block = table[begin:begin + _BLOCK]
+        for block in blocks:  # a block's numbers and text at a time
             block = np.where(block == -1, -1, np.rint(block))
             f.write("\n".join(map(" ".join, zip(*map(_cells, block.T)))) + "\n")
     return path
 
 
 #: Rows written at once.
-_BLOCK = 1 << 15
+BLOCK = 1 << 15
 
 
 def _cells(column: np.ndarray) -> list[str]:
@@ -66,14 +72,18 @@ def workload_table(workload: Workload, reference_speed: float) -> np.ndarray:
     return table
 
 
-def job_table(workload: Workload) -> np.ndarray:
+def job_table(workload: Workload, rows: slice = slice(None),
+              numbers: Sequence[int] | np.ndarray | None = None) -> np.ndarray:
     """An SWF table of what ``workload``'s jobs ask for (number, submit time, processors,
     requested time and memory per processor, user, queue and partition); every other field unknown
     (-1). Job numbers are
-    the ids when every id is a whole number, else positions from 1."""
-    jobs = workload.jobs
+    the ids when every id is a whole number, else positions from 1. ``rows``: only those
+    jobs' rows (``numbers``: every job's number, if already known)."""
+    if numbers is None:
+        numbers = job_numbers([j.id for j in workload.jobs])
+    jobs = workload.jobs[rows]
     table = np.full((len(jobs), len(FIELDS)), -1.0)
-    table[:, COL["job_number"]] = job_numbers([j.id for j in jobs])
+    table[:, COL["job_number"]] = numbers[rows]
     for column, name in (("submit_time", "submit"), ("requested_processors", "ntasks"),
                          ("requested_time", "req_time"), ("queue", "queue"),
                          ("partition", "partition"), ("user_id", "user")):
