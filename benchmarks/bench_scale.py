@@ -145,7 +145,7 @@ def main() -> None:
             "—" if None in values.values() else f"{values['now'] / values['before']:.2f}"]
         rows.append((case, figure, target, *cells, *ratio))
 
-    for jobs in (int(n) for n in args.kit_jobs.split(",")):
+    for jobs in (int(n) for n in args.kit_jobs.split(",") if n):
         figures = {v: in_process(src, "conservative", [str(jobs)], args.limit)
                    for v, src in versions.items()}
         seconds = {v: None if f is None else f["seconds"] for v, f in figures.items()}
@@ -153,7 +153,7 @@ def main() -> None:
             "<= 10" if jobs == 25_326 else "linear", seconds, ".2f")
         row("", "ms per job", "flat", {v: None if s is None else 1e3 * s / jobs
                                        for v, s in seconds.items()}, ".2f")
-    for jobs in (int(n) for n in args.lublin_jobs.split(",")):
+    for jobs in (int(n) for n in args.lublin_jobs.split(",") if n):
         trace = lublin_trace(args.traces, jobs)
         for scheduler in args.schedulers.split(","):
             figures = {v: in_process(src, "process", [str(trace), scheduler])
