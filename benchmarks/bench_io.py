@@ -94,17 +94,19 @@ def main() -> None:
     sys.path.insert(0, str(ROOT / "benchmarks"))
     from benchtools import print_table
 
-    whole = [("trace", "process s", "process CPU s", "simulation s", "ratio", "peak RSS MB")]
+    whole = [("trace", "process s", "process CPU s", "simulation s", "ratio", "CPU ratio",
+              "peak RSS MB")]
     staged = [("trace", *(f"{s} s" for s in STAGES))]
     for trace in args.traces:
         w = whole_process(trace, args.scheduler)
-        whole.append((trace.name, f"{w['process']:.2f}", f"{w['cpu']:.2f}",
-                      f"{w['simulation']:.2f}",
-                      f"{w['process'] / w['simulation']:.2f}", f"{w['rss_mb']:.0f}"))
         s = stages(trace, args.scheduler)
+        whole.append((trace.name, f"{w['process']:.2f}", f"{w['cpu']:.2f}",
+                      f"{w['simulation']:.2f}", f"{w['process'] / w['simulation']:.2f}",
+                      f"{w['cpu'] / s['simulate']:.2f}", f"{w['rss_mb']:.0f}"))
         staged.append((trace.name, *(f"{s[name]:.2f}" for name in STAGES)))
     print(f"hetsched run -s {args.scheduler} on {PLATFORM.name}, whole process "
-          "(wall s; ratio: process / simulation):")
+          "(wall s; ratio: process / simulation; CPU ratio: the process's CPU time / the "
+          "simulate stage's, which a loaded machine inflates less):")
     print_table(whole)
     print("\nstages (CPU s, one process per trace):")
     print_table(staged)

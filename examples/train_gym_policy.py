@@ -3,18 +3,21 @@ high_gflops on held-out episodes (docs/gym.md, "Training a policy").
 
     python examples/train_gym_policy.py --minutes 3 --out train-run
 
-The agent (``gym_agent.py``, numpy only): a linear softmax policy over the **masked** actions
-of the ``policy`` space (IRMaSim's 56 (job selection, node selection) pairs and "wait"), on
-features of the observation, trained by REINFORCE with a leave-one-out baseline over groups of
-episodes of one workload. It trains on generated Lublin workloads (a new seeded draw per
-group) on IRMaSim's 20-node platform, is played greedily on validation episodes as it learns,
-then on held-out episodes, where the baselines run through ``hetsched.simulate`` on the same
-workloads, platform and seeds.
+Two agents, both over the **masked** actions of the ``policy`` space (IRMaSim's 56 (job
+selection, node selection) pairs and "wait"): ``--agent maskable-ppo``, sb3-contrib's
+MaskablePPO (``gym_ppo.py``; the ``rl`` extra), and ``--agent numpy`` (``gym_agent.py``,
+numpy only), a linear softmax policy on features of the observation, trained by REINFORCE with
+a leave-one-out baseline over groups of episodes of one workload; ``auto`` (the default) is
+MaskablePPO when sb3-contrib imports. The agent trains on generated Lublin workloads (a new
+seeded draw per episode, or per group) on IRMaSim's 20-node platform, is played greedily on
+validation episodes as it learns, then on held-out episodes, where the baselines run through
+``hetsched.simulate`` on the same workloads, platform and seeds.
 
 Writes to ``--out``: ``learning_curve.csv`` (a row per training episode) and ``.png``,
 ``validation.csv`` (the greedy policy as training goes on), ``evaluation.csv`` (a row per
 scheduler and held-out episode), ``table.md`` (the comparison, also printed), ``policy.npz``
-(the weights) and ``run.json`` (the settings, every seed, the episodes trained). Training stops
+(the numpy agent's weights) or ``policy.zip`` (MaskablePPO's model) and ``run.json`` (the
+agent, the settings, every seed, the episodes trained). Training stops
 after ``--episodes`` or ``--minutes``, whichever comes first; the same ``--episodes``
 (``run.json`` records how many the minutes allowed) and ``--seed`` give the same files.
 """
@@ -26,13 +29,14 @@ import json
 import sys
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 from gym_agent import Agent, Episode, Learning, play
+from gym_ppo import PPOLearning, available
 
 ROOT = Path(__file__).resolve().parents[1]
 #: IRMaSim's 20-node platform (the project's shared data): its Lublin workloads' platform.
@@ -48,10 +52,15 @@ METRICS = ("mean_bounded_slowdown", "makespan", "mean_wait", "energy_j")
 #: 500,000 + i, training workloads (seed + 1) · 10⁶ + i (fewer than 10⁶).
 VALIDATION_SEED_BASE = 500_000
 TRAIN_SEED_BASE = 1_000_000
-#: The greedy policy is played on this many validation episodes every ``VALIDATE_EVERY``
-#: updates, and at the end.
+#: The greedy policy is played on this many validation episodes before training, every
+#: ``VALIDATE_EVERY[agent]`` updates (every 800 training episodes of the numpy agent, about
+#: 100 of MaskablePPO's), and at the end.
 VALIDATION_EPISODES = 20
-VALIDATE_EVERY = 50
+VALIDATE_EVERY = {"numpy": 50, "maskable-ppo": 20}
+#: The agents, by ``--agent``: what the table and the figure call them.
+AGENTS = {"numpy": "REINFORCE (numpy)", "maskable-ppo": "MaskablePPO (sb3-contrib)"}
+#: The action spaces each agent plays (``--actions``), its default first.
+SPACES = {"numpy": ("policy",), "maskable-ppo": ("job_node", "policy")}
 #: Training episodes in the learning curve's moving average.
 WINDOW = 100
 CURVE_COLUMNS = ("episode", "seed", "steps", "return", "mean_bounded_slowdown", "entropy",
@@ -106,8 +115,14 @@ class Settings:
     out: Path
     plan: Plan = Plan()
     episodes: Episodes = Episodes()
-    learning: Learning = Learning()
+    learning: Learning | PPOLearning = Learning()
     baselines: tuple[str, ...] = BASELINES
+    agent: str = "numpy"
+    actions: str = "policy"
+
+    def trainer(self) -> str:
+        """The agent and its action space, as the table and the figure name them."""
+        return f"{AGENTS[self.agent]} on the {self.actions} space"
 
 
 # ---- training and evaluation -----------------------------------------------------------------
@@ -118,19 +133,32 @@ def make_env(settings: Settings) -> Any:
 
     episodes = settings.episodes
     return gymnasium.make("hetsched/Cluster-v0", platform=episodes.platform,
-                          workload=episodes.workload(), actions="policy",
+                          workload=episodes.workload(), actions=settings.actions,
                           visible=episodes.visible, reward="slowdown")
+
+
+#: A policy played greedily on an episode: seed → the run's summary metrics, the actions.
+Greedy = Callable[[int], tuple[dict[str, Any], list[int]]]
+
+
+def numpy_greedy(env: Any, agent: Agent) -> Greedy:
+    def greedy(seed: int) -> tuple[dict[str, Any], list[int]]:
+        episode = play(env, agent, seed, None)
+        return episode.summary, episode.actions
+    return greedy
 
 
 def train(env: Any, agent: Agent, settings: Settings
           ) -> tuple[list[dict[str, float]], list[dict[str, float]]]:
-    """The learning curve (a row per training episode, :data:`CURVE_COLUMNS`) and the greedy
-    policy's mean bounded slowdown on the validation episodes as training goes on."""
+    """The numpy agent's learning curve (a row per training episode, :data:`CURVE_COLUMNS`)
+    and the greedy policy's mean bounded slowdown on the validation episodes as training goes
+    on."""
     plan = settings.plan
     rng = np.random.default_rng(plan.seed)
     deadline = time.monotonic() + 60 * plan.minutes
     curve: list[dict[str, float]] = []
-    validation = [validate(env, agent, plan, 0)]
+    greedy = numpy_greedy(env, agent)
+    validation = [validate(greedy, plan, 0)]
     batch: list[Episode] = []
     for number, seed in enumerate(plan.train_seeds(settings.learning.batch)):
         if time.monotonic() > deadline:
@@ -144,10 +172,36 @@ def train(env: Any, agent: Agent, settings: Settings
         if len(batch) == settings.learning.batch:
             agent.update(batch)
             batch = []
-            if agent.updates % VALIDATE_EVERY == 0:
-                validation.append(validate(env, agent, plan, len(curve)))
+            if agent.updates % VALIDATE_EVERY["numpy"] == 0:
+                validation.append(validate(greedy, plan, len(curve)))
+    return finish(curve, validation, greedy, plan)
+
+
+def train_ppo(agent: Any, greedy: Greedy, settings: Settings
+              ) -> tuple[list[dict[str, float]], list[dict[str, float]]]:
+    """:func:`train` for MaskablePPO (``gym_ppo.PPOAgent``), which trains on an environment of
+    its own, one workload per training episode; ``greedy`` plays it for validation."""
+    plan = settings.plan
+    deadline = time.monotonic() + 60 * plan.minutes
+    validation = [validate(greedy, plan, 0)]
+
+    def after_update() -> None:
+        if agent.updates % VALIDATE_EVERY["maskable-ppo"] == 0:
+            validation.append(validate(greedy, plan, len(agent.train_env.finished)))
+
+    curve = agent.learn(lambda episodes: episodes >= plan.episodes
+                        or time.monotonic() > deadline, after_update)
+    for number, row in enumerate(curve):
+        row["episode"] = number
+    return finish(curve, validation, greedy, plan)
+
+
+def finish(curve: list[dict[str, float]], validation: list[dict[str, float]],
+           greedy: Greedy, plan: Plan
+           ) -> tuple[list[dict[str, float]], list[dict[str, float]]]:
+    """The curve with its moving averages, and the validation with the trained policy's."""
     if validation[-1]["episodes_trained"] != len(curve):
-        validation.append(validate(env, agent, plan, len(curve)))
+        validation.append(validate(greedy, plan, len(curve)))
     for column in ("mean_bounded_slowdown", "entropy"):
         averages = moving_average([row[column] for row in curve], WINDOW)
         for row, average in zip(curve, averages):
@@ -155,10 +209,9 @@ def train(env: Any, agent: Agent, settings: Settings
     return curve, validation
 
 
-def validate(env: Any, agent: Agent, plan: Plan, trained: int) -> dict[str, float]:
+def validate(greedy: Greedy, plan: Plan, trained: int) -> dict[str, float]:
     """The greedy policy's mean bounded slowdown, averaged over the validation episodes."""
-    slowdowns = [play(env, agent, seed, None).summary["mean_bounded_slowdown"]
-                 for seed in plan.validation_seeds()]
+    slowdowns = [greedy(seed)[0]["mean_bounded_slowdown"] for seed in plan.validation_seeds()]
     return {"episodes_trained": trained, "mean_bounded_slowdown": float(np.mean(slowdowns))}
 
 
@@ -170,21 +223,21 @@ def moving_average(values: Sequence[float], window: int) -> np.ndarray:
     return (sums[ends] - sums[starts]) / (ends - starts)
 
 
-def evaluate(env: Any, agent: Agent, settings: Settings
-             ) -> tuple[list[dict[str, Any]], Counter[int]]:
-    """Per held-out seed: the greedy policy's episode, the untrained policy's, and each
-    baseline run by ``hetsched.simulate`` on that episode's workload, platform and seed; and
-    how often the greedy policy took each action."""
+def evaluate(env: Any, trained: Greedy, untrained: Greedy, settings: Settings
+             ) -> tuple[list[dict[str, Any]], Counter[str]]:
+    """Per held-out seed: the greedy policy's episode (played on ``env``), the untrained
+    policy's, and each baseline run by ``hetsched.simulate`` on that episode's workload,
+    platform and seed; and how often the greedy policy took each action."""
     import hetsched
 
-    untrained = Agent(settings.learning)
+    names = action_names(env, settings.actions)
     rows, choices = [], Counter()
     for seed in settings.plan.eval_seeds():
-        episode = play(env, agent, seed, None)
-        choices.update(episode.actions)
+        summary, actions = trained(seed)
+        choices.update(names[action] for action in actions)
         workload = env.unwrapped.sim.workload
-        rows.append(_row(AGENT, seed, episode.summary))
-        rows.append(_row(UNTRAINED, seed, play(env, untrained, seed, None).summary))
+        rows.append(_row(AGENT, seed, summary))
+        rows.append(_row(UNTRAINED, seed, untrained(seed)[0]))
         for name in settings.baselines:
             run = hetsched.simulate(env.unwrapped.platform, workload, name, seed=seed,
                                     timeseries=False)
@@ -197,11 +250,11 @@ def _row(scheduler: str, seed: int, summary: dict[str, Any]) -> dict[str, Any]:
 
 
 # ---- the outputs -----------------------------------------------------------------------------
-def table(rows: list[dict[str, Any]], choices: Counter[int], seed: int) -> str:
+def table(rows: list[dict[str, Any]], choices: Counter[str], seed: int, trainer: str) -> str:
     """The comparison as Markdown: mean ± std and median per scheduler and metric over the
-    held-out episodes, the greedy policy's most frequent actions, then its paired changes
-    against the baseline with the lowest mean of the reward's metric and against the
-    untrained policy (``hetsched.report.paired``)."""
+    held-out episodes, the agent that trained the policy, the greedy policy's most frequent
+    actions, then its paired changes against the baseline with the lowest mean of the
+    reward's metric and against the untrained policy (``hetsched.report.paired``)."""
     import pandas
 
     from hetsched.metrics.catalogue import METRICS as CATALOGUE
@@ -218,7 +271,8 @@ def table(rows: list[dict[str, Any]], choices: Counter[int], seed: int) -> str:
                  f"(median {metric.format(values[metric.key].median())})"
                  for metric in declared]
         lines.append(f"| {name} | {' | '.join(cells)} |")
-    lines += ["", f"The greedy {AGENT}'s actions on the held-out episodes: "
+    lines += ["", f"The {AGENT} was trained by {trainer}.",
+              "", f"The greedy {AGENT}'s actions on the held-out episodes: "
               f"{action_shares(choices)}."]
     baselines = frame[~frame["scheduler"].isin([AGENT, UNTRAINED])]
     best = str(baselines.groupby("scheduler")[METRICS[0]].mean().idxmin())
@@ -249,19 +303,28 @@ def paired_rows(frame: Any, baseline: str, seed: int) -> list[str]:
     return lines
 
 
-def action_shares(choices: Counter[int], most: int = 3) -> str:
-    """The ``most`` frequent actions with their shares of all (``smallest × high_gflops
-    97.5 %, …``)."""
+def action_names(env: Any, actions: str) -> list[str]:
+    """Each action's name, "wait" last: ``smallest × high_gflops`` (``policy``), ``job 0 ×
+    node-name`` (``job_node``: the visible job, the node)."""
     from hetsched.gym import PAIRS
 
-    names = [f"{job} × {node}" for job, node in PAIRS] + ["wait"]
+    if actions == "policy":
+        return [f"{job} × {node}" for job, node in PAIRS] + ["wait"]
+    nodes = [node.name for node in env.unwrapped.platform.nodes]
+    jobs = (env.action_space.n - 1) // len(nodes)
+    return [f"job {job} × {node}" for job in range(jobs) for node in nodes] + ["wait"]
+
+
+def action_shares(choices: Counter[str], most: int = 3) -> str:
+    """The ``most`` frequent actions with their shares of all (``smallest × high_gflops
+    97.5 %, …``)."""
     total = sum(choices.values())
-    shares = [f"{names[action]} {count / total:.1%}" for action, count in choices.most_common(most)]
+    shares = [f"{name} {count / total:.1%}" for name, count in choices.most_common(most)]
     return ", ".join(shares) + f" (of {total:,} actions)"
 
 
 def figure(curve: list[dict[str, float]], validation: list[dict[str, float]],
-           rows: list[dict[str, Any]], path: Path) -> Path:
+           rows: list[dict[str, Any]], trainer: str, path: Path) -> Path:
     """The learning curve. Above, the mean bounded slowdown (= −the episode's return) of each
     training episode (the sampled policy: points; their moving average: line), of the greedy
     policy on the validation episodes (markers), and the held-out means (dashed). Below, the
@@ -286,10 +349,10 @@ def figure(curve: list[dict[str, float]], validation: list[dict[str, float]],
         means.setdefault(row["scheduler"], []).append(row["mean_bounded_slowdown"])
     colours = iter(("C2", "C3", "C4", "C5", "C6", "C7", "C8", "C9"))
     for name, values in means.items():
-        agent = name == AGENT  # (in the greedy markers' colour, dotted)
-        top.axhline(float(np.mean(values)), color="C1" if agent else next(colours, "0.3"),
-                    linestyle=":" if agent else "--",
-                    label=f"{name}{' (greedy)' if agent else ''}: mean of "
+        ours = name == AGENT  # (in the greedy markers' colour, dotted)
+        top.axhline(float(np.mean(values)), color="C1" if ours else next(colours, "0.3"),
+                    linestyle=":" if ours else "--",
+                    label=f"{name}{' (greedy)' if ours else ''}: mean of "
                           f"{len(values)} held-out episodes")
     top.set_yscale("log")
     top.set_ylabel(axis_label("mean_bounded_slowdown"))
@@ -300,8 +363,8 @@ def figure(curve: list[dict[str, float]], validation: list[dict[str, float]],
     format_axis(bottom.xaxis, "count")
     bottom.xaxis.set_major_locator(MaxNLocator(nbins=6, integer=True))
     bottom.set_ylim(0, 1.05 * max((row["entropy_avg"] for row in curve), default=1.0))
-    top.set_title("REINFORCE on hetsched/Cluster-v0 (policy space), Lublin workloads, "
-                  "20 nodes", fontsize="medium")
+    top.set_title(f"{trainer}\nhetsched/Cluster-v0, Lublin workloads, 20 nodes",
+                  fontsize="medium")
     top.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small")
     fig.tight_layout()
     return save(fig, path, "png")
@@ -324,19 +387,23 @@ def run(settings: Settings) -> str:
         create(name)
     settings.out.mkdir(parents=True, exist_ok=True)
     env = make_env(settings)
-    agent = Agent(settings.learning)
     started = time.monotonic()
-    curve, validation = train(env, agent, settings)
-    seconds = time.monotonic() - started
-    rows, choices = evaluate(env, agent, settings)
-    text = table(rows, choices, settings.plan.seed)
+    if settings.agent == "numpy":
+        agent = Agent(settings.learning)
+        curve, validation = train(env, agent, settings)
+        seconds = time.monotonic() - started
+        rows, choices = evaluate(env, numpy_greedy(env, agent),
+                                 numpy_greedy(env, Agent(settings.learning)), settings)
+        np.savez(settings.out / "policy.npz", weights=agent.weights)
+    else:
+        curve, validation, seconds, rows, choices = _maskable_ppo(env, settings, started)
+    text = table(rows, choices, settings.plan.seed, settings.trainer())
     out = settings.out
     write_csv(out / "learning_curve.csv", curve, CURVE_COLUMNS)
     write_csv(out / "validation.csv", validation, VALIDATION_COLUMNS)
     write_csv(out / "evaluation.csv", rows, ("scheduler", "seed", *METRICS))
     (out / "table.md").write_text(text)
-    figure(curve, validation, rows, out / "learning_curve.png")
-    np.savez(out / "policy.npz", weights=agent.weights)
+    figure(curve, validation, rows, settings.trainer(), out / "learning_curve.png")
     plan = settings.plan
     record = {**asdict(settings), "workload": settings.episodes.workload(),
               "episodes_trained": len(curve), "training_seconds": round(seconds, 1),
@@ -345,6 +412,23 @@ def run(settings: Settings) -> str:
               "eval_seeds": list(plan.eval_seeds())}
     (out / "run.json").write_text(json.dumps(record, indent=1, default=str) + "\n")
     return text
+
+
+def _maskable_ppo(env: Any, settings: Settings, started: float) -> tuple[Any, ...]:
+    """:func:`run`'s training and evaluation with MaskablePPO: a model trained on an
+    environment of its own, and an untrained one of the same seed, played on ``env``."""
+    from gym_ppo import PPOAgent, wrap
+
+    plan = settings.plan
+    played = wrap(env)
+    agent = PPOAgent(make_env(settings), plan.train_seeds(1), settings.learning, plan.seed)
+    curve, validation = train_ppo(agent, lambda seed: agent.greedy(played, seed), settings)
+    seconds = time.monotonic() - started
+    untrained = PPOAgent(make_env(settings), (), settings.learning, plan.seed)
+    rows, choices = evaluate(env, lambda seed: agent.greedy(played, seed),
+                             lambda seed: untrained.greedy(played, seed), settings)
+    agent.save(settings.out / "policy.zip")
+    return curve, validation, seconds, rows, choices
 
 
 # ---- the command line ------------------------------------------------------------------------
@@ -361,13 +445,23 @@ def parse(argv: Sequence[str] | None = None) -> Settings:
                         help="jobs per episode (default 200)")
     parser.add_argument("--arrival-factor", type=_positive(float), default=1.0,
                         help="the Lublin model's gaps × this (default 1)")
-    parser.add_argument("--batch", type=_at_least(2), default=Learning.batch,
-                        help=f"episodes per policy update, all of one workload (default "
-                             f"{Learning.batch})")
+    parser.add_argument("--agent", choices=("auto", *AGENTS), default="auto",
+                        help="maskable-ppo (sb3-contrib's MaskablePPO, the rl extra), numpy "
+                             "(REINFORCE), or auto (the default): maskable-ppo when "
+                             "sb3-contrib is installed, else numpy")
+    parser.add_argument("--actions", choices=SPACES["maskable-ppo"],
+                        help="the action space: job_node (maskable-ppo's default) or policy "
+                             "(the numpy agent's only one)")
+    parser.add_argument("--batch", type=_at_least(2),
+                        help=f"numpy: episodes per policy update, all of one workload "
+                             f"(default {Learning.batch})")
+    parser.add_argument("--rollout-steps", type=_at_least(2),
+                        help=f"maskable-ppo: environment steps per policy update (default "
+                             f"{PPOLearning.rollout_steps})")
     parser.add_argument("--learning-rate", type=_positive(float),
-                        default=Learning.learning_rate,
-                        help=f"Adam's step size (default {Learning.learning_rate})")
-    parser.add_argument("--gamma", type=_positive(float), default=Learning.gamma,
+                        help=f"Adam's step size (default {Learning.learning_rate} numpy, "
+                             f"{PPOLearning.learning_rate} maskable-ppo)")
+    parser.add_argument("--gamma", type=_positive(float),
                         help=f"the returns' discount per step (default {Learning.gamma})")
     parser.add_argument("--seed", type=_at_least(0), default=0,
                         help="the training's seed (default 0)")
@@ -380,13 +474,30 @@ def parse(argv: Sequence[str] | None = None) -> Settings:
                                  ("--eval-episodes", args.eval_episodes, VALIDATION_SEED_BASE)):
         if value >= limit:
             parser.error(f"{option} must be below {limit:,}, got {value}")
-    if args.gamma > 1:
+    if args.gamma is not None and args.gamma > 1:
         parser.error(f"--gamma must be in (0, 1], got {args.gamma}")
+    agent = args.agent if args.agent != "auto" else "maskable-ppo" if available() else "numpy"
+    actions = args.actions or SPACES[agent][0]
+    if actions not in SPACES[agent]:
+        parser.error(f"--actions {actions} is not a space of --agent {agent}")
     return Settings(out=args.out,
                     plan=Plan(args.minutes, args.episodes, args.eval_episodes, args.seed),
                     episodes=Episodes(args.platform, args.jobs, args.arrival_factor),
-                    learning=Learning(args.batch, args.learning_rate, args.gamma),
-                    baselines=tuple(args.baselines))
+                    learning=_learning(parser, args, agent),
+                    baselines=tuple(args.baselines), agent=agent, actions=actions)
+
+
+def _learning(parser: argparse.ArgumentParser, args: argparse.Namespace, agent: str
+              ) -> Learning | PPOLearning:
+    """The agent's settings: its defaults, less what the command line gives; the other
+    agent's option is an error."""
+    own, other = ("batch", "rollout_steps") if agent == "numpy" else ("rollout_steps", "batch")
+    if getattr(args, other) is not None:
+        parser.error(f"--{other.replace('_', '-')} is not an option of --agent {agent}")
+    given = {name: value for name, value in (("learning_rate", args.learning_rate),
+                                              ("gamma", args.gamma), (own, getattr(args, own)))
+             if value is not None}
+    return (Learning if agent == "numpy" else PPOLearning)(**given)
 
 
 def _positive(kind: type) -> Any:
@@ -413,6 +524,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     from hetsched.errors import HetschedError
 
     settings = parse(argv)
+    if settings.agent == "maskable-ppo" and not available():
+        print("error: --agent maskable-ppo needs sb3-contrib, which is not installed "
+              "(pip install 'hetsched[rl]')", file=sys.stderr)
+        return 2
     try:
         print(run(settings), end="")
     except HetschedError as error:

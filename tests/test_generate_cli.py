@@ -116,12 +116,19 @@ def test_swf_writer_gives_run_times_on_the_slowest_core(tmp_path: Path) -> None:
 
 
 def test_swf_job_numbers_are_the_ids_only_when_they_are_plain_distinct_numbers() -> None:
+    from hetsched.limits import MAX_JOB_NUMBER
     from hetsched.workload.writers.swf import job_numbers
 
     assert job_numbers(["3", "1", "20"]) == [3, 1, 20]
     assert job_numbers(["7", "007"]) == [1, 2]  # "007" would repeat job 7
     assert job_numbers(["a", "2"]) == [1, 2]
     assert job_numbers(["²"]) == [1]
+    assert job_numbers(["1", "-2"]) == [1, 2]  # no sign
+    assert job_numbers(["١", "2"]) == [1, 2]  # Arabic-Indic one: int() reads it, SWF not
+    assert job_numbers(["1", " 2"]) == [1, 2]
+    assert job_numbers(["0", "4"]) == [0, 4]
+    assert job_numbers([str(MAX_JOB_NUMBER), "1"]) == [MAX_JOB_NUMBER, 1]
+    assert job_numbers([str(MAX_JOB_NUMBER + 1), "1"]) == [1, 2]  # beyond SWF's limit
 
 
 def test_another_format_writes_and_warns_what_it_cannot_hold(tmp_path: Path) -> None:

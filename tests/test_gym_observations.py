@@ -158,3 +158,41 @@ def test_per_step_rewards_add_up_on_nodes_that_boot(term: str, actions: str) -> 
     summary = summarize(env.result)
     assert summary["finished"] == summary["jobs"] == 30 and summary["mean_wait"] > 0
     assert total == pytest.approx(-summary[TERMS[term]], rel=1e-9)
+
+
+def node_load_from_scratch(env: ClusterEnv) -> np.ndarray:
+    """The running jobs and estimated time to free of each node, from every running job."""
+    view, now = env.sim.view, env.sim.clock[0]
+    load = np.zeros((len(env.platform.nodes), 2))
+    for run in view.running.values():
+        for node, _ in run.allocation:
+            load[node] += (1, 0)
+            load[node, 1] = max(load[node, 1], run.est_end - now)
+    return load.astype(np.float32)
+
+
+@pytest.mark.parametrize("contention", [None, "irmasim"])
+def test_the_node_columns_count_the_running_jobs_and_their_latest_estimated_end(
+        contention: str | None) -> None:
+    """``running_jobs`` and ``time_to_free`` of every node at every step, under contention
+    (rates change), across episodes and after a restore: the jobs running there and the
+    latest of their estimated ends from now."""
+    env = ClusterEnv(contention=contention, visible=4)
+    columns = [NODE_FIELDS.index("running_jobs"), NODE_FIELDS.index("time_to_free")]
+    rng = np.random.default_rng(3)
+    checked = 0
+    for episode in range(3):
+        obs, info = env.reset(seed=episode)
+        snapshot, restored, over = None, episode != 1, False
+        while not over:
+            assert np.array_equal(obs["nodes"][:, columns], node_load_from_scratch(env))
+            checked += 1
+            if snapshot is None and checked % 7 == 0:
+                snapshot = env.snapshot()
+            action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+            obs, _, terminated, truncated, info = env.step(action)
+            over = terminated or truncated
+            if over and not restored:  # back to the snapshot once, then on to the end
+                obs, info = env.restore(snapshot)
+                restored, over = True, False
+    assert checked > 150

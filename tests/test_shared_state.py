@@ -7,6 +7,7 @@ from __future__ import annotations
 import heapq
 import math
 import random
+import tracemalloc
 
 from hetsched.platform.model import NodeType, Platform
 from hetsched.schedulers import Start
@@ -52,6 +53,24 @@ def test_a_time_series_copy_shares_its_last_block_until_either_appends() -> None
     assert len(copy) == TimeSeries.BLOCK + 4 and len(series) == TimeSeries.BLOCK + 3
     assert copy.rows()[-2] == (TimeSeries.BLOCK + 2.0, 0, 0, 0, 0.0)
     assert series.rows()[-1] == (TimeSeries.BLOCK + 2.0, 9, 9, 9, 9.0)
+
+
+def test_a_long_time_series_takes_about_40_bytes_a_row_and_reads_back_the_same() -> None:
+    """Full blocks are kept as numpy columns (a million-job run has two million rows: 300 MB
+    as tuples of Python numbers); a block with a value of another type (a time given as an
+    int) stays rows, so that it reads back as given."""
+    rows = [(t * 0.5, t % 7, t % 5, t * 3, t * 1.25) for t in range(20 * TimeSeries.BLOCK)]
+    rows[3] = (3, 0, 0, 0, 0.0)  # an int time: that block is kept as rows
+    tracemalloc.start()
+    series = TimeSeries()
+    for row in rows:
+        series.append(*row)
+    size = tracemalloc.get_traced_memory()[0]
+    tracemalloc.stop()
+    assert size < 60 * len(rows)
+    assert series.rows() == rows and type(series.rows()[3][0]) is int
+    assert series.power_w == [row[4] for row in rows]
+    assert series.copy().rows() == rows and series.copy() == series
 
 
 def test_a_queue_without_its_submission_keeps_the_heap_order() -> None:

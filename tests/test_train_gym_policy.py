@@ -21,12 +21,12 @@ pytest.importorskip("gymnasium")
 from support import shared  # noqa: E402
 
 SCRIPT = Path(__file__).resolve().parents[1] / "examples" / "train_gym_policy.py"
-TINY = ["--episodes", "4", "--batch", "2", "--eval-episodes", "3", "--jobs", "40",
-        "--minutes", "10"]
+TINY = ["--agent", "numpy", "--episodes", "4", "--batch", "2", "--eval-episodes", "3",
+        "--jobs", "40", "--minutes", "10"]
 
 
-@pytest.fixture(scope="module")
-def script() -> Iterator[ModuleType]:
+@pytest.fixture(scope="module", name="script")
+def script_module() -> Iterator[ModuleType]:
     """The script as a module; its folder on the path, as when it runs (it imports
     ``gym_agent`` beside it)."""
     sys.path.insert(0, str(SCRIPT.parent))
@@ -38,8 +38,8 @@ def script() -> Iterator[ModuleType]:
         yield module
     finally:
         sys.path.remove(str(SCRIPT.parent))
-        sys.modules.pop("train_gym_policy", None)
-        sys.modules.pop("gym_agent", None)
+        for name in ("train_gym_policy", "gym_agent", "gym_ppo"):
+            sys.modules.pop(name, None)
 
 
 @pytest.fixture(scope="module")
@@ -79,6 +79,7 @@ def test_table_has_the_policy_and_each_baseline(trained: Path) -> None:
     assert "policy against untrained policy (what training changed)" in table
     assert table.count("| mean bounded slowdown | 3 |") == 2
     assert "The greedy policy's actions on the held-out episodes: " in table
+    assert "The policy was trained by REINFORCE (numpy) on the policy space." in table
     evaluation = _rows(trained / "evaluation.csv")
     assert [(row["scheduler"], row["seed"]) for row in evaluation[:5]] == \
         [("policy", "0"), ("untrained policy", "0"), ("fcfs", "0"), ("easy", "0"),
@@ -152,6 +153,44 @@ def test_a_bad_budget_is_refused_without_a_traceback(tmp_path: Path) -> None:
                            "0"], capture_output=True, text=True)
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert done.stderr.splitlines()[-1].endswith("argument --minutes: must be > 0, got 0")
+
+
+def test_maskable_ppo_without_sb3_contrib_is_a_one_line_error(
+        script: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setitem(sys.modules, "sb3_contrib", None)  # (its import fails)
+    assert script.main(["--out", str(tmp_path / "run"), "--agent", "maskable-ppo"]) == 2
+    error = capsys.readouterr().err
+    assert error == ("error: --agent maskable-ppo needs sb3-contrib, which is not installed "
+                     "(pip install 'hetsched[rl]')\n")
+    assert not (tmp_path / "run").exists()
+
+
+def test_auto_is_maskable_ppo_only_where_sb3_contrib_imports(
+        script: ModuleType, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert script.parse(["--out", "x"]).agent == \
+        ("maskable-ppo" if importlib.util.find_spec("sb3_contrib") else "numpy")
+    monkeypatch.setitem(sys.modules, "sb3_contrib", None)
+    settings = script.parse(["--out", "x", "--learning-rate", "0.5"])
+    assert settings.agent == "numpy"
+    assert settings.learning == sys.modules["gym_agent"].Learning(learning_rate=0.5)
+
+
+def test_the_other_agents_option_is_refused(script: ModuleType,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        script.parse(["--out", "x", "--agent", "maskable-ppo", "--batch", "4"])
+    assert stopped.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1].endswith(
+        "error: --batch is not an option of --agent maskable-ppo")
+    settings = script.parse(["--out", "x", "--agent", "maskable-ppo", "--rollout-steps", "64",
+                             "--gamma", "0.99"])
+    assert settings.learning == sys.modules["gym_ppo"].PPOLearning(rollout_steps=64, gamma=0.99)
+    assert settings.actions == "job_node"
+    with pytest.raises(SystemExit):
+        script.parse(["--out", "x", "--agent", "numpy", "--actions", "job_node"])
+    assert capsys.readouterr().err.splitlines()[-1].endswith(
+        "error: --actions job_node is not a space of --agent numpy")
 
 
 def _episode(agent_module: ModuleType, action: int, reward: float) -> object:

@@ -408,3 +408,21 @@ def test_an_swf_trace_out_of_order_gives_jobs_in_submission_order_ties_as_in_the
                                               ((3, 50), (1, 5), (2, 50), (4, 0))))
     workload = load_swf(trace, load_platform(default_platform_path()))
     assert [(j.id, j.index) for j in workload.jobs] == [("4", 0), ("1", 1), ("3", 2), ("2", 3)]
+
+
+def test_a_workload_holds_its_jobs_by_id_only_once_asked() -> None:
+    """A million-job run without parents never reads ``by_id``: its dict (30 MB) is made on
+    first use, and the ids are still checked unique when the workload is made."""
+    import tracemalloc
+
+    from hetsched.workload.model import Job, Workload
+
+    jobs = [Job(str(i), float(i), 1, 1.0, 1.0, index=i) for i in range(50_000)]
+    tracemalloc.start()
+    workload = Workload("w", tuple(jobs))
+    held = tracemalloc.get_traced_memory()[0]
+    tracemalloc.stop()
+    assert held < 16 * len(jobs)  # the jobs' tuple (8 bytes a job), no dict
+    assert workload.by_id["7"] is workload.jobs[7]
+    with pytest.raises(ValueError, match="duplicate job id '3'"):
+        Workload("w", (*jobs, Job("3", 1.0, 1, 1.0, 1.0)))

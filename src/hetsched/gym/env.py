@@ -32,7 +32,6 @@ from hetsched.run.inputs import PathLike
 from hetsched.run.options import RunOptions
 from hetsched.sim.engine import Simulation
 from hetsched.sim.jobs import FINISHED
-from hetsched.sim.protocol import Start
 from hetsched.sim.result import SimResult
 from hetsched.workload.model import Workload
 
@@ -45,7 +44,6 @@ class Snapshot:
     sim: Simulation
     driver: Any
     rewards: Rewards
-    starts: dict[int, float]
     steps: int
     np_random: dict
 
@@ -80,7 +78,7 @@ class ClusterEnv(gymnasium.Env):
         nodes = len(self.platform.nodes)
         self.action_space = spaces.Discrete(PolicyDriver.size if actions == "policy"
                                             else self.options.visible * nodes + 1)
-        self.observation_space = observation_space(self.options.visible, nodes)
+        self.observation_space = observation_space(self.options.visible, self.platform)
         self.observe = Observer(self.platform, self.options.visible)
         self._base: Simulation | None = None  # a trace's run before its start, forked per episode
         self.sim: Simulation | None = None
@@ -97,7 +95,6 @@ class ClusterEnv(gymnasium.Env):
         self.driver.reset(sim.view, np.random.default_rng(episode))
         self.rewards.reset(len(sim.workload.jobs), sim.clock[0])
         self._turns = None  # the driver's generator of the current instant
-        self._starts: dict[int, float] = {}
         self.steps, self.result, self._over = 0, None, False
         if not self._play(None):
             self.result = sim.finish()
@@ -146,7 +143,7 @@ class ClusterEnv(gymnasium.Env):
         if self.sim is None or self._over:
             raise SchedulerError("snapshot() before reset() or after the episode ended")
         return Snapshot(self.sim.fork(keep_future=True), self.driver.checkpoint(),
-                        copy.copy(self.rewards), dict(self._starts), self.steps,
+                        copy.copy(self.rewards), self.steps,
                         self.np_random.bit_generator.state)
 
     def restore(self, snapshot: Snapshot) -> tuple[dict[str, np.ndarray], dict]:
@@ -158,7 +155,7 @@ class ClusterEnv(gymnasium.Env):
         self.sim = sim = snapshot.sim.fork(keep_future=True)
         self.driver.restore(sim.view, snapshot.driver)
         self.rewards = copy.copy(snapshot.rewards)
-        self._starts, self.steps = dict(snapshot.starts), snapshot.steps
+        self.steps = snapshot.steps
         self.np_random.bit_generator.state = snapshot.np_random
         self.result, self._over = None, False
         self._turns = turns = self.driver.resume(sim.clock[0])
@@ -188,7 +185,7 @@ class ClusterEnv(gymnasium.Env):
     def _checked(self, action: Any) -> tuple[int, float]:
         """The action to send to the driver, and the penalty of an action the mask forbids
         (turned into a wait) or, under ``invalid_action="raise"``, a one-line error."""
-        driver, size = self.driver, self.action_space.n
+        driver, size = self.driver, self.driver.size
         if type(action) is not int and (isinstance(action, (bool, np.bool_))
                                         or not isinstance(action, numbers.Integral)):
             problem = f"action {action!r} is not a whole number (actions: 0..{size - 1})"
@@ -210,7 +207,8 @@ class ClusterEnv(gymnasium.Env):
     def _play(self, action: int | None) -> bool:
         """Send ``action`` to the driver and run to its next turn: ``False`` once the run is
         over. Accounts for the rewards as time passes and jobs end."""
-        sim, driver, rewards, view = self.sim, self.driver, self.rewards, self.sim.view
+        sim, driver, rewards, view, jobs = self.sim, self.driver, self.rewards, self.sim.view, \
+            self.sim.jobs
         turns = self._turns
         while True:
             if turns is None:
@@ -222,9 +220,8 @@ class ClusterEnv(gymnasium.Env):
                     return False
                 rewards.elapse(step.now, waiting, power)
                 for job in step.events.finished:
-                    if sim.jobs.state(job.index) == FINISHED:
-                        rewards.finished(job.submit, self._starts.pop(job.index, step.now),
-                                         step.now)
+                    if jobs.state(job.index) == FINISHED:
+                        rewards.finished(job.submit, jobs.start_time(job.index), step.now)
                 turns, action = driver.decide(step.now, step.events), None
             try:
                 item = next(turns) if action is None else turns.send(action)
@@ -236,9 +233,6 @@ class ClusterEnv(gymnasium.Env):
                 self._turns = turns
                 return True
             sim.apply((item,))
-            if type(item) is Start:  # (a job held for a node's boot starts at its boot)
-                run = view.running.get(item.job.index)
-                self._starts[item.job.index] = run.start if run is not None else sim.clock[0]
 
     def _info(self) -> dict[str, Any]:
         over = self.result is not None

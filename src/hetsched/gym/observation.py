@@ -31,10 +31,24 @@ JOB_FIELDS = ("valid", "requested_time", "tasks", "nodes", "memory_mb", "mem_bw_
 NODE_FIELDS = ("free_cores", "speed_gops", "power_w", "running_jobs", "time_to_free")
 
 
-def observation_space(visible: int, nodes: int) -> spaces.Dict:
+#: The bound of a column with none of its own: float32's largest value (an infinite bound
+#: makes gymnasium's ``check_env`` warn; no time or amount here comes near it).
+UNBOUNDED = float(np.finfo(np.float32).max)
+
+
+def observation_space(visible: int, platform: Platform) -> spaces.Dict:
+    """The spaces of ``obs["jobs"]`` and ``obs["nodes"]``: nothing below 0; ``valid`` at most
+    1, a node's free cores at most its slots, its speed and power exactly its own."""
+    jobs = np.full((visible, len(JOB_FIELDS)), UNBOUNDED, dtype=np.float32)
+    jobs[:, JOB_FIELDS.index("valid")] = 1.0
+    arrays = platform.arrays
+    nodes = np.full((len(platform.nodes), len(NODE_FIELDS)), UNBOUNDED, dtype=np.float32)
+    nodes[:, 0] = arrays.slots
+    nodes[:, 1] = arrays.speed / 1e9
+    nodes[:, 2] = arrays.full_power_w
     return spaces.Dict({
-        "jobs": spaces.Box(0.0, np.inf, (visible, len(JOB_FIELDS)), np.float32),
-        "nodes": spaces.Box(0.0, np.inf, (nodes, len(NODE_FIELDS)), np.float32),
+        "jobs": spaces.Box(np.zeros_like(jobs), jobs, dtype=np.float32),
+        "nodes": spaces.Box(np.zeros_like(nodes), nodes, dtype=np.float32),
     })
 
 
@@ -47,12 +61,12 @@ class Observer:
     def __init__(self, platform: Platform, visible: int) -> None:
         self.visible = visible
         arrays = platform.arrays
-        # transposed: one row per column, so that the running jobs' two columns are one
-        # assignment
+        # transposed: one row per column, each column's assignment contiguous
         self.nodes = np.zeros((len(NODE_FIELDS), len(platform.nodes)))
         self.nodes[1] = (arrays.speed / 1e9).astype(np.float32)
         self.nodes[2] = np.asarray(arrays.full_power_w).astype(np.float32)
         self.jobs = np.zeros((visible, len(JOB_FIELDS)))
+        self.shown = visible  # rows of ``jobs`` that may hold a job (the rest are zero)
         self._workload: Sequence[Job] = ()
         self._table = np.zeros((0, len(JOB_FIELDS)))
 
@@ -65,20 +79,23 @@ class Observer:
             self._rows(workload).take(shown, axis=0, out=jobs[:count])
             waited = jobs[:count, -1]
             waited += now  # the table holds -submit: now - submit, exactly
-        jobs[count:] = 0.0
-        np.maximum(view.free_slots, 0, out=nodes[0])
-        running, until = [0] * nodes.shape[1], [now] * nodes.shape[1]
+        if count < self.shown:
+            jobs[count:self.shown] = 0.0
+        self.shown = count
+        free = nodes[0]
+        free[:] = view.free_slots
+        np.maximum(free, 0.0, out=free)  # (on floats: a mixed-type ufunc costs 3 times more)
+        size = nodes.shape[1]
+        running, to_free = [0.0] * size, [0.0] * size  # (floats: copied in as they are)
         for run in view.running.values():
-            end = run.est_end
+            left = run.est_end - now
             for node, _ in run.allocation:
-                running[node] += 1
-                if end > until[node]:
-                    until[node] = end
-        nodes[3:] = running, until
-        out = nodes.T.astype(np.float32, order="C")
-        to_free = out[:, 4]
-        to_free -= now
-        return {"jobs": jobs.astype(np.float32), "nodes": out}
+                running[node] += 1.0
+                if left > to_free[node]:
+                    to_free[node] = left
+        nodes[3] = running
+        nodes[4] = to_free
+        return {"jobs": jobs.astype(np.float32), "nodes": nodes.T.astype(np.float32, order="C")}
 
     def _rows(self, workload: Sequence[Job]) -> np.ndarray:
         """Every job's row, its last column minus the submission time."""
@@ -88,3 +105,4 @@ class Observer:
                                      job.mem_bw_gbs, -job.submit) for job in workload],
                                    dtype=float).reshape(len(workload), len(JOB_FIELDS))
         return self._table
+

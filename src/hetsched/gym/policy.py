@@ -45,6 +45,7 @@ class PolicyDriver(IrmasimHeuristic, Driver):
 
     def reset(self, view: ClusterView, rng: np.random.Generator) -> None:
         self.heaps: dict[str, list[tuple[float, int, Job]]] = {key: [] for key in JOB_SELECTIONS}
+        self.shares: list[tuple[int, int]] = []  # (share per node, index): the narrowest first
         self.key_rng = np.random.default_rng(rng.bit_generator.seed_seq.spawn(1)[0])
         self.reset_mask()
         self.events = Events()
@@ -56,14 +57,17 @@ class PolicyDriver(IrmasimHeuristic, Driver):
 
     def checkpoint(self) -> tuple:
         return (self.rng.bit_generator.state, self.key_rng.bit_generator.state,
-                {key: list(heap) for key, heap in self.heaps.items()}, dict(self.layout_nodes),
+                {key: list(heap) for key, heap in self.heaps.items()}, list(self.shares),
+                dict(self.layout_nodes),
                 dict(self.placed), self.held_cores.copy(), self.held_mem.copy(), self.holding,
                 self.pending_at_reset, self.events)
 
     def restore(self, view: ClusterView, state: tuple) -> None:
         self.view = view
-        (self.rng.bit_generator.state, self.key_rng.bit_generator.state, heaps, layout_nodes,
-         placed, held_cores, held_mem, self.holding, self.pending_at_reset, self.events) = state
+        (self.rng.bit_generator.state, self.key_rng.bit_generator.state, heaps, shares,
+         layout_nodes, placed, held_cores, held_mem, self.holding, self.pending_at_reset,
+         self.events) = state
+        self.shares = list(shares)
         self.heaps = {key: list(heap) for key, heap in heaps.items()}
         self.layout_nodes, self.placed = dict(layout_nodes), dict(placed)
         self.held_cores, self.held_mem = held_cores.copy(), held_mem.copy()
@@ -75,18 +79,21 @@ class PolicyDriver(IrmasimHeuristic, Driver):
 
     def enqueue(self, job: Job) -> None:
         """Queue ``job`` by every job key (its random one drawn now, from a stream of its
-        own)."""
+        own), and by its share per node."""
         drawn = float(self.key_rng.random())
         for selection, key in JOB_SELECTIONS.items():
             value = drawn if key is None else float(key(job))
             heapq.heappush(self.heaps[selection], (value, job.index, job))
+        heapq.heappush(self.shares, (self._share(job), job.index))
 
     def head(self, selection: str) -> Job | None:
         """The pending job first by ``selection`` (jobs started meanwhile dropped)."""
-        heap, waiting = self.heaps[selection], self.layout_nodes
-        while heap and heap[0][1] not in waiting:
-            heapq.heappop(heap)
+        heap = _dropped(self.heaps[selection], self.layout_nodes)
         return heap[0][2] if heap else None
+
+    def _share(self, job: Job) -> int:
+        """The tasks ``job``'s layout puts on each of its nodes (at most)."""
+        return -(-job.ntasks // self.layout_nodes[job.index])
 
     def schedule(self) -> Iterator[Decision]:
         while True:
@@ -107,17 +114,19 @@ class PolicyDriver(IrmasimHeuristic, Driver):
         on the node selection: only the order of the viable nodes does). A job whose share
         per node exceeds every node's free slots cannot (no fit check needed: memory,
         reservations and the cores held in a first pass only lower them)."""
+        most = largest(self.view.free_slots)
+        narrowest = _dropped(self.shares, self.layout_nodes)
+        if not narrowest or narrowest[0][0] > most:
+            return None  # no pending job has room on any node: no head to look at
         mask = None
         startable: dict[int, bool] = {}
         width = len(RESOURCE_SELECTIONS)
-        most = largest(self.view.free_slots)
         for i, selection in enumerate(JOB_SELECTIONS):
             job = self.head(selection)
             if job is None:
                 continue
             if job.index not in startable:
-                per_node = -(-job.ntasks // self.layout_nodes[job.index])
-                startable[job.index] = per_node <= most and self.viable(job) is not None
+                startable[job.index] = self._share(job) <= most and self.can_start(job)
             if startable[job.index]:
                 if mask is None:
                     mask = np.zeros(self.size, dtype=np.int8)
@@ -135,6 +144,14 @@ class PolicyDriver(IrmasimHeuristic, Driver):
         job = self.head(PAIRS[action][0])
         if job is None:
             return "no job is pending"
-        nodes = self.layout_nodes[job.index]
-        return (f"its job {job.id!r} needs {nodes} node(s) with {-(-job.ntasks // nodes)} idle "
-                "core(s) (and their memory) each, and fewer have them now")
+        return (f"its job {job.id!r} needs {self.layout_nodes[job.index]} node(s) with "
+                f"{self._share(job)} idle core(s) (and their memory) each, and fewer have them "
+                "now")
+
+
+def _dropped(heap: list, waiting: dict[int, int]) -> list:
+    """``heap`` (of tuples whose second item is a job index) with the jobs no longer
+    ``waiting`` (started) popped off its top."""
+    while heap and heap[0][1] not in waiting:
+        heapq.heappop(heap)
+    return heap

@@ -47,13 +47,15 @@ class Rewards:
         self.now = until
 
     def finished(self, submit: float, start: float, end: float) -> None:
-        self.slowdown += float(bounded_slowdown(end - submit, end - start))
+        self.slowdown += float(bounded_slowdown(float(end - submit), float(end - start)))
 
     def step(self) -> float:
         """What the step earned: the change of the weighted total since the last step."""
-        totals = {"slowdown": self.slowdown / self.jobs, "wait": self.waited / self.jobs,
-                  "energy": self.energy, "edp": self.energy * (self.now - self.t0)}
-        total = sum(weight * totals[term] for term, weight in self.weights.items())
+        weight = self.weights.get
+        total = weight("slowdown", 0.0) * (self.slowdown / self.jobs) \
+            + weight("wait", 0.0) * (self.waited / self.jobs) + weight("energy", 0.0) * self.energy
+        if "edp" in self.weights:
+            total += self.weights["edp"] * self.energy * (self.now - self.t0)
         earned, self.paid = self.paid - total, total
         return earned
 

@@ -75,15 +75,36 @@ def _events(result: SimResult) -> Iterator[tuple[int, int]]:
 
 def core_ranges(result: SimResult) -> list[Ranges | None]:
     """Per job, the global core-id ranges it held (``None`` if it never started)."""
+    held: list[Ranges | None] = [None] * len(result.allocation)
+    for index, ranges in replay(result):
+        held[index] = ranges
+    return held
+
+
+def replay(result: SimResult) -> Iterator[tuple[int, Ranges]]:
+    """(job, the global core-id ranges it holds) at each start, in the replay's order; only
+    the running jobs' ranges are kept (a million jobs' would take hundreds of MB)."""
     cores = result.platform.arrays.slots
     offsets = (np.cumsum(cores) - cores).tolist()
     free = [[[lo, lo + int(c)]] for lo, c in zip(offsets, cores.tolist())]
-    held: list[Ranges | None] = [None] * len(result.allocation)
+    held: dict[int, Ranges] = {}
+    allocations = result.allocation
     for order, index in _events(result):
-        allocation = result.allocation[index]
+        allocation = allocations[index]
         assert allocation is not None
         if order:
-            held[index] = [r for node, k in allocation for r in _take(free[node], k)]
-        if order < 2:  # an end, or a zero-length job that gives its cores back at once
-            _release(free, allocation, held[index] or [])
-    return held
+            if len(allocation) == 1:  # one node, the common case
+                (node, count), = allocation
+                ranges = _take(free[node], count)
+            else:
+                ranges = [r for node, k in allocation for r in _take(free[node], k)]
+            yield index, ranges
+            if order == 2:
+                held[index] = ranges
+                continue
+        else:
+            ranges = held.pop(index)
+        if len(allocation) == 1:  # an end, or a zero-length job that gives its cores back
+            _give_back(free[allocation[0][0]], ranges)
+        else:
+            _release(free, allocation, ranges)

@@ -12,6 +12,7 @@ size. SWF's fields are whole numbers: times are rounded to the nearest second.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -19,21 +20,24 @@ import numpy as np
 from hetsched.metrics import JobRecords, job_records
 from hetsched.sim.result import JobState, SimResult
 from hetsched.workload.swf import COL
-from hetsched.workload.writers.swf import job_table, write_table
+from hetsched.workload.writers.swf import BLOCK, job_numbers, job_table, write_blocks
 
 #: SWF's status codes.
 COMPLETED, FAILED, CANCELLED = 1, 0, 5
 
 
-def result_table(result: SimResult, records: JobRecords | None = None) -> np.ndarray:
+def result_table(result: SimResult, records: JobRecords | None = None,
+                 rows: slice = slice(None),
+                 numbers: Sequence[int] | np.ndarray | None = None) -> np.ndarray:
     """The SWF table of ``result``'s jobs (``records``: its job records, if already
-    computed)."""
+    computed; ``rows``: only those jobs', ``numbers``: every job's SWF number, if known)."""
     rec = records or job_records(result)
-    table = job_table(result.workload)
-    started = ~np.isnan(rec.start)
-    finished = result.state == JobState.FINISHED
-    table[:, COL["wait_time"]] = np.where(started, rec.wait, -1)
-    table[:, COL["run_time"]] = np.where(np.isnan(rec.end), -1, rec.end - rec.start)
+    table = job_table(result.workload, rows, numbers)
+    start, end = rec.start[rows], rec.end[rows]
+    started = ~np.isnan(start)
+    finished = result.state[rows] == JobState.FINISHED
+    table[:, COL["wait_time"]] = np.where(started, rec.wait[rows], -1)
+    table[:, COL["run_time"]] = np.where(np.isnan(end), -1, end - start)
     table[:, COL["allocated_processors"]] = np.where(
         started, table[:, COL["requested_processors"]], -1)
     table[:, COL["status"]] = np.where(finished, COMPLETED,
@@ -43,13 +47,16 @@ def result_table(result: SimResult, records: JobRecords | None = None) -> np.nda
 
 def write_jobs_swf(result: SimResult, path: Path, records: JobRecords | None = None) -> Path:
     """Write ``jobs.swf`` of ``result`` (``records``: its job records, if already
-    computed)."""
+    computed), a block of rows at a time."""
     from hetsched.version import __version__
 
-    platform = result.platform
+    platform, jobs = result.platform, result.workload.jobs
     header = {"Computer": platform.name, "MaxNodes": len(platform.nodes),
-              "MaxProcs": platform.total_cores, "MaxJobs": len(result.workload.jobs),
-              "MaxRecords": len(result.workload.jobs),
+              "MaxProcs": platform.total_cores, "MaxJobs": len(jobs), "MaxRecords": len(jobs),
               "Note": f"simulated by hetsched {__version__}: scheduler {result.scheduler}, "
                       f"seed {result.seed}, workload {result.workload.name}"}
-    return write_table(result_table(result, records), path, header)
+    rec = records or job_records(result)
+    numbers = np.array(job_numbers([job.id for job in jobs]), float)
+    blocks = (result_table(result, rec, slice(begin, begin + BLOCK), numbers)
+              for begin in range(0, len(jobs), BLOCK))
+    return write_blocks(blocks, path, header)

@@ -8,7 +8,7 @@ import csv
 import hashlib
 import json
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -17,7 +17,7 @@ import numpy as np
 from hetsched.version import __version__
 from hetsched.errors import ConfigError
 from hetsched.metrics import UNITS, JobRecords, summarize
-from hetsched.output.jobs_csv import BLOCK, fmt_float, write_columns
+from hetsched.output.jobs_csv import fmt_float, write_columns
 from hetsched.sim.result import JobState, SimResult, TimeSeries
 
 
@@ -138,24 +138,43 @@ def write_summary_json(result: SimResult, path: str | Path,
 def timeseries_columns(result: SimResult) -> dict[str, list[float] | list[int]]:
     """The columns of ``timeseries.csv``; ``power_w`` is NaN when the run has no energy (no
     power model)."""
+    columns: dict[str, list] = {name: [] for name in TimeSeries.FIELDS}
+    for block in _timeseries_blocks(result):
+        for name, values in zip(TimeSeries.FIELDS, block):
+            columns[name].extend(values)
+    return columns
+
+
+def _timeseries_blocks(result: SimResult) -> Iterator[list[list]]:
+    """The columns of ``timeseries.csv``, a block of rows at a time; ``power_w`` is NaN when
+    the run has no energy (no power model)."""
     ts = result.timeseries
     if ts is None:
         raise ConfigError("this run has no time series: it was simulated with "
                           "timeseries=False")
-    columns = {name: ts.column(name) for name in ts.FIELDS}
-    if not result.has_energy:
-        columns["power_w"] = [math.nan] * len(ts)
-    return columns
+    for block in ts.blocks():
+        if not result.has_energy:
+            block[-1] = [math.nan] * len(block[-1])
+        yield block
 
 
 def write_timeseries_csv(result: SimResult, path: str | Path) -> Path:
     """One row per instant at which something happened (state after the scheduler answered);
-    ``power_w`` is empty when the run has no energy (no power model)."""
-    columns = timeseries_columns(result)
-    rows = len(columns[TimeSeries.FIELDS[0]])
-    blocks = ([list(map(_cell, columns[name][begin:begin + BLOCK]))
-               for name in TimeSeries.FIELDS] for begin in range(0, rows, BLOCK))
+    ``power_w`` is empty when the run has no energy (no power model). Written a block of the
+    series at a time: a million-job run's two million rows are never all text at once."""
+    blocks = ([_cells(column) for column in block] for block in _timeseries_blocks(result))
     return write_columns(Path(path), TimeSeries.FIELDS, blocks)
+
+
+def _cells(values: list[object]) -> list[str]:
+    """:func:`_cell` of each value; a column of plain floats or of plain ints (a time
+    series' are) without a call per value."""
+    kinds = set(map(type, values))
+    if kinds <= {float}:
+        return [repr(x) if x == x else "" for x in values]
+    if kinds <= {int}:
+        return list(map(str, values))
+    return list(map(_cell, values))
 
 
 def _cell(value: object) -> str:

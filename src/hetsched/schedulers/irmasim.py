@@ -302,12 +302,23 @@ class IrmasimHeuristic(_IrmasimManager):
         """The nodes with room for ``ceil(ntasks / nodes)`` of ``job``'s tasks now and the
         idle cores per node, or ``None`` when fewer than ``nodes`` nodes have it (the job
         waits). Draws nothing: whether the job can start now, whatever the node order."""
+        room, free_slots, nodes = self._room(job)
+        viable = np.flatnonzero(room)
+        return None if viable.size < nodes else (viable, free_slots)
+
+    def can_start(self, job: Job) -> bool:
+        """Whether ``job`` can start now (:meth:`viable` is not ``None``), counted only."""
+        room, _, nodes = self._room(job)
+        return int(np.count_nonzero(room)) >= nodes
+
+    def _room(self, job: Job) -> tuple[np.ndarray, np.ndarray, int]:
+        """Per node, whether it has room for ``ceil(ntasks / nodes)`` of ``job``'s tasks now;
+        the idle cores per node; and the ``nodes`` of the job's layout."""
         nodes = self.layout_nodes[job.index]
         per_node = -(-job.ntasks // nodes)
         free_slots, free_mem = self.free(job)
-        viable = np.flatnonzero(capacity(job, free_slots, free_mem, self.view.free_disk)
-                                >= per_node)
-        return None if viable.size < nodes else (viable, free_slots)
+        room = capacity(job, free_slots, free_mem, self.view.free_disk) >= per_node
+        return room, free_slots, nodes
 
     def _sorted(self, viable: np.ndarray, free_slots: np.ndarray,
                 selection: str) -> np.ndarray:

@@ -123,6 +123,7 @@ class Simulation:
         self._on_demand = platform.has_on_demand  # a start may have to boot nodes
         self._one_processor_each = all(c == 1 for c in platform.layout.count)
         self._never: dict[tuple[int, int, float, float, tuple[str, ...]], str | None] = {}
+        self._one_node: dict[tuple[int, int], tuple[tuple[int, int], ...]] = {}
         n = len(workload.jobs)
         self.t0 = workload.jobs[0].submit if n else 0.0
         # what a step changes, each part copied by a fork with its own copy()
@@ -608,8 +609,11 @@ class Simulation:
         that it fits: ``checked``)."""
         if type(allocation) is tuple and len(allocation) == 1:  # the common case, quicker
             (node, count), = allocation
-            node, count = int(node), int(count)
-            pairs: tuple[tuple[int, int], ...] = ((node, count),)
+            pair = int(node), int(count)
+            pairs = self._one_node.get(pair)  # one tuple per (node, count): jobs keep it
+            if pairs is None:
+                pairs = self._one_node[pair] = (pair,)
+            node, count = pair
             nodes, cores = [node], [count]
         else:
             pairs = tuple([(int(n), int(c)) for n, c in allocation])

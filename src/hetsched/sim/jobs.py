@@ -168,6 +168,10 @@ class JobTable(SharedParts[_Chunk]):
     def reason(self, index: int) -> str | None:
         return self.parts[index >> CHUNK_BITS].reason[index & _IN_CHUNK]
 
+    def start_time(self, index: int) -> float:
+        """When job ``index`` (its last attempt) started (NaN while it has not)."""
+        return self.parts[index >> CHUNK_BITS].start[index & _IN_CHUNK]
+
     def end_time(self, index: int) -> float:
         """When job ``index`` ended (NaN while it has not)."""
         return self.parts[index >> CHUNK_BITS].end[index & _IN_CHUNK]

@@ -79,18 +79,20 @@ def capacity(job: Job, free_slots: np.ndarray, free_mem: np.ndarray,
 
 def capacities(jobs: Sequence[Job], free_slots: np.ndarray, free_mem: np.ndarray,
                free_disk: np.ndarray) -> np.ndarray:
-    """:func:`capacity` of each of ``jobs`` at once, shape ``(len(jobs), nodes)``;
-    ``free_slots`` per node, or per job and node (what reservations leave each job). The
-    same arithmetic (:func:`_tasks_within`) on the rows of the jobs whose memory or disk
-    binds somewhere. (Which rows those are is found in Python and numpy is called only for
-    them: on an action mask's 16 x 20 pairs, numpy's fixed cost per call is most of the
-    work.)"""
+    """:func:`capacity` of each of ``jobs`` at once, shape ``(len(jobs), nodes)``, or
+    ``(1, nodes)`` (the same row for every job: broadcast it) where no job asks for memory or
+    disk and ``free_slots`` is per node; ``free_slots`` per node, or per job and node (what
+    reservations leave each job). The same arithmetic (:func:`_tasks_within`) on the rows of
+    the jobs whose memory or disk binds somewhere. (Which rows those are is found in Python
+    and numpy is called only for them: on an action mask's 16 x 20 pairs, numpy's fixed cost
+    per call is most of the work.)"""
     nodes = free_slots.shape[-1]
-    room = free_slots.reshape(-1, nodes).repeat(len(jobs) if free_slots.ndim == 1 else 1, 0)
     asking = [(i, job) for i, job in enumerate(jobs)
               if job.job_memory_mb > 0 or job.job_disk_mb > 0]
+    room = free_slots.reshape(-1, nodes)
     if not asking:
         return room
+    room = room.repeat(len(jobs) if free_slots.ndim == 1 else 1, 0)  # (a copy, to lower)
     for amount, free in (("job_memory_mb", free_mem), ("job_disk_mb", free_disk)):
         asks = [(i, total, job.ntasks) for i, job in asking
                 if (total := getattr(job, amount)) > 0]

@@ -301,7 +301,7 @@ class ClusterView:
         (an action mask over the first pending jobs and the nodes), not a call per pair; with
         reservations or bookings, :meth:`free_slots_for` per job first."""
         k = np.array([job.ntasks for job in jobs]) if cores is None else np.asarray(cores)
-        if k.shape != (len(jobs),):
+        if k.ndim != 1 or len(k) != len(jobs):
             raise SchedulerError(f"fit_matrix(): {k.size} core counts for {len(jobs)} jobs")
         state = self._state
         slots = np.array([self.free_slots_for(job) for job in jobs]) \

@@ -246,29 +246,37 @@ def _to_workload(name: str, path: Path, platform: Platform, options: SwfOptions,
     requested = t[:, COL["requested_time"]]
     estimate = np.where(requested > 0, requested, run * options.estimate_factor)
     req_time = on_slowest(estimate, reference, slowest)
-    walltime = np.where(requested > 0, req_time, np.nan)  # the user's limit, if given
     req_ops = work(run, 1.0, reference)  # SWF has no ipc
     mem_kb = np.where(t[:, COL["requested_memory"]] > 0, t[:, COL["requested_memory"]],
                       np.maximum(t[:, COL["used_memory"]], 0))
     nodes = _placement(procs, platform, options.placement)
     submit = t[:, COL["submit_time"]]
 
-    queue, partition, user = (t[ok, COL[f]].astype(np.int64).tolist()
-                              for f in ("queue", "partition", "user_id"))
-    # each job made with its place in submission order (the Workload's, a stable sort), so
+    # in submission order (the Workload's, a stable sort), each job made with its place, so
     # that the Workload need not copy it to set its index
-    order = np.argsort(submit[ok], kind="stable")
-    place = np.empty_like(order)
-    place[order] = np.arange(order.size)
-    jobs = [Job(id=str(i), submit=s, ntasks=n, req_ops=o, req_time=r, nodes=k,
-                job_memory_mb=n * m, profile="swf", walltime=w if w == w else None, queue=q,
-                partition=p, index=x, user=u)
-            for i, s, n, o, r, k, m, w, q, p, x, u in zip(
-                ids[ok].tolist(), submit[ok].tolist(), procs[ok].tolist(), req_ops[ok].tolist(),
-                req_time[ok].tolist(), nodes[ok].tolist(), (mem_kb[ok] / 1024).tolist(),
-                walltime[ok].tolist(), queue, partition, place.tolist(), user)]
+    rows = np.flatnonzero(ok)[np.argsort(submit[ok], kind="stable")]
+    columns = (ids[rows], submit[rows], procs[rows], req_ops[rows], req_time[rows], nodes[rows],
+               procs[rows] * (mem_kb[rows] / 1024), requested[rows] > 0,
+               *(t[rows, COL[f]].astype(np.int64) for f in ("queue", "partition", "user_id")))
+    jobs: list[Job] = []
+    for begin in range(0, rows.size, _BLOCK):  # a block's Python numbers at a time
+        jobs.extend(_jobs(begin, [c[begin:begin + _BLOCK].tolist() for c in columns]))
     return Workload(name, tuple(jobs), str(path), skipped=tuple(skipped),
                     metadata=metadata)
+
+
+#: Jobs made at once from the table's columns.
+_BLOCK = 1 << 15
+
+
+def _jobs(first: int, columns: list[list]) -> list[Job]:
+    """The jobs of a block of columns, the first at index ``first``; a walltime (the
+    user's limit, when the trace gives a requested time) is the same float as ``req_time``,
+    and memory 0 one float, not one each."""
+    return [Job(id=str(i), submit=s, ntasks=n, req_ops=o, req_time=r, nodes=k,
+                job_memory_mb=m or 0.0, profile="swf", walltime=r if w else None, queue=q,
+                partition=p, index=x, user=u)
+            for x, (i, s, n, o, r, k, m, w, q, p, u) in enumerate(zip(*columns), first)]
 
 
 def _simulable(path: Path, lines: np.ndarray, ids: np.ndarray, run: np.ndarray,
