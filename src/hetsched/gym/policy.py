@@ -84,16 +84,12 @@ class PolicyDriver(IrmasimHeuristic, Driver):
         for selection, key in JOB_SELECTIONS.items():
             value = drawn if key is None else float(key(job))
             heapq.heappush(self.heaps[selection], (value, job.index, job))
-        heapq.heappush(self.shares, (self._share(job), job.index))
+        heapq.heappush(self.shares, (self.per_node(job), job.index))
 
     def head(self, selection: str) -> Job | None:
         """The pending job first by ``selection`` (jobs started meanwhile dropped)."""
         heap = _dropped(self.heaps[selection], self.layout_nodes)
         return heap[0][2] if heap else None
-
-    def _share(self, job: Job) -> int:
-        """The tasks ``job``'s layout puts on each of its nodes (at most)."""
-        return -(-job.ntasks // self.layout_nodes[job.index])
 
     def schedule(self) -> Iterator[Decision]:
         while True:
@@ -126,7 +122,7 @@ class PolicyDriver(IrmasimHeuristic, Driver):
             if job is None:
                 continue
             if job.index not in startable:
-                startable[job.index] = self._share(job) <= most and self.can_start(job)
+                startable[job.index] = self.per_node(job) <= most and self.can_start(job)
             if startable[job.index]:
                 if mask is None:
                     mask = np.zeros(self.size, dtype=np.int8)
@@ -145,7 +141,7 @@ class PolicyDriver(IrmasimHeuristic, Driver):
         if job is None:
             return "no job is pending"
         return (f"its job {job.id!r} needs {self.layout_nodes[job.index]} node(s) with "
-                f"{self._share(job)} idle core(s) (and their memory) each, and fewer have them "
+                f"{self.per_node(job)} idle core(s) (and their memory) each, and fewer have them "
                 "now")
 
 

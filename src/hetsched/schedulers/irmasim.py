@@ -314,11 +314,13 @@ class IrmasimHeuristic(_IrmasimManager):
     def _room(self, job: Job) -> tuple[np.ndarray, np.ndarray, int]:
         """Per node, whether it has room for ``ceil(ntasks / nodes)`` of ``job``'s tasks now;
         the idle cores per node; and the ``nodes`` of the job's layout."""
-        nodes = self.layout_nodes[job.index]
-        per_node = -(-job.ntasks // nodes)
         free_slots, free_mem = self.free(job)
-        room = capacity(job, free_slots, free_mem, self.view.free_disk) >= per_node
-        return room, free_slots, nodes
+        room = capacity(job, free_slots, free_mem, self.view.free_disk) >= self.per_node(job)
+        return room, free_slots, self.layout_nodes[job.index]
+
+    def per_node(self, job: Job) -> int:
+        """The tasks the layout of queued ``job`` puts on each of its nodes (at most)."""
+        return -(-job.ntasks // self.layout_nodes[job.index])
 
     def _sorted(self, viable: np.ndarray, free_slots: np.ndarray,
                 selection: str) -> np.ndarray:
