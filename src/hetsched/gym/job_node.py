@@ -77,7 +77,7 @@ class JobNodeDriver(Driver):
             share, slots = needs.get(job.index) or self._needs(job)
             shares.append(share)
             if slots:
-                spanning.append(k)
+                spanning.append((k, slots))
             if share <= most and slots <= total:
                 possible = True
         if not possible:
@@ -85,8 +85,8 @@ class JobNodeDriver(Driver):
         fit = view.fit_matrix(jobs, shares)
         if spanning:  # the first share fits: does the rest of the layout?
             rows = fit.any(axis=1).tolist()
-            unplaced = [k for k in spanning if rows[k] and (
-                needs[jobs[k].index][1] > total or not self._placeable(jobs[k]))]
+            unplaced = [k for k, slots in spanning
+                        if rows[k] and (slots > total or not self._placeable(jobs[k]))]
             if unplaced:
                 fit[unplaced] = False
         if not fit.any():
