@@ -36,16 +36,22 @@ NODE_FIELDS = ("free_cores", "speed_gops", "power_w", "running_jobs", "time_to_f
 UNBOUNDED = float(np.finfo(np.float32).max)
 
 
+def node_constants(platform: Platform) -> tuple[np.ndarray, np.ndarray]:
+    """The columns ``speed_gops`` and ``power_w`` of ``obs["nodes"]`` (float32), which never
+    change."""
+    arrays = platform.arrays
+    return ((arrays.speed / 1e9).astype(np.float32),
+            np.asarray(arrays.full_power_w).astype(np.float32))
+
+
 def observation_space(visible: int, platform: Platform) -> spaces.Dict:
     """The spaces of ``obs["jobs"]`` and ``obs["nodes"]``: nothing below 0; ``valid`` at most
     1, a node's free cores at most its slots, its speed and power exactly its own."""
     jobs = np.full((visible, len(JOB_FIELDS)), UNBOUNDED, dtype=np.float32)
     jobs[:, JOB_FIELDS.index("valid")] = 1.0
-    arrays = platform.arrays
     nodes = np.full((len(platform.nodes), len(NODE_FIELDS)), UNBOUNDED, dtype=np.float32)
-    nodes[:, 0] = arrays.slots
-    nodes[:, 1] = arrays.speed / 1e9
-    nodes[:, 2] = arrays.full_power_w
+    nodes[:, 0] = platform.arrays.slots
+    nodes[:, 1], nodes[:, 2] = node_constants(platform)
     return spaces.Dict({
         "jobs": spaces.Box(np.zeros_like(jobs), jobs, dtype=np.float32),
         "nodes": spaces.Box(np.zeros_like(nodes), nodes, dtype=np.float32),
@@ -60,11 +66,9 @@ class Observer:
 
     def __init__(self, platform: Platform, visible: int) -> None:
         self.visible = visible
-        arrays = platform.arrays
         # transposed: one row per column, each column's assignment contiguous
         self.nodes = np.zeros((len(NODE_FIELDS), len(platform.nodes)))
-        self.nodes[1] = (arrays.speed / 1e9).astype(np.float32)
-        self.nodes[2] = np.asarray(arrays.full_power_w).astype(np.float32)
+        self.nodes[1], self.nodes[2] = node_constants(platform)
         self.jobs = np.zeros((visible, len(JOB_FIELDS)))
         self.shown = visible  # rows of ``jobs`` that may hold a job (the rest are zero)
         self._workload: Sequence[Job] = ()
