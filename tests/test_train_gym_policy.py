@@ -42,12 +42,18 @@ def script_module() -> Iterator[ModuleType]:
             sys.modules.pop(name, None)
 
 
-@pytest.fixture(scope="module")
-def trained(script: ModuleType, tmp_path_factory: pytest.TempPathFactory) -> Path:
+def trained_run(script: ModuleType, tmp_path_factory: pytest.TempPathFactory,
+                args: list[str]) -> Path:
+    """The folder of a run of the script with ``args`` (it must succeed)."""
     shared("platforms/irmasim_lublin_20node.json")
     out = tmp_path_factory.mktemp("trained")
-    assert script.main(["--out", str(out), *TINY]) == 0
+    assert script.main(["--out", str(out), *args]) == 0
     return out
+
+
+@pytest.fixture(scope="module")
+def trained(script: ModuleType, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return trained_run(script, tmp_path_factory, TINY)
 
 
 def _rows(path: Path) -> list[dict[str, str]]:

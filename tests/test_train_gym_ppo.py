@@ -16,9 +16,9 @@ import pytest
 pytest.importorskip("gymnasium")
 sb3_contrib = pytest.importorskip("sb3_contrib")
 
-from support import shared  # noqa: E402
 
-from test_train_gym_policy import _rows, script_module  # noqa: E402, F401  (fixture "script")
+# (script_module: the fixture "script")
+from test_train_gym_policy import _rows, script_module, trained_run  # noqa: E402, F401
 
 TINY = ["--agent", "maskable-ppo", "--episodes", "6", "--rollout-steps", "64",
         "--eval-episodes", "3", "--jobs", "40", "--minutes", "10"]
@@ -27,10 +27,7 @@ TINY = ["--agent", "maskable-ppo", "--episodes", "6", "--rollout-steps", "64",
 @pytest.fixture(scope="module")
 def trained(script: ModuleType, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The outputs of a tiny MaskablePPO run: 6 training episodes of 40 jobs, 3 held out."""
-    shared("platforms/irmasim_lublin_20node.json")
-    out = tmp_path_factory.mktemp("trained")
-    assert script.main(["--out", str(out), *TINY]) == 0
-    return out
+    return trained_run(script, tmp_path_factory, TINY)
 
 
 def test_the_run_names_its_agent_and_trains_on_fresh_workloads(trained: Path) -> None:
