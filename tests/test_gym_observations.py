@@ -10,10 +10,13 @@ import pytest
 
 from hetsched.examples import dssim_config_path
 from hetsched.gym import JOB_FIELDS, NODE_FIELDS, PAIRS, ClusterEnv
+from hetsched.gym.observation import Observer
 from hetsched.metrics import summarize
-from hetsched.platform.model import NodeType, Platform
+from hetsched.platform.model import Availability, NodeType, Platform
 from hetsched.run.execute import run_simulation
 from hetsched.run.inputs import load_inputs
+from hetsched.sim.engine import Simulation
+from hetsched.sim.protocol import Start
 from hetsched.testing.invariants import check_result
 from hetsched.workload.model import Job, Workload
 from test_gym_env import jobs_csv
@@ -196,3 +199,20 @@ def test_the_node_columns_count_the_running_jobs_and_their_latest_estimated_end(
                 obs, info = env.restore(snapshot)
                 restored, over = True, False
     assert checked > 150
+
+
+def test_a_node_shrunk_below_its_running_threads_shows_no_negative_free_cores() -> None:
+    platform, _ = load_inputs(None, None)
+    sim = Simulation(platform, Workload("one", (Job("long", 0.0, 16, 1e15, 1e6),)),
+                     availability=(Availability(5.0, 6, 4),))
+    job = sim.workload.jobs[0]
+    observe = Observer(platform, 2)
+    sim.advance()
+    assert not sim.view.overcommitted
+    sim.apply((Start.on(job, 6),))
+    sim.advance()  # the availability change: 4 cores where 16 threads run
+    view = sim.view
+    assert view.now == 5.0 and view.free_slots[6] == -12 and view.overcommitted
+    nodes = observe(view, sim.workload.jobs)["nodes"]
+    assert nodes[6, NODE_FIELDS.index("free_cores")] == 0.0
+    assert (nodes[:, NODE_FIELDS.index("free_cores")] == np.maximum(view.free_slots, 0)).all()

@@ -205,11 +205,14 @@ class ClusterEnv(gymnasium.Env):
         return WAIT, self.options.invalid_penalty
 
     def _play(self, action: int | None) -> bool:
-        """Send ``action`` to the driver and run to its next turn: ``False`` once the run is
-        over. Accounts for the rewards as time passes and jobs end."""
+        """Resume the driver with ``action`` (``None``: a new episode's first turn) and run
+        to its next turn: ``False`` once the run is over. Accounts for the rewards as time
+        passes and jobs end."""
         sim, driver, rewards, view, jobs = self.sim, self.driver, self.rewards, self.sim.view, \
             self.sim.jobs
         turns = self._turns
+        if action is not None:
+            driver.chosen = action
         while True:
             if turns is None:
                 state = sim.state  # (jobs started on a booting node wait for its boot)
@@ -222,17 +225,13 @@ class ClusterEnv(gymnasium.Env):
                 for job in step.events.finished:
                     if jobs.state(job.index) == FINISHED:
                         rewards.finished(job.submit, jobs.start_time(job.index), step.now)
-                turns, action = driver.decide(step.now, step.events), None
-            try:
-                item = next(turns) if action is None else turns.send(action)
-            except StopIteration:
-                turns = None
-                continue
-            action = None
-            if item is TURN:
-                self._turns = turns
-                return True
-            sim.apply((item,))
+                turns = driver.decide(step.now, step.events)
+            for item in turns:
+                if item is TURN:
+                    self._turns = turns
+                    return True
+                sim.apply((item,))
+            turns = None
 
     def _info(self) -> dict[str, Any]:
         over = self.result is not None

@@ -83,17 +83,14 @@ class JobNodeDriver(Driver):
         if not possible:
             return None
         fit = view.fit_matrix(jobs, shares)
-        if spanning:  # the first share fits: does the rest of the layout?
-            rows = fit.any(axis=1).tolist()
-            unplaced = [k for k, slots in spanning
-                        if rows[k] and (slots > total or not self._placeable(jobs[k]))]
-            if unplaced:
-                fit[unplaced] = False
-        if not fit.any():
+        for k, slots in spanning:  # does the rest of the layout fit? (only where the first
+            # share may: a row whose share exceeds every node's free slots holds no pair)
+            if shares[k] <= most and (slots > total or not self._placeable(jobs[k])):
+                fit[k] = False
+        if not np.count_nonzero(fit):  # (quicker than fit.any() on a small array)
             return None
-        mask = np.zeros(self.size, dtype=np.int8)
+        mask = self.waiting.copy()
         mask[:fit.size] = fit.ravel()
-        mask[-1] = 1
         return mask
 
     def _needs(self, job: Job) -> tuple[int, int]:

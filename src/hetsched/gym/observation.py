@@ -88,7 +88,8 @@ class Observer:
         self.shown = count
         free = nodes[0]
         free[:] = view.free_slots
-        np.maximum(free, 0.0, out=free)  # (on floats: a mixed-type ufunc costs 3 times more)
+        if view.overcommitted:  # (on floats: a mixed-type ufunc costs 3 times more)
+            np.maximum(free, 0.0, out=free)
         size = nodes.shape[1]
         running, to_free = [0.0] * size, [0.0] * size  # (floats: copied in as they are)
         for run in view.running.values():

@@ -1,11 +1,12 @@
 """How an action space's driver hands the choice to the agent.
 
 A driver is a :class:`~hetsched.sim.protocol.Scheduler` whose ``decide`` generator yields, beside
-its decisions, :data:`TURN` whenever the agent is to choose; the environment then sends the
-chosen action into the generator (``generator.send(action)``), :data:`WAIT` ending the
-instant's scheduling. Before yielding :data:`TURN` a driver sets ``mask`` (``np.int8``, 1 for
-each action allowed now, :data:`WAIT`'s always) and yields it only if some other action is
-allowed: an instant where nothing can start is no step of the agent's.
+its decisions, :data:`TURN` whenever the agent is to choose; the environment then sets the
+chosen action as the driver's ``chosen`` and resumes the generator (a plain iteration: no
+``send``, and the instant's end is a ``for`` loop's, not a caught ``StopIteration``),
+:data:`WAIT` ending the instant's scheduling. Before yielding :data:`TURN` a driver sets
+``mask`` (``np.int8``, 1 for each action allowed now, :data:`WAIT`'s always) and yields it only
+if some other action is allowed: an instant where nothing can start is no step of the agent's.
 
 A generator cannot be copied, so a driver checkpoints its own state instead
 (:meth:`Driver.checkpoint`) and, restored, makes a new generator that goes on from the same
@@ -40,6 +41,7 @@ class Driver(Scheduler):
 
     size: int
     mask: np.ndarray
+    chosen: int = WAIT  # the agent's action at the current turn (set by the environment)
 
     def reset_mask(self) -> None:
         """``waiting``, the mask where only :data:`WAIT` is allowed (read-only), as the mask."""
@@ -49,14 +51,15 @@ class Driver(Scheduler):
         self.mask = self.waiting
 
     def turn(self, mask: np.ndarray | None) -> Generator[Any, int, int]:
-        """The agent's action over ``mask`` (``yield from`` it): :data:`TURN` yielded, the
-        action sent back returned; with ``mask`` ``None`` (nothing can start) no turn and
+        """The agent's action over ``mask`` (``yield from`` it): :data:`TURN` yielded, then
+        ``chosen`` returned; with ``mask`` ``None`` (nothing can start) no turn and
         :data:`WAIT`."""
         if mask is None:
             self.mask = self.waiting
             return WAIT
         self.mask = mask
-        return (yield TURN)
+        yield TURN
+        return self.chosen
 
     @abstractmethod
     def why_not(self, action: int) -> str:

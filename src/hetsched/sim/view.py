@@ -143,6 +143,12 @@ class ClusterView:
     total_free_cores = total_free_slots
 
     @property
+    def overcommitted(self) -> bool:
+        """Whether some node's availability shrank below the threads it runs (its
+        ``free_slots`` negative): ``free_slots`` is never below 0 otherwise."""
+        return bool(self._state.short)
+
+    @property
     def running(self) -> Mapping[int, RunningJob]:
         """The running jobs, by job index."""
         return MappingProxyType(self._state.running)
