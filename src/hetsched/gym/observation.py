@@ -80,7 +80,8 @@ class Observer:
         shown = list(islice(view.pending, self.visible))
         count = len(shown)
         if count:
-            self._rows(workload).take(shown, axis=0, out=jobs[:count])
+            table = self._table if workload is self._workload else self._rows(workload)
+            table.take(shown, axis=0, out=jobs[:count])
             waited = jobs[:count, -1]
             waited += now  # the table holds -submit: now - submit, exactly
         if count < self.shown:
@@ -103,7 +104,8 @@ class Observer:
         return {"jobs": jobs.astype(np.float32), "nodes": nodes.T.astype(np.float32, order="C")}
 
     def _rows(self, workload: Sequence[Job]) -> np.ndarray:
-        """Every job's row, its last column minus the submission time."""
+        """Every job's row, its last column minus the submission time (made once per
+        workload)."""
         if workload is not self._workload:
             self._workload = workload
             self._table = np.array([(1.0, job.req_time, job.ntasks, job.nodes, job.job_memory_mb,

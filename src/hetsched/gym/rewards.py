@@ -32,6 +32,9 @@ class Rewards:
             raise ConfigError("reward: the energy and edp terms need a platform with a power "
                               "model")
         self.weights = weights
+        # each term's weight (0 for a term not asked for): read on every step
+        self.w_slowdown, self.w_wait, self.w_energy, self.w_edp = (
+            weights.get(term, 0.0) for term in METRICS)
 
     def reset(self, jobs: int, t0: float) -> None:
         self.jobs, self.t0 = max(jobs, 1), t0
@@ -51,11 +54,10 @@ class Rewards:
 
     def step(self) -> float:
         """What the step earned: the change of the weighted total since the last step."""
-        weight = self.weights.get
-        total = weight("slowdown", 0.0) * (self.slowdown / self.jobs) \
-            + weight("wait", 0.0) * (self.waited / self.jobs) + weight("energy", 0.0) * self.energy
-        if "edp" in self.weights:
-            total += self.weights["edp"] * self.energy * (self.now - self.t0)
+        total = self.w_slowdown * (self.slowdown / self.jobs) \
+            + self.w_wait * (self.waited / self.jobs) + self.w_energy * self.energy
+        if self.w_edp:
+            total += self.w_edp * self.energy * (self.now - self.t0)
         earned, self.paid = self.paid - total, total
         return earned
 
