@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from hetsched.cli.main import app
 from hetsched.metrics import records
-from hetsched.output.jobs_csv import write_columns
+from hetsched.output.jobs_csv import NO_VALUE, float_cells, fmt_float, write_columns
 from hetsched.workload.writers.swf import write_table
 
 cell = st.text(alphabet=st.sampled_from(list('ab ,"\r\n;-1.é')), max_size=6)
@@ -39,6 +39,25 @@ def test_write_columns_writes_what_csv_writer_writes(tmp_path_factory, table) ->
         writer.writerow(header)
         writer.writerows(rows)
     assert ours == (folder / "csv.csv").read_bytes()
+
+
+whole_floats = st.integers(-2**60, 2**60).map(float)
+edge_floats = st.sampled_from([0.0, -0.0, 1e16, -1e16, 1e16 - 2, 2.0**53 + 2, 5e-324, 0.1])
+
+
+@settings(max_examples=300, deadline=None)
+@given(values=st.lists(st.floats() | whole_floats | edge_floats, max_size=40),
+       data=st.data())
+def test_float_cells_are_each_values_repr(values, data) -> None:
+    # whole numbers take another path (their integer's digits and ".0"), repeated values are
+    # formatted once: the text is repr's all the same (-0.0, 1e16's exponent, NaN empty)
+    column = np.array(values + values, float)
+    assert float_cells(column) == [fmt_float(v) for v in column.tolist()]
+    absent = np.array(data.draw(st.lists(st.booleans(), min_size=column.size,
+                                         max_size=column.size)), bool)
+    expected = [NO_VALUE if gone else fmt_float(v)
+                for v, gone in zip(column.tolist(), absent.tolist())]
+    assert float_cells(column, absent) == expected
 
 
 def test_write_table_writes_whole_numbers_column_by_column(tmp_path: Path) -> None:

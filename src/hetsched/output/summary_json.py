@@ -8,7 +8,7 @@ import csv
 import hashlib
 import json
 import math
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -17,7 +17,7 @@ import numpy as np
 from hetsched.version import __version__
 from hetsched.errors import ConfigError
 from hetsched.metrics import UNITS, JobRecords, summarize
-from hetsched.output.jobs_csv import fmt_float, write_columns
+from hetsched.output.jobs_csv import BLOCK, float_cells, fmt_float, write_columns
 from hetsched.sim.result import JobState, SimResult, TimeSeries
 
 
@@ -160,18 +160,38 @@ def _timeseries_blocks(result: SimResult) -> Iterator[list[list]]:
 
 def write_timeseries_csv(result: SimResult, path: str | Path) -> Path:
     """One row per instant at which something happened (state after the scheduler answered);
-    ``power_w`` is empty when the run has no energy (no power model). Written a block of the
-    series at a time: a million-job run's two million rows are never all text at once."""
-    blocks = ([_cells(column) for column in block] for block in _timeseries_blocks(result))
+    ``power_w`` is empty when the run has no energy (no power model). Written
+    :data:`~hetsched.output.jobs_csv.BLOCK` rows at a time: a million-job run's two million
+    rows are never all text at once."""
+    blocks = ([_cells(column) for column in block]
+              for block in _joined(_timeseries_blocks(result), BLOCK))
     return write_columns(Path(path), TimeSeries.FIELDS, blocks)
 
 
+def _joined(blocks: Iterable[list[list]], size: int) -> Iterator[list[list]]:
+    """``blocks`` of columns joined into blocks of at least ``size`` rows (the last may be
+    shorter): the series keeps its rows in small blocks, text is made quicker in big ones."""
+    joined: list[list] = []
+    for block in blocks:
+        if not joined:
+            joined = [list(column) for column in block]
+        else:
+            for column, values in zip(joined, block):
+                column.extend(values)
+        if len(joined[0]) >= size:
+            yield joined
+            joined = []
+    if joined:
+        yield joined
+
+
 def _cells(values: list[object]) -> list[str]:
-    """:func:`_cell` of each value; a column of plain floats or of plain ints (a time
-    series' are) without a call per value."""
+    """:func:`_cell` of each value; a column of plain floats (by
+    :func:`~hetsched.output.jobs_csv.float_cells`) or of plain ints (a time series' are)
+    without a call per value."""
     kinds = set(map(type, values))
     if kinds <= {float}:
-        return [repr(x) if x == x else "" for x in values]
+        return float_cells(np.array(values, float))
     if kinds <= {int}:
         return list(map(str, values))
     return list(map(_cell, values))
