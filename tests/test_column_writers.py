@@ -4,9 +4,11 @@ SWF writer wrote."""
 from __future__ import annotations
 
 import csv
+import gc
 from pathlib import Path
 
 import numpy as np
+import pytest
 from hypothesis import given, settings, strategies as st
 from typer.testing import CliRunner
 
@@ -81,3 +83,18 @@ def test_hetsched_run_computes_the_job_records_once(tmp_path: Path, monkeypatch)
     assert done.exit_code == 0, done.output
     assert (tmp_path / "run" / "jobs.csv").is_file()
     assert len(calls) == 1  # job_records calls job_costs once: for every file and the table
+
+
+@pytest.mark.parametrize("command", ["run", "compare"])
+def test_hetsched_run_and_compare_keep_the_loaded_inputs_out_of_the_collectors_sight(
+        tmp_path: Path, command: str) -> None:
+    """The inputs live to the end of the command: frozen (``gc.freeze``) once loaded, so that
+    no full collection of the run walks a million jobs again."""
+    gc.unfreeze()
+    try:
+        args = [command, "-s", "fcfs", "--out", str(tmp_path / "run"), "--quiet"]
+        done = CliRunner().invoke(app, args)
+        assert done.exit_code == 0, done.output
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()

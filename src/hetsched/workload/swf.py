@@ -270,8 +270,8 @@ def _to_workload(name: str, path: Path, platform: Platform, options: SwfOptions,
             block = slice(begin, begin + _BLOCK)
             jobs.extend(_jobs(begin, {name: c[block] for name, c in columns.items()},
                               walltime[block]))
-        return Workload(name, tuple(jobs), str(path), skipped=tuple(skipped),
-                        metadata=metadata)
+        # sorted above, indexed, ids unique and every number checked in the table
+        return Workload.of_checked(name, tuple(jobs), str(path), tuple(skipped), metadata)
 
 
 #: Jobs made at once from the table's columns.
