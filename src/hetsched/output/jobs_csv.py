@@ -120,21 +120,22 @@ def _interval(a: int, b: int) -> str:
 
 
 class _NodeCells:
-    """The node-name and node-type cells of a row, memoised per distinct allocation."""
+    """The node-name and node-type cells of rows, made once per distinct allocation."""
 
     def __init__(self, platform: Platform) -> None:
         self.platform = platform
-        self.cache: dict[Allocation, tuple[str, str]] = {}
+        self.names: dict[Allocation | None, str] = {None: ""}
+        self.types: dict[Allocation | None, str] = {None: ""}
 
-    def __call__(self, allocation: Allocation | None) -> tuple[str, str]:
-        if allocation is None:
-            return "", ""
-        cells = self.cache.get(allocation)
-        if cells is None:
+    def __call__(self, allocations: list[Allocation | None]) -> tuple[list[str], list[str]]:
+        """The node and node-type cells of each of ``allocations`` (by a lookup in C per
+        row: the engine shares one tuple among the one-node jobs of a node and count)."""
+        for allocation in set(allocations).difference(self.names):
             nodes = [self.platform.nodes[node] for node, _ in allocation]
-            cells = (" ".join(n.name for n in nodes), " ".join(n.type.name for n in nodes))
-            self.cache[allocation] = cells
-        return cells
+            self.names[allocation] = " ".join(n.name for n in nodes)
+            self.types[allocation] = " ".join(n.type.name for n in nodes)
+        return (list(map(self.names.__getitem__, allocations)),
+                list(map(self.types.__getitem__, allocations)))
 
 
 def job_columns(result: SimResult,
@@ -161,8 +162,7 @@ def _columns(result: SimResult, rec: JobRecords, whole: dict[str, list[object] |
     ended = ~np.isnan(result.end[rows])  # finished or killed
     energy = (np.where(ended, result.job_energy_j[rows], np.nan) if result.has_energy
               else np.full(len(jobs), np.nan))
-    cells = _NodeCells(result.platform)
-    nodes = [cells(allocation) for allocation in result.allocation[rows]]
+    names, types = _NodeCells(result.platform)(result.allocation[rows])
     return {
         "job_id": list(map(attrgetter("id"), jobs)),
         "workload_name": [result.workload.name] * len(jobs),
@@ -177,7 +177,7 @@ def _columns(result: SimResult, rec: JobRecords, whole: dict[str, list[object] |
         "allocated_resources": whole["allocated_resources"][rows],
         "consumed_energy": energy,
         "metadata": whole["metadata"][rows],
-        "node": [n for n, _ in nodes], "node_type": [t for _, t in nodes],
+        "node": names, "node_type": types,
         "bounded_slowdown": rec.bounded_slowdown[rows], "het_slowdown": rec.het_slowdown[rows],
         "cost": rec.cost[rows], "attempts": whole["attempts"][rows],
         "first_start": whole["first_start"][rows],
