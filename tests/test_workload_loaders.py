@@ -447,3 +447,19 @@ def test_an_swf_workload_is_checked_once_and_is_what_the_checking_constructor_ma
                           loaded.metadata)
     assert made == loaded and made.metadata == loaded.metadata and made.notes == loaded.notes
     assert all(a is b for a, b in zip(made.jobs, loaded.jobs))
+
+
+def test_a_generators_table_is_still_checked_by_the_workload(monkeypatch) -> None:
+    """A table built in memory (a generator's) did not pass the trace reader's checks: the
+    workload checks its jobs."""
+    import numpy as np
+
+    from hetsched.workload import model
+    from hetsched.workload.swf import FIELDS, SwfOptions, table_workload
+
+    table = np.full((2, len(FIELDS)), -1.0)
+    table[:, [0, 1, 3, 4]] = [[1, 0, 10, 1], [2, 5, 10, 1]]
+    checks = []
+    monkeypatch.setattr(model, "_check_jobs", lambda jobs: checks.append(len(jobs)))
+    workload = table_workload("g", "<generated>", PLATFORM, SwfOptions(), table, {})
+    assert checks == [2] and [j.id for j in workload.jobs] == ["1", "2"]

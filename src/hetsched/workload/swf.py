@@ -74,7 +74,8 @@ def load_swf(path: str | Path, platform: Platform, options: SwfOptions = SwfOpti
     """Read an SWF trace and convert its records to jobs for ``platform``."""
     path = Path(path)
     metadata, lines, rows = _parse(_read_text(path), path)
-    return _to_workload(file_stem(path), path, platform, options, metadata, lines, rows)
+    return _to_workload(file_stem(path), path, platform, options, metadata, lines, rows,
+                        checked=True)
 
 
 def read_swf_table(path: str | Path) -> tuple[dict[str, object], np.ndarray]:
@@ -89,7 +90,8 @@ def table_workload(name: str, source: str, platform: Platform, options: SwfOptio
     """Jobs for ``platform`` from an SWF table built in memory (a generator's: one row per
     job, the columns of :data:`FIELDS`, already valid), by the same rules as a trace file."""
     lines = np.arange(1, len(table) + 1)
-    return _to_workload(name, Path(source), platform, options, metadata, lines, table)
+    return _to_workload(name, Path(source), platform, options, metadata, lines, table,
+                        checked=False)
 
 
 def _read_text(path: Path) -> str:
@@ -236,7 +238,10 @@ def _show(value: float) -> str:
 
 
 def _to_workload(name: str, path: Path, platform: Platform, options: SwfOptions,
-                 metadata: dict[str, object], lines: np.ndarray, t: np.ndarray) -> Workload:
+                 metadata: dict[str, object], lines: np.ndarray, t: np.ndarray,
+                 checked: bool) -> Workload:
+    """The jobs of the table ``t``; ``checked``: the table passed :func:`_check_table`, so
+    that the workload need not check its jobs again."""
     ids = t[:, COL["job_number"]].astype(np.int64)
     run = t[:, COL["run_time"]]
     procs = np.where(t[:, COL["allocated_processors"]] > 0, t[:, COL["allocated_processors"]],
@@ -270,6 +275,8 @@ def _to_workload(name: str, path: Path, platform: Platform, options: SwfOptions,
             block = slice(begin, begin + _BLOCK)
             jobs.extend(_jobs(begin, {name: c[block] for name, c in columns.items()},
                               walltime[block]))
+        if not checked:  # a generator's table: the workload's own checks
+            return Workload(name, tuple(jobs), str(path), tuple(skipped), metadata)
         # sorted above, indexed, ids unique and every number checked in the table
         return Workload.of_checked(name, tuple(jobs), str(path), tuple(skipped), metadata)
 
