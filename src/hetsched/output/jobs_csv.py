@@ -67,28 +67,27 @@ def fmt_float(value: float) -> str:
 
 
 def float_cells(column: np.ndarray, absent: np.ndarray | None = None) -> list[str]:
-    """:func:`fmt_float` of every element (``NO_VALUE`` where ``absent``), each distinct
-    value's text made once (a run's times, slowdowns and energies repeat): a whole number
-    below ``1e16`` in magnitude as its integer and ``.0``, which is its ``repr`` (above,
-    ``repr`` may use an exponent) in half the time, any other by ``repr``."""
+    """:func:`fmt_float` of every element (``NO_VALUE`` where ``absent``). A whole number
+    below ``1e16`` in magnitude (most of a run's times) is written as its integer and ``.0``,
+    which is its ``repr`` (above, ``repr`` may use an exponent), in half the time; any other
+    value's ``repr`` is made once (a run's energies and powers repeat)."""
     values = column.astype(float)
-    signed_zero = (values == 0) & np.signbit(values)  # np.unique takes -0.0 for 0.0
-    present = ~(np.isnan(values) | signed_zero)
-    if absent is not None:
-        present &= ~absent
-    distinct, inverse = np.unique(values[present], return_inverse=True)
-    whole = (distinct == np.trunc(distinct)) & (np.abs(distinct) < _WHOLE_BELOW)
-    texts = np.empty(distinct.size, object)  # the str objects themselves, not numpy's strings
-    texts[whole] = np.fromiter(map("%d.0".__mod__, distinct[whole].astype(np.int64).tolist()),
+    whole = ((values == np.trunc(values)) & (np.abs(values) < _WHOLE_BELOW)
+             & ~((values == 0) & np.signbit(values)))  # -0.0's repr keeps its sign
+    if absent is None or not absent.any():
+        if whole.all():
+            return list(map("%d.0".__mod__, values.astype(np.int64).tolist()))
+        absent = np.zeros(values.size, bool)
+    cells = np.empty(values.size, object)  # the str objects themselves, not numpy's strings
+    whole &= ~absent
+    cells[whole] = np.fromiter(map("%d.0".__mod__, values[whole].astype(np.int64).tolist()),
                                object)
-    texts[~whole] = np.fromiter(map(repr, distinct[~whole].tolist()), object)
-    if present.all():
-        return texts[inverse].tolist()
-    cells = np.full(values.size, "", object)  # NaN: no value
-    cells[present] = texts[inverse]
-    cells[signed_zero] = "-0.0"
-    if absent is not None:
-        cells[absent] = NO_VALUE
+    cells[absent] = NO_VALUE
+    missing = np.isnan(values) & ~absent
+    cells[missing] = ""
+    rest = ~(whole | absent | missing)
+    distinct, inverse = np.unique(values[rest], return_inverse=True)  # -0.0 is not whole
+    cells[rest] = np.fromiter(map(repr, distinct.tolist()), object)[inverse]
     return cells.tolist()
 
 
