@@ -4,15 +4,17 @@ SWF writer wrote."""
 from __future__ import annotations
 
 import csv
+import gc
 from pathlib import Path
 
 import numpy as np
+import pytest
 from hypothesis import given, settings, strategies as st
 from typer.testing import CliRunner
 
 from hetsched.cli.main import app
 from hetsched.metrics import records
-from hetsched.output.jobs_csv import write_columns
+from hetsched.output.jobs_csv import NO_VALUE, float_cells, fmt_float, write_columns
 from hetsched.workload.writers.swf import write_table
 
 cell = st.text(alphabet=st.sampled_from(list('ab ,"\r\n;-1.é')), max_size=6)
@@ -41,6 +43,25 @@ def test_write_columns_writes_what_csv_writer_writes(tmp_path_factory, table) ->
     assert ours == (folder / "csv.csv").read_bytes()
 
 
+whole_floats = st.integers(-2**60, 2**60).map(float)
+edge_floats = st.sampled_from([0.0, -0.0, 1e16, -1e16, 1e16 - 2, 2.0**53 + 2, 5e-324, 0.1])
+
+
+@settings(max_examples=300, deadline=None)
+@given(values=st.lists(st.floats() | whole_floats | edge_floats, max_size=40),
+       data=st.data())
+def test_float_cells_are_each_values_repr(values, data) -> None:
+    # whole numbers take another path (their integer's digits and ".0"), repeated values are
+    # formatted once: the text is repr's all the same (-0.0, 1e16's exponent, NaN empty)
+    column = np.array(values + values, float)
+    assert float_cells(column) == [fmt_float(v) for v in column.tolist()]
+    absent = np.array(data.draw(st.lists(st.booleans(), min_size=column.size,
+                                         max_size=column.size)), bool)
+    expected = [NO_VALUE if gone else fmt_float(v)
+                for v, gone in zip(column.tolist(), absent.tolist())]
+    assert float_cells(column, absent) == expected
+
+
 def test_write_table_writes_whole_numbers_column_by_column(tmp_path: Path) -> None:
     table = np.full((3, 18), -1.0)
     table[:, 0] = [1, 2, 3]
@@ -62,3 +83,18 @@ def test_hetsched_run_computes_the_job_records_once(tmp_path: Path, monkeypatch)
     assert done.exit_code == 0, done.output
     assert (tmp_path / "run" / "jobs.csv").is_file()
     assert len(calls) == 1  # job_records calls job_costs once: for every file and the table
+
+
+@pytest.mark.parametrize("command", ["run", "compare"])
+def test_hetsched_run_and_compare_keep_the_loaded_inputs_out_of_the_collectors_sight(
+        tmp_path: Path, command: str) -> None:
+    """The inputs live to the end of the command: frozen (``gc.freeze``) once loaded, so that
+    no full collection of the run walks a million jobs again."""
+    gc.unfreeze()
+    try:
+        args = [command, "-s", "fcfs", "--out", str(tmp_path / "run"), "--quiet"]
+        done = CliRunner().invoke(app, args)
+        assert done.exit_code == 0, done.output
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()

@@ -71,6 +71,10 @@ def test_a_long_time_series_takes_about_40_bytes_a_row_and_reads_back_the_same()
     assert series.rows() == rows and type(series.rows()[3][0]) is int
     assert series.power_w == [row[4] for row in rows]
     assert series.copy().rows() == rows and series.copy() == series
+    blocks = list(series.column_blocks())  # what timeseries.csv is written from
+    assert [type(block) for block in blocks[:2]] == [list, tuple]  # rows, numpy columns
+    assert [column.dtype.kind for column in blocks[1]] == ["f", "i", "i", "i", "f"]
+    assert [[list(c) for c in block] for block in blocks] == list(series.blocks())
 
 
 def test_a_queue_without_its_submission_keeps_the_heap_order() -> None:

@@ -426,3 +426,40 @@ def test_a_workload_holds_its_jobs_by_id_only_once_asked() -> None:
     assert workload.by_id["7"] is workload.jobs[7]
     with pytest.raises(ValueError, match="duplicate job id '3'"):
         Workload("w", (*jobs, Job("3", 1.0, 1, 1.0, 1.0)))
+
+
+@pytest.mark.parametrize("trace", ["lublin_256.swf", "kit_fh2_2016_first25k.swf"])
+def test_an_swf_workload_is_checked_once_and_is_what_the_checking_constructor_makes(
+        trace: str, monkeypatch) -> None:
+    """The reader checks its table, then makes jobs in order at their places: the Workload
+    takes them without sorting and checking a million jobs again, and is equal to (and holds
+    the very jobs of) the workload its constructor makes after its own checks."""
+    from hetsched.workload import model
+
+    platform = load_platform(shared("platforms/irmasim_kit_80node.json"))
+    checks = []
+    check = model._check_jobs
+    monkeypatch.setattr(model, "_check_jobs", lambda jobs: checks.append(len(jobs)))
+    loaded = load_swf(shared(f"traces/{trace}"), platform)
+    assert checks == []
+    monkeypatch.setattr(model, "_check_jobs", check)
+    made = model.Workload(loaded.name, loaded.jobs, loaded.source, loaded.skipped,
+                          loaded.metadata)
+    assert made == loaded and made.metadata == loaded.metadata and made.notes == loaded.notes
+    assert all(a is b for a, b in zip(made.jobs, loaded.jobs))
+
+
+def test_a_generators_table_is_still_checked_by_the_workload(monkeypatch) -> None:
+    """A table built in memory (a generator's) did not pass the trace reader's checks: the
+    workload checks its jobs."""
+    import numpy as np
+
+    from hetsched.workload import model
+    from hetsched.workload.swf import FIELDS, SwfOptions, table_workload
+
+    table = np.full((2, len(FIELDS)), -1.0)
+    table[:, [0, 1, 3, 4]] = [[1, 0, 10, 1], [2, 5, 10, 1]]
+    checks = []
+    monkeypatch.setattr(model, "_check_jobs", lambda jobs: checks.append(len(jobs)))
+    workload = table_workload("g", "<generated>", PLATFORM, SwfOptions(), table, {})
+    assert checks == [2] and [j.id for j in workload.jobs] == ["1", "2"]

@@ -91,6 +91,7 @@ def run(platform: PlatformOpt = None, workload: WorkloadOpt = None,
         check_seed(seed)
         create(scheduler)  # fail fast on a bad name, before loading inputs
         plat, work = load_inputs(platform, workload, options.swf())
+        running.keep_inputs()
         result = running.simulate_spec(scheduler, plat, work, seed, options,
                                        quiet or output_format is not Format.TABLE)
         out = out or Path("runs") / running.run_dir_name(work, scheduler)
@@ -145,6 +146,7 @@ def compare(scheduler: Annotated[list[str], typer.Option(
         for spec in specs:
             create(spec)
         plat, work = load_inputs(platform, workload, options.swf())
+        running.keep_inputs()
         labels = dict(zip(specs, running.run_labels(specs)))
         runs: dict[str, dict[str, Any]] = {}
         cut: set[str] = set()

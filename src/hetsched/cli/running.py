@@ -4,6 +4,7 @@ by the commands that run simulations, so ``hetsched --help`` stays fast."""
 
 from __future__ import annotations
 
+import gc
 import math
 import re
 import sys
@@ -84,6 +85,13 @@ def progress_bar(label: str, total: int, enabled: bool) -> Iterator[ProgressCall
                 bar.update(task, completed=done)
 
         yield update
+
+
+def keep_inputs() -> None:
+    """Move every object alive now, the loaded inputs, out of the cyclic collector's sight
+    (``gc.freeze``): they live until the command ends, and each full collection during the run
+    and the writing would walk a million jobs again for nothing."""
+    gc.freeze()
 
 
 def simulate_spec(spec: str, platform: Platform, workload: Workload, seed: int,

@@ -61,15 +61,18 @@ def _release(free: list[list[list[int]]], allocation: tuple[tuple[int, int], ...
 
 def _events(result: SimResult) -> Iterator[tuple[int, int]]:
     """(order, job) of every start and end in time order: at one time, ends (order 0) first,
-    then zero-length jobs (1), then starts (2), each kind by job index; sorted by numpy."""
+    then zero-length jobs (1), then starts (2), each kind by job index. Laid out in that
+    order, then sorted by time alone (numpy's stable sort keeps the rest)."""
     started = np.array([a is not None for a in result.allocation], dtype=bool)
     index = np.flatnonzero(started)
     start, end = result.start[index], result.end[index]
     ends = ~np.isnan(end) & (end != start)
-    times = np.concatenate((start, end[ends]))
-    orders = np.concatenate((np.where(end == start, 1, 2), np.zeros(int(ends.sum()), np.int64)))
-    jobs = np.concatenate((index, index[ends]))
-    sequence = np.lexsort((jobs, orders, times))
+    zero = end == start
+    kinds = ((end, ends, 0), (start, zero, 1), (start, ~zero, 2))
+    times = np.concatenate([time[kind] for time, kind, _ in kinds])
+    orders = np.concatenate([np.full(int(kind.sum()), order) for _, kind, order in kinds])
+    jobs = np.concatenate([index[kind] for _, kind, _ in kinds])
+    sequence = np.argsort(times, kind="stable")
     return zip(orders[sequence].tolist(), jobs[sequence].tolist())
 
 

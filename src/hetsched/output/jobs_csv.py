@@ -66,12 +66,33 @@ def fmt_float(value: float) -> str:
     return "" if math.isnan(value) else repr(float(value))
 
 
-def float_cells(column: np.ndarray) -> list[str]:
-    """:func:`fmt_float` of every element (vectorised for speed)."""
+def float_cells(column: np.ndarray, absent: np.ndarray | None = None) -> list[str]:
+    """:func:`fmt_float` of every element (``NO_VALUE`` where ``absent``). A whole number
+    below ``1e16`` in magnitude (most of a run's times) is written as its integer and ``.0``,
+    which is its ``repr`` (above, ``repr`` may use an exponent), in half the time; any other
+    value's ``repr`` is made once (a run's energies and powers repeat)."""
     values = column.astype(float)
-    if not np.isnan(values).any():  # no test per value
-        return list(map(repr, values.tolist()))
-    return [repr(x) if x == x else "" for x in values.tolist()]
+    whole = ((values == np.trunc(values)) & (np.abs(values) < _WHOLE_BELOW)
+             & ~((values == 0) & np.signbit(values)))  # -0.0's repr keeps its sign
+    if absent is None or not absent.any():
+        if whole.all():
+            return list(map("%d.0".__mod__, values.astype(np.int64).tolist()))
+        absent = np.zeros(values.size, bool)
+    cells = np.empty(values.size, object)  # the str objects themselves, not numpy's strings
+    whole &= ~absent
+    cells[whole] = np.fromiter(map("%d.0".__mod__, values[whole].astype(np.int64).tolist()),
+                               object)
+    cells[absent] = NO_VALUE
+    missing = np.isnan(values) & ~absent
+    cells[missing] = ""
+    rest = ~(whole | absent | missing)
+    distinct, inverse = np.unique(values[rest], return_inverse=True)  # -0.0 is not whole
+    cells[rest] = np.fromiter(map(repr, distinct.tolist()), object)[inverse]
+    return cells.tolist()
+
+
+#: Whole floats of smaller magnitude have a ``repr`` of their integer's digits and ``.0``.
+_WHOLE_BELOW = 1e16
 
 
 #: Batsim's cell for a time or energy a job does not have (it did not start, or not finish).
@@ -99,21 +120,22 @@ def _interval(a: int, b: int) -> str:
 
 
 class _NodeCells:
-    """The node-name and node-type cells of a row, memoised per distinct allocation."""
+    """The node-name and node-type cells of rows, made once per distinct allocation."""
 
     def __init__(self, platform: Platform) -> None:
         self.platform = platform
-        self.cache: dict[Allocation, tuple[str, str]] = {}
+        self.names: dict[Allocation | None, str] = {None: ""}
+        self.types: dict[Allocation | None, str] = {None: ""}
 
-    def __call__(self, allocation: Allocation | None) -> tuple[str, str]:
-        if allocation is None:
-            return "", ""
-        cells = self.cache.get(allocation)
-        if cells is None:
+    def __call__(self, allocations: list[Allocation | None]) -> tuple[list[str], list[str]]:
+        """The node and node-type cells of each of ``allocations`` (by a lookup in C per
+        row: the engine shares one tuple among the one-node jobs of a node and count)."""
+        for allocation in set(allocations).difference(self.names):
             nodes = [self.platform.nodes[node] for node, _ in allocation]
-            cells = (" ".join(n.name for n in nodes), " ".join(n.type.name for n in nodes))
-            self.cache[allocation] = cells
-        return cells
+            self.names[allocation] = " ".join(n.name for n in nodes)
+            self.types[allocation] = " ".join(n.type.name for n in nodes)
+        return (list(map(self.names.__getitem__, allocations)),
+                list(map(self.types.__getitem__, allocations)))
 
 
 def job_columns(result: SimResult,
@@ -140,8 +162,7 @@ def _columns(result: SimResult, rec: JobRecords, whole: dict[str, list[object] |
     ended = ~np.isnan(result.end[rows])  # finished or killed
     energy = (np.where(ended, result.job_energy_j[rows], np.nan) if result.has_energy
               else np.full(len(jobs), np.nan))
-    cells = _NodeCells(result.platform)
-    nodes = [cells(allocation) for allocation in result.allocation[rows]]
+    names, types = _NodeCells(result.platform)(result.allocation[rows])
     return {
         "job_id": list(map(attrgetter("id"), jobs)),
         "workload_name": [result.workload.name] * len(jobs),
@@ -156,7 +177,7 @@ def _columns(result: SimResult, rec: JobRecords, whole: dict[str, list[object] |
         "allocated_resources": whole["allocated_resources"][rows],
         "consumed_energy": energy,
         "metadata": whole["metadata"][rows],
-        "node": [n for n, _ in nodes], "node_type": [t for _, t in nodes],
+        "node": names, "node_type": types,
         "bounded_slowdown": rec.bounded_slowdown[rows], "het_slowdown": rec.het_slowdown[rows],
         "cost": rec.cost[rows], "attempts": whole["attempts"][rows],
         "first_start": whole["first_start"][rows],
@@ -219,13 +240,14 @@ def job_cell_blocks(result: SimResult, records: JobRecords | None = None,
 
 def _cells(values: list[object] | np.ndarray, absent: np.ndarray | None) -> list[str]:
     """A column's cells: floats by :func:`float_cells` (``-1`` where ``absent``), anything
-    else by ``str``."""
-    if isinstance(values, np.ndarray) and values.dtype.kind == "f":
-        cells = float_cells(values)
-        if absent is not None and absent.any():
-            cells = [NO_VALUE if gone else cell for cell, gone in zip(cells, absent.tolist())]
-        return cells
-    return list(map(str, values.tolist() if isinstance(values, np.ndarray) else values))
+    else by ``str`` (a numpy column of one value's once)."""
+    if not isinstance(values, np.ndarray):
+        return list(map(str, values))
+    if values.dtype.kind == "f":
+        return float_cells(values, absent)
+    if values.size and (values == values[0]).all():  # one value (a trace's user or queue)
+        return [str(values[0].item())] * values.size
+    return list(map(str, values.tolist()))
 
 
 def job_rows(result: SimResult) -> Iterator[list[str]]:
@@ -260,10 +282,22 @@ def write_columns(path: Path, header: Iterable[str],
     with path.open("w", newline="", encoding="utf-8") as f:
         f.write(",".join(quoted_cells(list(header))) + "\n")
         for columns in blocks:
-            cells = [quoted_cells(column) for column in columns]
-            if cells and cells[0]:
-                f.write("\n".join(map(",".join, zip(*cells))) + "\n")
+            if columns and columns[0]:
+                f.write(_rows_text(columns))
     return path
+
+
+def _rows_text(columns: list[list[str]]) -> str:
+    """A block's rows as CSV text, its cells quoted only if one needs it. A text with no
+    quote or carriage return and exactly a block's separators and line breaks has no cell
+    that holds one: four passes of C over the block's text, not a join per column."""
+    text = "\n".join(map(",".join, zip(*columns))) + "\n"
+    rows = len(columns[0])
+    if ('"' in text or "\r" in text or text.count("\n") != rows
+            or text.count(",") != rows * (len(columns) - 1)):
+        cells = [quoted_cells(column) for column in columns]
+        text = "\n".join(map(",".join, zip(*cells))) + "\n"
+    return text
 
 
 def write_jobs_csv(result: SimResult, path: str | Path,

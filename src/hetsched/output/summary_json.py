@@ -8,7 +8,7 @@ import csv
 import hashlib
 import json
 import math
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -17,7 +17,7 @@ import numpy as np
 from hetsched.version import __version__
 from hetsched.errors import ConfigError
 from hetsched.metrics import UNITS, JobRecords, summarize
-from hetsched.output.jobs_csv import fmt_float, write_columns
+from hetsched.output.jobs_csv import BLOCK, float_cells, fmt_float, write_columns
 from hetsched.sim.result import JobState, SimResult, TimeSeries
 
 
@@ -145,14 +145,16 @@ def timeseries_columns(result: SimResult) -> dict[str, list[float] | list[int]]:
     return columns
 
 
-def _timeseries_blocks(result: SimResult) -> Iterator[list[list]]:
-    """The columns of ``timeseries.csv``, a block of rows at a time; ``power_w`` is NaN when
-    the run has no energy (no power model)."""
+def _timeseries_blocks(result: SimResult, arrays: bool = False) -> Iterator[list]:
+    """The columns of ``timeseries.csv``, a block of rows at a time (lists; with ``arrays``,
+    a full block's numpy columns); ``power_w`` is NaN when the run has no energy (no power
+    model)."""
     ts = result.timeseries
     if ts is None:
         raise ConfigError("this run has no time series: it was simulated with "
                           "timeseries=False")
-    for block in ts.blocks():
+    for block in (ts.column_blocks() if arrays else ts.blocks()):
+        block = list(block)
         if not result.has_energy:
             block[-1] = [math.nan] * len(block[-1])
         yield block
@@ -160,18 +162,53 @@ def _timeseries_blocks(result: SimResult) -> Iterator[list[list]]:
 
 def write_timeseries_csv(result: SimResult, path: str | Path) -> Path:
     """One row per instant at which something happened (state after the scheduler answered);
-    ``power_w`` is empty when the run has no energy (no power model). Written a block of the
-    series at a time: a million-job run's two million rows are never all text at once."""
-    blocks = ([_cells(column) for column in block] for block in _timeseries_blocks(result))
+    ``power_w`` is empty when the run has no energy (no power model). Written
+    :data:`~hetsched.output.jobs_csv.BLOCK` rows at a time: a million-job run's two million
+    rows are never all text at once."""
+    blocks = ([_cells(column) for column in block]
+              for block in _joined(_timeseries_blocks(result, arrays=True), BLOCK))
     return write_columns(Path(path), TimeSeries.FIELDS, blocks)
 
 
-def _cells(values: list[object]) -> list[str]:
-    """:func:`_cell` of each value; a column of plain floats or of plain ints (a time
-    series' are) without a call per value."""
+def _joined(blocks: Iterable[list], size: int) -> Iterator[list]:
+    """``blocks`` of columns joined into blocks of at least ``size`` rows (the last may be
+    shorter): the series keeps its rows in small blocks, text is made quicker in big ones."""
+    parts: list[list] = []
+    rows = 0
+    for block in blocks:
+        parts.append(block)
+        rows += len(block[0])
+        if rows >= size:
+            yield _concatenated(parts)
+            parts, rows = [], 0
+    if parts:
+        yield _concatenated(parts)
+
+
+def _concatenated(parts: list[list]) -> list:
+    """Each column of the blocks ``parts`` joined: by numpy where every block's is numpy's,
+    else as a list of Python values."""
+    joined: list = []
+    for columns in zip(*parts):
+        if all(type(column) is np.ndarray for column in columns):
+            joined.append(np.concatenate(columns))
+        else:
+            joined.append([value for column in columns for value in
+                           (column.tolist() if type(column) is np.ndarray else column)])
+    return joined
+
+
+def _cells(values: list[object] | np.ndarray) -> list[str]:
+    """:func:`_cell` of each value; a numpy column, or a list of plain floats (by
+    :func:`~hetsched.output.jobs_csv.float_cells`) or of plain ints, without a call per
+    value."""
+    if type(values) is np.ndarray:
+        if values.dtype.kind == "f":
+            return float_cells(values)
+        return list(map(str, values.tolist()))
     kinds = set(map(type, values))
     if kinds <= {float}:
-        return [repr(x) if x == x else "" for x in values]
+        return float_cells(np.array(values, float))
     if kinds <= {int}:
         return list(map(str, values))
     return list(map(_cell, values))

@@ -107,9 +107,15 @@ class TimeSeries:
 
     def blocks(self) -> Iterator[list[list]]:
         """The columns of the rows (lists, :attr:`FIELDS`' order), a block at a time."""
+        for block in self.column_blocks():
+            yield [column.tolist() for column in block] if type(block) is tuple else block
+
+    def column_blocks(self) -> Iterator[Columns | list[list]]:
+        """The columns of the rows a block at a time: a full block's numpy columns as kept
+        (each value of its column's type), any other's as lists."""
         for block in self._blocks.parts:
             if type(block) is not list:
-                yield [column.tolist() for column in block]
+                yield block
             elif block:
                 yield [list(column) for column in zip(*block)]
 

@@ -223,6 +223,20 @@ class Workload:
             raise ValueError(f"workload '{self.name}': duplicate job id '{repeated}'")
         _check_jobs(jobs)
 
+    @classmethod
+    def of_checked(cls, name: str, jobs: tuple[Job, ...], source: str,
+                   skipped: tuple[SkippedRecord, ...] = (),
+                   metadata: dict[str, object] | None = None) -> Workload:
+        """The workload of ``jobs`` that a loader made in submission order, each at its index,
+        with unique ids and every number checked (what :meth:`__post_init__` sorts and
+        checks): the SWF reader's, from its checked table, whose million jobs a second pass
+        would take a second more to read back."""
+        workload = cls.__new__(cls)
+        for key, value in (("name", name), ("jobs", jobs), ("source", source),
+                           ("skipped", skipped), ("metadata", metadata or {}), ("notes", ())):
+            object.__setattr__(workload, key, value)
+        return workload
+
     @cached_property
     def by_id(self) -> dict[str, Job]:
         """The jobs by id, made on first use (the DAG rules read it; a million jobs' dict

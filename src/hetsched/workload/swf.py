@@ -11,7 +11,8 @@ import gzip
 import math
 import re
 import zlib
-from dataclasses import dataclass
+from dataclasses import MISSING, dataclass, fields
+from itertools import repeat
 from pathlib import Path
 
 import numpy as np
@@ -25,6 +26,7 @@ from hetsched.limits import (MAX_FILE_BYTES, MAX_JOB_NUMBER, MAX_MEMORY_MB, MAX_
                              MIN_NONZERO)
 from hetsched.platform.model import Platform
 from hetsched.options import check_estimate_factor, check_placement, check_reference_speed
+from hetsched.workload.bulk import collector_paused
 from hetsched.workload.model import SPREAD, Job, SkippedRecord, Workload
 from hetsched.workload.swf_text import plain_table
 
@@ -72,7 +74,8 @@ def load_swf(path: str | Path, platform: Platform, options: SwfOptions = SwfOpti
     """Read an SWF trace and convert its records to jobs for ``platform``."""
     path = Path(path)
     metadata, lines, rows = _parse(_read_text(path), path)
-    return _to_workload(file_stem(path), path, platform, options, metadata, lines, rows)
+    return _to_workload(file_stem(path), path, platform, options, metadata, lines, rows,
+                        checked=True)
 
 
 def read_swf_table(path: str | Path) -> tuple[dict[str, object], np.ndarray]:
@@ -87,7 +90,8 @@ def table_workload(name: str, source: str, platform: Platform, options: SwfOptio
     """Jobs for ``platform`` from an SWF table built in memory (a generator's: one row per
     job, the columns of :data:`FIELDS`, already valid), by the same rules as a trace file."""
     lines = np.arange(1, len(table) + 1)
-    return _to_workload(name, Path(source), platform, options, metadata, lines, table)
+    return _to_workload(name, Path(source), platform, options, metadata, lines, table,
+                        checked=False)
 
 
 def _read_text(path: Path) -> str:
@@ -234,7 +238,10 @@ def _show(value: float) -> str:
 
 
 def _to_workload(name: str, path: Path, platform: Platform, options: SwfOptions,
-                 metadata: dict[str, object], lines: np.ndarray, t: np.ndarray) -> Workload:
+                 metadata: dict[str, object], lines: np.ndarray, t: np.ndarray,
+                 checked: bool) -> Workload:
+    """The jobs of the table ``t``; ``checked``: the table passed :func:`_check_table`, so
+    that the workload need not check its jobs again."""
     ids = t[:, COL["job_number"]].astype(np.int64)
     run = t[:, COL["run_time"]]
     procs = np.where(t[:, COL["allocated_processors"]] > 0, t[:, COL["allocated_processors"]],
@@ -255,28 +262,49 @@ def _to_workload(name: str, path: Path, platform: Platform, options: SwfOptions,
     # in submission order (the Workload's, a stable sort), each job made with its place, so
     # that the Workload need not copy it to set its index
     rows = np.flatnonzero(ok)[np.argsort(submit[ok], kind="stable")]
-    columns = (ids[rows], submit[rows], procs[rows], req_ops[rows], req_time[rows], nodes[rows],
-               procs[rows] * (mem_kb[rows] / 1024), requested[rows] > 0,
-               *(t[rows, COL[f]].astype(np.int64) for f in ("queue", "partition", "user_id")))
+    columns = {"id": ids[rows], "submit": submit[rows], "ntasks": procs[rows],
+               "req_ops": req_ops[rows], "req_time": req_time[rows], "nodes": nodes[rows],
+               "job_memory_mb": procs[rows] * (mem_kb[rows] / 1024),
+               **{f: t[rows, COL[c]].astype(np.int64)
+                  for f, c in (("queue", "queue"), ("partition", "partition"),
+                               ("user", "user_id"))}}
+    walltime = requested[rows] > 0
     jobs: list[Job] = []
-    for begin in range(0, rows.size, _BLOCK):  # a block's Python numbers at a time
-        jobs.extend(_jobs(begin, [c[begin:begin + _BLOCK].tolist() for c in columns]))
-    return Workload(name, tuple(jobs), str(path), skipped=tuple(skipped),
-                    metadata=metadata)
+    with collector_paused():
+        for begin in range(0, rows.size, _BLOCK):  # a block's Python numbers at a time
+            block = slice(begin, begin + _BLOCK)
+            jobs.extend(_jobs(begin, {name: c[block] for name, c in columns.items()},
+                              walltime[block]))
+        if not checked:  # a generator's table: the workload's own checks
+            return Workload(name, tuple(jobs), str(path), tuple(skipped), metadata)
+        # sorted above, indexed, ids unique and every number checked in the table
+        return Workload.of_checked(name, tuple(jobs), str(path), tuple(skipped), metadata)
 
 
 #: Jobs made at once from the table's columns.
 _BLOCK = 1 << 15
+#: What every SWF job has, and the fields' defaults: the rest of a job's arguments.
+_CONSTANT = {**{spec.name: spec.default for spec in fields(Job) if spec.default is not MISSING},
+             "profile": "swf"}
 
 
-def _jobs(first: int, columns: list[list]) -> list[Job]:
-    """The jobs of a block of columns, the first at index ``first``; a walltime (the
-    user's limit, when the trace gives a requested time) is the same float as ``req_time``,
-    and memory 0 one float, not one each."""
-    return [Job(id=str(i), submit=s, ntasks=n, req_ops=o, req_time=r, nodes=k,
-                job_memory_mb=m or 0.0, profile="swf", walltime=r if w else None, queue=q,
-                partition=p, index=x, user=u)
-            for x, (i, s, n, o, r, k, m, w, q, p, u) in enumerate(zip(*columns), first)]
+def _jobs(first: int, columns: dict[str, np.ndarray], walltime: np.ndarray) -> list[Job]:
+    """The jobs of a block of columns, the first at index ``first``, made by a map over
+    the columns (no Python code per job but ``Job``'s own). A walltime (the user's limit,
+    when the trace gives a requested time) is the same float as ``req_time``, a memory of
+    0 one float for all, not one each."""
+    given: dict[str, object] = {name: c.tolist() for name, c in columns.items()}
+    given["id"] = list(map(str, given["id"]))
+    req_time = np.array(given["req_time"], object)  # the same float objects
+    req_time[~walltime] = None
+    given["walltime"] = req_time.tolist()
+    memory = np.array(given["job_memory_mb"], object)
+    memory[columns["job_memory_mb"] == 0] = 0.0
+    given["job_memory_mb"] = memory.tolist()
+    given["index"] = range(first, first + len(given["id"]))
+    args = [given[spec.name] if spec.name in given else repeat(_CONSTANT[spec.name])
+            for spec in fields(Job)]
+    return list(map(Job, *args))
 
 
 def _simulable(path: Path, lines: np.ndarray, ids: np.ndarray, run: np.ndarray,

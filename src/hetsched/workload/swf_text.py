@@ -120,7 +120,7 @@ def _digits_value(chars: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np
     longest = int(length.max(initial=0))
     if longest > _DIGITS:
         return None
-    order = np.argsort(length, kind="stable")
+    order = np.argsort(length.astype(np.uint8), kind="stable")  # bytes: a radix sort
     begin = starts[order]
     shorter = np.cumsum(np.bincount(length, minlength=longest + 1))  # fields of length <= k
     value = np.zeros(begin.size, np.int64)
