@@ -24,6 +24,7 @@ import bisect
 import heapq
 import math
 from collections.abc import Iterator
+from operator import attrgetter
 
 import numpy as np
 
@@ -36,6 +37,9 @@ from hetsched.schedulers.skyline import Skyline
 from hetsched.sim.resources import Resources, footprint, room
 from hetsched.sim.view import ClusterView
 from hetsched.workload.model import Job
+
+
+_EST_END = attrgetter("est_end")
 
 
 def _slack(t: float) -> float:
@@ -62,6 +66,7 @@ class ConservativeBackfill(Backfilling):
         self.queue: list[tuple[float, int]] = []  # stale ones after it, by start
         self.estimates: dict[int, list[float]] = {}  # reserved job -> its estimate per node
         self.extremes: dict[int, tuple[float, float]] = {}  # reserved job -> shortest, longest
+        self.wake = -math.inf  # the last wake-up asked for
 
     def decide(self, now: float, events: Events) -> Iterator[Decision]:
         if self.profile is None:  # the first call, maybe on a fork with jobs already pending
@@ -97,7 +102,7 @@ class ConservativeBackfill(Backfilling):
                 unknown = True
             elif now < booking.end - _slack(now):
                 early.append((job, booking))
-        if unknown or any(run.est_end < now for run in self.view.running.values()):
+        if unknown or min(map(_EST_END, self.view.running.values()), default=now) < now:
             return None
         return None if early and not self.exact else early
 
@@ -351,7 +356,8 @@ class ConservativeBackfill(Backfilling):
             self.started[index] = Booking.of(job, now, booking.allocation, booking.duration)
             yield Start(job, booking.allocation)
         upcoming = reserved.next_start()
-        if upcoming is not None:
+        if upcoming is not None and (upcoming != self.wake or upcoming <= now):
+            self.wake = upcoming  # (the engine keeps one until it is due)
             yield WakeUp(upcoming)
 
 

@@ -44,7 +44,7 @@ class Profile:
         self.slots = slots
         self.now = now
         self.version = 0  # changed with every booking and move of the present
-        self._steps: tuple[tuple[int, bool, bool], _Steps, np.ndarray] | None = None
+        self._steps: tuple[tuple[int, bool, bool], _Steps, np.ndarray | None] | None = None
 
     @staticmethod
     def of_running(view: ClusterView, until: float = math.inf) -> "Profile":
@@ -142,10 +142,13 @@ class Profile:
                            rng: np.random.Generator, order: np.ndarray | None, lo: float,
                            hi: float, home: int, booked: float
                            ) -> tuple[float, Allocation] | None:
-        """Each group's first fit (``home`` apart from its group's other nodes); the
-        preferred node among those that fit first. On few nodes in a static preference order,
-        the groups are tried in the order of their preferred nodes, and one that fits at
-        ``lo`` ends the search (no later node can be earlier, nor preferred on a tie)."""
+        """Each group's first fit; the preferred node among those that fit first. ``home``
+        is searched until ``booked`` in the loop when it is its group's only node (always on
+        a platform of :class:`~hetsched.schedulers.groups.Singletons`: the plain per-node
+        search), else first, on its own (``shared``: its group, whose other nodes the loop
+        searches). On few nodes in a static preference order, the groups are tried in the
+        order of their preferred nodes, and one that fits at ``lo`` ends the search (no later
+        node can be earlier, nor preferred on a tie)."""
         tasks, now, groups, slots = job.ntasks, self.now, self.groups, self.slots
         skylines: list[Skyline] = groups.skylines  # type: ignore[assignment]
         need_mem = share(job.job_memory_mb, tasks, tasks)
@@ -153,38 +156,40 @@ class Profile:
         # what fits first: home on its own (at_home), the groups (first)
         best, first, at_home = hi, [], False
         own = groups.of[home] if home >= 0 else -1
-        if home >= 0 and slots[home] >= tasks:  # its own booking leaves it its cores
+        shared = own if own >= 0 and groups.sizes[own] > 1 else -1
+        if shared >= 0 and slots[home] >= tasks:  # its own booking leaves it its cores
             t = skylines[own].first_fit(tasks, need_mem, durations[home], lo, hi, now, booked,
                                         need_disk)
             if t is not None:
                 best, at_home = t, True
-        alone = own >= 0 and groups.sizes[own] == 1  # no other node in home's group
+        alone = own if shared < 0 else -1  # home's group, when it has no other node
         ordered = order is not None and len(self.nodes) <= SCAN_NODES
+        stop = lo if ordered else -math.inf  # a group that fits by then ends the search
+        inf = math.inf
+        bound = math.nextafter(best, inf) if at_home else best  # (ties are kept)
         for group, node in groups.firsts(order.tolist() if ordered else None):  # type: ignore[union-attr]
-            if slots[node] < tasks or (alone and group == own):
+            if slots[node] < tasks:
                 continue
-            bound = math.nextafter(best, math.inf) if first or at_home else best
             t = skylines[group].first_fit(tasks, need_mem, durations[node], lo, bound, now,
-                                          math.inf, need_disk)
+                                          booked if group == alone else inf, need_disk)
             if t is None:
                 continue
             if t < best:  # (nothing found yet: best is hi, and t before it)
                 best, first, at_home = t, [group], False
+                bound = math.nextafter(t, inf)
             else:
                 first.append(group)
-            if ordered and best <= lo and group != own:
+            if best <= stop and group != shared:
                 break
         if not first and not at_home:
             return None
         if key is not None and len(first) + at_home == 1:  # one node fits first: preferred
             if at_home:
                 return best, ((home, tasks),)
-            if first[0] != own and groups.sizes[first[0]] == 1:
+            if first[0] != shared and groups.sizes[first[0]] == 1:
                 return best, ((groups.one(first[0]), tasks),)
-        fit = np.zeros(len(skylines), dtype=bool)
-        fit[first] = True
-        fit = fit[groups.ids]
-        if home >= 0:
+        fit = groups.mask(first)
+        if shared >= 0:
             fit[home] = at_home
         return best, ((choose_node(fit, key, rng, order), tasks),)
 
@@ -201,8 +206,9 @@ class Profile:
         steps = _Steps(skylines, job.job_memory_mb > 0, job.job_disk_mb > 0)
         for t, cores, mem, disk in self._may_fit_at(job, steps, sizes, duration, first, hi,
                                                     math.inf):
-            allocation = place(job, cores[where], mem[where], disk[where], key, rng,
-                               order=order)
+            if where is not None:  # the groups' to their nodes'
+                cores, mem, disk = cores[where], mem[where], disk[where]
+            allocation = place(job, cores, mem, disk, key, rng, order=order)
             if allocation is not None:
                 return t, allocation
         return None
@@ -227,7 +233,7 @@ class Profile:
         return next(self._may_fit_at(job, steps, sizes, duration, first, hi, booked),
                     None) is not None
 
-    def _may_fit_at(self, job: Job, steps: "_Steps", sizes: np.ndarray, duration: float,
+    def _may_fit_at(self, job: Job, steps: "_Steps", sizes: np.ndarray | None, duration: float,
                     first: float, hi: float, until: float
                     ) -> Iterator[tuple[float, np.ndarray, np.ndarray, np.ndarray]]:
         """The starts from ``first`` on, before ``hi``, where a multi-node job may fit over
@@ -373,13 +379,14 @@ def _flat(skylines: list[Skyline], column: Callable[[Skyline], list], dtype: typ
     return np.fromiter(chain.from_iterable(map(column, skylines)), dtype, count)
 
 
-def _may_fit(job: Job, rooms: np.ndarray, sizes: np.ndarray) -> bool:
+def _may_fit(job: Job, rooms: np.ndarray, sizes: np.ndarray | None) -> bool:
     """A quick necessary test, from the tasks each group's nodes can take (``sizes``: how
-    many nodes each has), that a multi-node job fits."""
+    many nodes each has; ``None``: one each), that a multi-node job fits."""
     if job.spread:
-        return int(rooms @ sizes) >= job.ntasks
+        return int(rooms.sum() if sizes is None else rooms @ sizes) >= job.ntasks
     base = even_split(job)[0]
-    return int(sizes[rooms >= base].sum()) >= job.nodes
+    fit = rooms >= base
+    return int(np.count_nonzero(fit) if sizes is None else sizes[fit].sum()) >= job.nodes
 
 
 def first_fit_time(view: ClusterView, job: Job, key: np.ndarray | None, rng: np.random.Generator,
