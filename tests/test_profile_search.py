@@ -80,7 +80,8 @@ def test_may_start_before_says_no_only_where_no_slot_exists(seed: int) -> None:
         start, allocation = placed
         profile.reserve(wide, start, start + duration, allocation)
         lo = float(rng.integers(0, 40))
-        may = profile.may_start_before(wide, duration, lo, start, start)
+        may = profile.may_start_before(wide, duration, lo, start, start,
+                                       (node for node, _ in allocation))
         profile.release(wide, start, start + duration, allocation)
         earlier = profile.earliest(wide, durations, None, rng, lo=lo, hi=start)
         assert may or earlier is None
@@ -89,3 +90,19 @@ def test_may_start_before_says_no_only_where_no_slot_exists(seed: int) -> None:
             profile.reserve(wide, start, start + duration, allocation)
     if seed == 0:
         assert said_no  # (the test is not empty)
+
+
+def test_may_start_before_reads_the_other_nodes_over_the_whole_window() -> None:
+    # three one-core nodes alike; w (2 tasks, 10 s) booked on nodes 0 and 1 from 5; node 1
+    # busy over [0, 5), node 2 over [8, 30). Released, w has node 0 alone before 5 (node 2
+    # is taken within any window [t, t + 10), t >= 0): no slot. Cut at 5, as its own nodes'
+    # windows are, node 2 would look free too (two nodes: may); over its whole window, not.
+    profile = Profile([idle(1) for _ in range(3)], idle(3), [1, 1, 1], 0.0, [0, 0, 0])
+    profile.reserve(job("y", 0, 1, 5.0), 0.0, 5.0, ((1, 1),))
+    profile.reserve(job("x", 0, 1, 22.0), 8.0, 30.0, ((2, 1),))
+    wide = job("w", 0, 2, 10.0, nodes=SPREAD)
+    allocation = ((0, 1), (1, 1))
+    profile.reserve(wide, 5.0, 15.0, allocation)
+    assert not profile.may_start_before(wide, 10.0, 0.0, 5.0, 5.0, [0, 1])
+    profile.release(wide, 5.0, 15.0, allocation)
+    assert profile.earliest(wide, [10.0] * 3, None, np.random.default_rng(0), hi=5.0) is None

@@ -188,7 +188,8 @@ class ConservativeBackfill(Backfilling):
         assert profile is not None
         shortest, longest = self._extremes(job)
         if job.nodes != 1:
-            return profile.may_start_before(job, longest, lo, hi, booking.start)
+            return profile.may_start_before(job, longest, lo, hi, booking.start,
+                                            (node for node, _ in booking.allocation))
         duration = shortest
         now = profile.now
         return profile.total.first_fit(job.ntasks, 0.0, duration, max(lo, now), hi, now,
