@@ -12,6 +12,7 @@ import pytest
 from test_groups import idle
 from test_schedulers_hand import job
 
+from hetsched.schedulers.placement import place
 from hetsched.schedulers.profile import Profile
 from hetsched.workload.model import SPREAD
 
@@ -61,6 +62,25 @@ def test_a_wide_search_finds_the_earliest_start_of_all(seed: int) -> None:
         wide = job("w", 0, tasks, duration, nodes=SPREAD)
         found = profile.earliest(wide, [duration] * len(slots), None, rng, hi=hi)
         expected = _every_start(profile, tasks, duration, hi)
+        assert (found and found[0]) == expected
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_a_search_on_k_nodes_finds_the_earliest_start_of_all(seed: int) -> None:
+    # (an even split: the starts where too few nodes have room are skipped by the groups
+    # that lack it alone)
+    rng = np.random.default_rng(seed)
+    profile, slots = _booked_profile(rng)
+    for _ in range(5):
+        nodes = int(rng.integers(2, len(slots) + 1))
+        tasks = nodes * int(rng.integers(1, min(slots) + 1)) + int(rng.integers(0, nodes))
+        duration = float(rng.integers(1, 40))
+        wide = job("w", 0, tasks, duration, nodes=nodes)
+        found = profile.earliest(wide, [duration] * len(slots), None, rng)
+        starts = sorted({0.0} | {t for sky in profile.nodes for t in sky.times if t > 0.0})
+        expected = next((t for t in starts if place(wide, np.array(
+            [sky.lowest(t, t + duration)[0] for sky in profile.nodes]), np.full(len(slots), 1e9),
+            np.full(len(slots), 1e9), None, rng) is not None), None)
         assert (found and found[0]) == expected
 
 

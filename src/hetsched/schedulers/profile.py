@@ -204,7 +204,8 @@ class Profile:
         if first is None:
             return None
         skylines, sizes, where = self.groups.positions()
-        steps = _Steps(skylines, job.job_memory_mb > 0, job.job_disk_mb > 0)
+        steps = _Steps(skylines, job.job_memory_mb > 0, job.job_disk_mb > 0).between(
+            first, hi + duration)
         for t, cores, mem, disk in self._may_fit_at(job, steps, sizes, duration, first, hi,
                                                     math.inf):
             if where is not None:  # the groups' to their nodes'
@@ -232,6 +233,7 @@ class Profile:
             self._steps = ((self.version, with_mem, with_disk),
                            _Steps(skylines, with_mem, with_disk), sizes, where)
         _, steps, sizes, where = self._steps
+        steps = steps.between(first, hi + duration)
         own = np.zeros(len(steps.lengths), dtype=bool)
         own[list(nodes) if where is None else where[list(nodes)]] = True
         return next(self._may_fit_at(job, steps, sizes, duration, first, hi, booked,
@@ -265,9 +267,11 @@ class Profile:
             if cut is not None and end < t + duration:
                 inside = np.where(cut, inside, steps.inside(t, t + duration))
             cores, mem, disk = steps.lowest_of(inside)
-            if not _may_fit(job, capacity(job, cores, mem, disk), sizes):
+            rooms = capacity(job, cores, mem, disk)
+            if not _may_fit(job, rooms, sizes):
                 if steps.mem is None and steps.disk is None:
-                    i = bisect.bisect_left(starts, steps.recovery(inside, cores), i)
+                    lacking = None if job.spread else rooms < even_split(job)[0]
+                    i = bisect.bisect_left(starts, steps.recovery(inside, cores, lacking), i)
                 continue
             yield t, cores, mem, disk
 
@@ -320,19 +324,33 @@ class _Steps:
 
     def __init__(self, skylines: list[Skyline], with_mem: bool, with_disk: bool) -> None:
         lengths = np.fromiter(map(len, map(_TIMES, skylines)), np.intp, len(skylines))
-        count = int(lengths.sum())
         self.times = _flat(skylines, _TIMES, np.float64)
         self.cores = _flat(skylines, _CORES, np.int64)
         self.mem = _flat(skylines, _MEM, np.float64) if with_mem else None
         self.disk = _flat(skylines, _DISK, np.float64) if with_disk else None
         self.unlimited = np.full(len(skylines), math.inf)
-        ends = np.cumsum(lengths)
-        self.offsets = ends - lengths
-        self.lengths = lengths
-        self.owner: np.ndarray | None = None  # each step's skyline, once asked for
-        self.following = np.empty(count)  # when each step ends
+        self._count(lengths)
+        self.following = np.empty(len(self.times))  # when each step ends
         self.following[:-1] = self.times[1:]
-        self.following[ends - 1] = math.inf
+        self.following[self.offsets + lengths - 1] = math.inf
+
+    def _count(self, lengths: np.ndarray) -> None:
+        self.lengths = lengths
+        self.offsets = np.cumsum(lengths) - lengths
+
+    def between(self, first: float, last: float) -> "_Steps":
+        """The steps of windows that start at ``first`` or later and end by ``last`` (those
+        a window ``[first, last)`` covers: each skyline keeps one at least), the others left
+        out: a search's windows read fewer."""
+        keep = self.inside(first, last)
+        part = object.__new__(_Steps)
+        part.times, part.cores, part.following = \
+            self.times[keep], self.cores[keep], self.following[keep]
+        part.mem = None if self.mem is None else self.mem[keep]
+        part.disk = None if self.disk is None else self.disk[keep]
+        part.unlimited = self.unlimited
+        part._count(np.add.reduceat(keep, self.offsets))
+        return part
 
     def starts(self, first: float, now: float, hi: float = math.inf) -> np.ndarray:
         """The times in ``[first, hi)`` at which some node's step begins (its step holding
@@ -359,17 +377,19 @@ class _Steps:
         cores = np.minimum.reduceat(np.where(inside, self.cores, _MOST), self.offsets)
         return cores, self._lowest(self.mem, inside), self._lowest(self.disk, inside)
 
-    def recovery(self, inside: np.ndarray, cores: np.ndarray) -> float:
+    def recovery(self, inside: np.ndarray, cores: np.ndarray,
+                 lacking: np.ndarray | None = None) -> float:
         """The earliest start from which a window as long as the one ``inside`` marks may
         leave some skyline more free cores than its least over that one (``cores``): the
-        latest end of the steps there that hold its least, the earliest over the skylines.
-        A window starting before it still covers, on every skyline, a step that held its
-        least, so what the skylines keep free over it is never more."""
-        if self.owner is None:
-            self.owner = np.arange(len(self.lengths)).repeat(self.lengths)
-        least = inside & (self.cores == cores[self.owner])
+        latest end of the steps there that hold its least, the earliest over the skylines
+        (over those ``lacking`` only, if given: more free cores on the others would not
+        help). A window starting before it still covers, on every skyline, a step that held
+        its least, so what the skylines keep free over it is never more."""
+        least = inside & (self.cores == cores.repeat(self.lengths))
         ends = np.maximum.reduceat(np.where(least, self.following, -math.inf), self.offsets)
-        return float(ends.min())
+        if lacking is not None:
+            ends = ends[lacking]
+        return float(ends.min()) if len(ends) else math.inf
 
     def _lowest(self, amounts: np.ndarray | None, inside: np.ndarray) -> np.ndarray:
         if amounts is None:
