@@ -42,10 +42,11 @@ class Profile:
         self.nodes = self.groups.nodes
         self.total = total
         self.slots = slots
+        self.slot_array = np.array(slots, dtype=np.int64)
         self.now = now
         self.version = 0  # changed with every booking and move of the present
         self._steps: tuple[tuple[int, bool, bool], _Steps, np.ndarray | None,
-                           np.ndarray | None] | None = None
+                           np.ndarray | None, np.ndarray] | None = None
 
     @staticmethod
     def of_running(view: ClusterView, until: float = math.inf) -> "Profile":
@@ -206,8 +207,8 @@ class Profile:
         skylines, sizes, where = self.groups.positions()
         steps = _Steps(skylines, job.job_memory_mb > 0, job.job_disk_mb > 0).between(
             first, hi + duration)
-        for t, cores, mem, disk in self._may_fit_at(job, steps, sizes, duration, first, hi,
-                                                    math.inf):
+        for t, cores, mem, disk in self._may_fit_at(job, steps, sizes, self._slots_of(where),
+                                                    duration, first, hi, math.inf):
             if where is not None:  # the groups' to their nodes'
                 cores, mem, disk = cores[where], mem[where], disk[where]
             allocation = place(job, cores, mem, disk, key, rng, order=order)
@@ -231,24 +232,36 @@ class Profile:
         if self._steps is None or self._steps[0] != (self.version, with_mem, with_disk):
             skylines, sizes, where = self.groups.positions()
             self._steps = ((self.version, with_mem, with_disk),
-                           _Steps(skylines, with_mem, with_disk), sizes, where)
-        _, steps, sizes, where = self._steps
+                           _Steps(skylines, with_mem, with_disk), sizes, where,
+                           self._slots_of(where))
+        _, steps, sizes, where, slots = self._steps
         steps = steps.between(first, hi + duration)
         own = np.zeros(len(steps.lengths), dtype=bool)
         own[list(nodes) if where is None else where[list(nodes)]] = True
-        return next(self._may_fit_at(job, steps, sizes, duration, first, hi, booked,
-                                     own.repeat(steps.lengths)), None) is not None
+        begun = ~own.repeat(steps.lengths) | (steps.times < booked)  # (its nodes' windows cut)
+        return next(self._may_fit_at(job, steps, sizes, slots, duration, first, hi, booked,
+                                     begun), None) is not None
 
-    def _may_fit_at(self, job: Job, steps: "_Steps", sizes: np.ndarray | None, duration: float,
-                    first: float, hi: float, until: float, cut: np.ndarray | None = None
+    def _slots_of(self, where: np.ndarray | None) -> np.ndarray:
+        """The slots of each group's nodes (``where``: each node's group's position)."""
+        if where is None:
+            return self.slot_array
+        slots = np.empty(int(where.max()) + 1, dtype=np.int64)
+        slots[where] = self.slot_array
+        return slots
+
+    def _may_fit_at(self, job: Job, steps: "_Steps", sizes: np.ndarray | None,
+                    slots: np.ndarray, duration: float, first: float, hi: float, until: float,
+                    begun: np.ndarray | None = None
                     ) -> Iterator[tuple[float, np.ndarray, np.ndarray, np.ndarray]]:
         """The starts from ``first`` on, before ``hi``, where a multi-node job may fit over
         ``[t, min(t + duration, until))`` by :func:`_may_fit` (each with the least free cores,
-        memory and disk of each group there), in order; with ``cut`` (a mask of steps), only
-        those steps' windows end at ``until``, the others' last their whole ``duration``.
+        memory and disk of each group there), in order; with ``begun`` (a mask of steps), the
+        groups' windows end at ``until`` only where it leaves out the steps that begin later,
+        the others last their whole ``duration``.
         Where the platform as a whole has too few free cores over the window, the search goes
         on from where it has enough; where the groups do not have room (their free cores alone
-        telling), from where one of them may have more (:meth:`_Steps.recovery`: a window
+        telling), from where they may have enough more (:meth:`_Steps.recovery`: a window
         starting later ends no earlier, cut or not)."""
         now, tasks, total = self.now, job.ntasks, self.total
         starts = steps.starts(first, now, hi).tolist()
@@ -263,15 +276,14 @@ class Profile:
                     return
                 i = bisect.bisect_left(starts, enough, i)
                 continue
-            inside = steps.inside(t, end)
-            if cut is not None and end < t + duration:
-                inside = np.where(cut, inside, steps.inside(t, t + duration))
+            inside = steps.inside(t, t + duration, begun)
             cores, mem, disk = steps.lowest_of(inside)
             rooms = capacity(job, cores, mem, disk)
             if not _may_fit(job, rooms, sizes):
                 if steps.mem is None and steps.disk is None:
-                    lacking = None if job.spread else rooms < even_split(job)[0]
-                    i = bisect.bisect_left(starts, steps.recovery(inside, cores, lacking), i)
+                    gains, deficit = _shortfall(job, rooms, sizes, slots)
+                    i = bisect.bisect_left(starts, steps.recovery(inside, cores, gains, deficit),
+                                           i)
                 continue
             yield t, cores, mem, disk
 
@@ -361,11 +373,15 @@ class _Steps:
             return np.concatenate(([first], later))
         return later
 
-    def inside(self, start: float, end: float) -> np.ndarray:
+    def inside(self, start: float, end: float, begun: np.ndarray | None = None) -> np.ndarray:
         """The steps a window ``[start, end)`` covers: those that end after ``start`` and
-        begin before ``end``, or hold ``start``."""
+        begin before ``end`` (and are ``begun``, if given: the steps left out of some
+        skylines' windows, cut shorter), or hold ``start``."""
         times = self.times
-        return (self.following > start) & ((times < end) | (times <= start))
+        early = times < end
+        if begun is not None:
+            early &= begun
+        return (self.following > start) & (early | (times <= start))
 
     def lowest(self, start: float, end: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Per skyline, the least free cores, memory and disk over ``[start, end)``; memory
@@ -377,19 +393,21 @@ class _Steps:
         cores = np.minimum.reduceat(np.where(inside, self.cores, _MOST), self.offsets)
         return cores, self._lowest(self.mem, inside), self._lowest(self.disk, inside)
 
-    def recovery(self, inside: np.ndarray, cores: np.ndarray,
-                 lacking: np.ndarray | None = None) -> float:
+    def recovery(self, inside: np.ndarray, cores: np.ndarray, gains: np.ndarray,
+                 deficit: int) -> float:
         """The earliest start from which a window as long as the one ``inside`` marks may
-        leave some skyline more free cores than its least over that one (``cores``): the
-        latest end of the steps there that hold its least, the earliest over the skylines
-        (over those ``lacking`` only, if given: more free cores on the others would not
-        help). A window starting before it still covers, on every skyline, a step that held
-        its least, so what the skylines keep free over it is never more."""
+        leave the skylines enough more than their least free cores over that one
+        (``cores``) to make up ``deficit``, each skyline giving at most its ``gains`` (what
+        a multi-node job may get more there, :func:`_shortfall`). A window starting before
+        the latest end of the steps of a skyline that hold its least still covers one of
+        them: what that skyline keeps free over it is never more. So no window starting
+        before the earliest time at which the skylines whose steps end by then may give
+        ``deficit`` in all can fit."""
         least = inside & (self.cores == cores.repeat(self.lengths))
         ends = np.maximum.reduceat(np.where(least, self.following, -math.inf), self.offsets)
-        if lacking is not None:
-            ends = ends[lacking]
-        return float(ends.min()) if len(ends) else math.inf
+        order = np.argsort(ends, kind="stable")
+        enough = int(np.searchsorted(np.cumsum(gains[order]), deficit))
+        return float(ends[order[enough]]) if enough < len(order) else math.inf
 
     def _lowest(self, amounts: np.ndarray | None, inside: np.ndarray) -> np.ndarray:
         if amounts is None:
@@ -410,6 +428,21 @@ def _flat(skylines: list[Skyline], column: Callable[[Skyline], list], dtype: typ
     for values in map(column, skylines):
         joined += values
     return np.array(joined, dtype)
+
+
+def _shortfall(job: Job, rooms: np.ndarray, sizes: np.ndarray | None,
+               slots: np.ndarray) -> tuple[np.ndarray, int]:
+    """Where :func:`_may_fit` fails: the most each group may give a multi-node job more
+    (``rooms``: the tasks each group's nodes take now, ``sizes``: how many nodes each has,
+    ``None``: one; ``slots``: their cores), and how much it lacks. A spread job lacks tasks,
+    which each node may take up to its cores; an even split lacks nodes, which a group short
+    of a share that can hold one may give."""
+    counts = np.ones(len(rooms), dtype=np.int64) if sizes is None else sizes
+    if job.spread:
+        return (slots - rooms) * counts, job.ntasks - int(rooms @ counts)
+    base = even_split(job)[0]
+    short = (rooms < base) & (slots >= base)
+    return short * counts, job.nodes - int(counts[rooms >= base].sum())
 
 
 def _may_fit(job: Job, rooms: np.ndarray, sizes: np.ndarray | None) -> bool:
