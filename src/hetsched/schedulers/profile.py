@@ -255,7 +255,7 @@ class Profile:
                     begun: np.ndarray | None = None
                     ) -> Iterator[tuple[float, np.ndarray, np.ndarray, np.ndarray]]:
         """The starts from ``first`` on, before ``hi``, where a multi-node job may fit over
-        ``[t, min(t + duration, until))`` by :func:`_may_fit` (each with the least free cores,
+        ``[t, min(t + duration, until))`` by :func:`_deficit` (each with the least free cores,
         memory and disk of each group there), in order; with ``begun`` (a mask of steps), the
         groups' windows end at ``until`` only where it leaves out the steps that begin later,
         the others last their whole ``duration``.
@@ -279,9 +279,10 @@ class Profile:
             inside = steps.inside(t, t + duration, begun)
             cores, mem, disk = steps.lowest_of(inside)
             rooms = capacity(job, cores, mem, disk)
-            if not _may_fit(job, rooms, sizes):
+            deficit = _deficit(job, rooms, sizes)
+            if deficit > 0:
                 if steps.mem is None and steps.disk is None:
-                    gains, deficit = _shortfall(job, rooms, sizes, slots)
+                    gains = _gains(job, rooms, sizes, slots)
                     i = bisect.bisect_left(starts, steps.recovery(inside, cores, gains, deficit),
                                            i)
                 continue
@@ -398,7 +399,7 @@ class _Steps:
         """The earliest start from which a window as long as the one ``inside`` marks may
         leave the skylines enough more than their least free cores over that one
         (``cores``) to make up ``deficit``, each skyline giving at most its ``gains`` (what
-        a multi-node job may get more there, :func:`_shortfall`). A window starting before
+        a multi-node job may get more there, :func:`_gains`). A window starting before
         the latest end of the steps of a skyline that hold its least still covers one of
         them: what that skyline keeps free over it is never more. So no window starting
         before the earliest time at which the skylines whose steps end by then may give
@@ -430,29 +431,26 @@ def _flat(skylines: list[Skyline], column: Callable[[Skyline], list], dtype: typ
     return np.array(joined, dtype)
 
 
-def _shortfall(job: Job, rooms: np.ndarray, sizes: np.ndarray | None,
-               slots: np.ndarray) -> tuple[np.ndarray, int]:
-    """Where :func:`_may_fit` fails: the most each group may give a multi-node job more
-    (``rooms``: the tasks each group's nodes take now, ``sizes``: how many nodes each has,
-    ``None``: one; ``slots``: their cores), and how much it lacks. A spread job lacks tasks,
-    which each node may take up to its cores; an even split lacks nodes, which a group short
-    of a share that can hold one may give."""
-    counts = np.ones(len(rooms), dtype=np.int64) if sizes is None else sizes
+def _deficit(job: Job, rooms: np.ndarray, sizes: np.ndarray | None) -> int:
+    """What a multi-node job lacks, from the tasks each group's nodes can take (``sizes``:
+    how many nodes each has; ``None``: one each): a spread job's tasks, an even split's nodes
+    (a quick necessary test that it fits: nothing)."""
     if job.spread:
-        return (slots - rooms) * counts, job.ntasks - int(rooms @ counts)
-    base = even_split(job)[0]
-    short = (rooms < base) & (slots >= base)
-    return short * counts, job.nodes - int(counts[rooms >= base].sum())
+        return job.ntasks - int(rooms.sum() if sizes is None else rooms @ sizes)
+    fit = rooms >= even_split(job)[0]
+    return job.nodes - int(np.count_nonzero(fit) if sizes is None else sizes[fit].sum())
 
 
-def _may_fit(job: Job, rooms: np.ndarray, sizes: np.ndarray | None) -> bool:
-    """A quick necessary test, from the tasks each group's nodes can take (``sizes``: how
-    many nodes each has; ``None``: one each), that a multi-node job fits."""
+def _gains(job: Job, rooms: np.ndarray, sizes: np.ndarray | None,
+           slots: np.ndarray) -> np.ndarray:
+    """The most each group may give a multi-node job more than its ``rooms`` (in what
+    :func:`_deficit` counts; ``slots``: its nodes' cores): a spread job's tasks up to its
+    nodes' cores; an even split's nodes, where they are short of a share they can hold."""
+    counts = 1 if sizes is None else sizes
     if job.spread:
-        return int(rooms.sum() if sizes is None else rooms @ sizes) >= job.ntasks
+        return (slots - rooms) * counts
     base = even_split(job)[0]
-    fit = rooms >= base
-    return int(np.count_nonzero(fit) if sizes is None else sizes[fit].sum()) >= job.nodes
+    return ((rooms < base) & (slots >= base)) * counts
 
 
 def first_fit_time(view: ClusterView, job: Job, key: np.ndarray | None, rng: np.random.Generator,
