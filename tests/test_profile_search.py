@@ -1,7 +1,8 @@
 """Multi-node searches of backfilling's profile (schedulers/profile.py) skip the starts where
 the groups cannot have room, and a reserved job's test before compression releases it
-(``Profile.may_start_before``) never says no where a slot exists: both against a search of
-every start, on random profiles of a few node types with many nodes each."""
+(``Profile.may_start_before``) never says no where a slot exists, nor passes first a start
+after the earliest slot (compression searches from there): against a search of every start,
+on random profiles of a few node types with many nodes each."""
 
 from __future__ import annotations
 
@@ -104,8 +105,9 @@ def test_may_start_before_says_no_only_where_no_slot_exists(seed: int) -> None:
                                        (node for node, _ in allocation))
         profile.release(wide, start, start + duration, allocation)
         earlier = profile.earliest(wide, durations, None, rng, lo=lo, hi=start)
-        assert may or earlier is None
-        said_no += not may
+        # no slot where it says no, nor before the first start it passes
+        assert earlier is None or (may is not None and may <= earlier[0])
+        said_no += may is None
         if earlier is None:  # kept where it was (what compression does)
             profile.reserve(wide, start, start + duration, allocation)
     if seed == 0:
@@ -123,6 +125,6 @@ def test_may_start_before_reads_the_other_nodes_over_the_whole_window() -> None:
     wide = job("w", 0, 2, 10.0, nodes=SPREAD)
     allocation = ((0, 1), (1, 1))
     profile.reserve(wide, 5.0, 15.0, allocation)
-    assert not profile.may_start_before(wide, 10.0, 0.0, 5.0, 5.0, [0, 1])
+    assert profile.may_start_before(wide, 10.0, 0.0, 5.0, 5.0, [0, 1]) is None
     profile.release(wide, 5.0, 15.0, allocation)
     assert profile.earliest(wide, [10.0] * 3, None, np.random.default_rng(0), hi=5.0) is None

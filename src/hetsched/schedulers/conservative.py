@@ -163,8 +163,10 @@ class ConservativeBackfill(Backfilling):
         profile, view = self.profile, self.view
         assert profile is not None
         if booking.home < 0:
-            if not self._may_move(job, booking, lo, hi):
+            possible = self._may_move(job, booking, lo, hi)
+            if possible is None:
                 return None
+            lo = max(lo, possible)  # (no earlier start can fit)
             version = profile.version
             profile.release(job, booking.start, booking.end, booking.allocation)
         found = profile.earliest(job, self._estimates(job),
@@ -177,13 +179,14 @@ class ConservativeBackfill(Backfilling):
             profile.release(job, booking.start, booking.end, booking.allocation)
         return found
 
-    def _may_move(self, job: Job, booking: Booking, lo: float, hi: float) -> bool:
+    def _may_move(self, job: Job, booking: Booking, lo: float, hi: float) -> float | None:
         """A test that ``job`` may have a slot starting in ``[lo, hi)`` (``hi`` is at most
         its booking's start), without releasing its booking (for a wide job, a release and
         a booking again on each of its nodes): the platform must have its tasks' cores free
         until its booking's start (from there on its booking gives them back), over its
         shortest possible window; for a multi-node job, what the groups keep free too
-        (:meth:`Profile.may_start_before`)."""
+        (:meth:`Profile.may_start_before`). The first start that passes (no earlier one can
+        fit once released), or ``None``."""
         profile = self.profile
         assert profile is not None
         shortest, longest = self._extremes(job)
@@ -193,7 +196,7 @@ class ConservativeBackfill(Backfilling):
         duration = shortest
         now = profile.now
         return profile.total.first_fit(job.ntasks, 0.0, duration, max(lo, now), hi, now,
-                                       booking.start) is not None
+                                       booking.start)
 
     def _mark_stale(self, freed: list[tuple[int, float, float]], mover: int) -> None:
         """Resources were freed on ``(node, start, end)``: mark the reservations (not

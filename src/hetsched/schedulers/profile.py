@@ -217,17 +217,18 @@ class Profile:
         return None
 
     def may_start_before(self, job: Job, duration: float, lo: float, hi: float,
-                         booked: float, nodes: Iterable[int]) -> bool:
+                         booked: float, nodes: Iterable[int]) -> float | None:
         """A necessary test that a multi-node job booked on ``nodes`` from ``booked`` on (its
         booking still in the profile) has a slot starting in ``[lo, hi)`` once released,
         without releasing it: before ``booked`` its own booking gives it nothing back, so
         what the groups of its nodes keep free over each window until then, and what the
-        other groups keep free over the whole window, must be room enough. The groups'
-        steps are read once for as many tests as come while the profile stays the same."""
+        other groups keep free over the whole window, must be room enough. The first start
+        that passes (none before it can fit once released), or ``None``. The groups' steps
+        are read once for as many tests as come while the profile stays the same."""
         now = self.now
         first = self.total.first_fit(job.ntasks, 0.0, duration, max(lo, now), hi, now, booked)
         if first is None:
-            return False
+            return None
         with_mem, with_disk = job.job_memory_mb > 0, job.job_disk_mb > 0
         if self._steps is None or self._steps[0] != (self.version, with_mem, with_disk):
             skylines, sizes, where = self.groups.positions()
@@ -239,8 +240,9 @@ class Profile:
         own = np.zeros(len(steps.lengths), dtype=bool)
         own[list(nodes) if where is None else where[list(nodes)]] = True
         begun = ~own.repeat(steps.lengths) | (steps.times < booked)  # (its nodes' windows cut)
-        return next(self._may_fit_at(job, steps, sizes, slots, duration, first, hi, booked,
-                                     begun), None) is not None
+        passed = next(self._may_fit_at(job, steps, sizes, slots, duration, first, hi, booked,
+                                       begun), None)
+        return None if passed is None else passed[0]
 
     def _slots_of(self, where: np.ndarray | None) -> np.ndarray:
         """The slots of each group's nodes (``where``: each node's group's position)."""
