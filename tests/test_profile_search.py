@@ -1,7 +1,8 @@
 """Multi-node searches of backfilling's profile (schedulers/profile.py) skip the starts where
 the groups cannot have room, and a reserved job's test before compression releases it
-(``Profile.may_start_before``) never says no where a slot exists: both against a search of
-every start, on random profiles of a few node types with many nodes each."""
+(``Profile.may_start_before``) never says no where a slot exists, nor passes first a start
+after the earliest slot (compression searches from there): against a search of every start,
+on random profiles of a few node types with many nodes each."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import pytest
 from test_groups import idle
 from test_schedulers_hand import job
 
+from hetsched.schedulers.placement import place
 from hetsched.schedulers.profile import Profile
 from hetsched.workload.model import SPREAD
 
@@ -65,6 +67,25 @@ def test_a_wide_search_finds_the_earliest_start_of_all(seed: int) -> None:
 
 
 @pytest.mark.parametrize("seed", range(60))
+def test_a_search_on_k_nodes_finds_the_earliest_start_of_all(seed: int) -> None:
+    # (an even split: the starts where too few nodes have room are skipped by the groups
+    # that lack it alone)
+    rng = np.random.default_rng(seed)
+    profile, slots = _booked_profile(rng)
+    for _ in range(5):
+        nodes = int(rng.integers(2, len(slots) + 1))
+        tasks = nodes * int(rng.integers(1, min(slots) + 1)) + int(rng.integers(0, nodes))
+        duration = float(rng.integers(1, 40))
+        wide = job("w", 0, tasks, duration, nodes=nodes)
+        found = profile.earliest(wide, [duration] * len(slots), None, rng)
+        starts = sorted({0.0} | {t for sky in profile.nodes for t in sky.times if t > 0.0})
+        expected = next((t for t in starts if place(wide, np.array(
+            [sky.lowest(t, t + duration)[0] for sky in profile.nodes]), np.full(len(slots), 1e9),
+            np.full(len(slots), 1e9), None, rng) is not None), None)
+        assert (found and found[0]) == expected
+
+
+@pytest.mark.parametrize("seed", range(60))
 def test_may_start_before_says_no_only_where_no_slot_exists(seed: int) -> None:
     rng = np.random.default_rng(seed)
     profile, slots = _booked_profile(rng)
@@ -80,12 +101,30 @@ def test_may_start_before_says_no_only_where_no_slot_exists(seed: int) -> None:
         start, allocation = placed
         profile.reserve(wide, start, start + duration, allocation)
         lo = float(rng.integers(0, 40))
-        may = profile.may_start_before(wide, duration, lo, start, start)
+        may = profile.may_start_before(wide, duration, lo, start, start,
+                                       (node for node, _ in allocation))
         profile.release(wide, start, start + duration, allocation)
         earlier = profile.earliest(wide, durations, None, rng, lo=lo, hi=start)
-        assert may or earlier is None
-        said_no += not may
+        # no slot where it says no, nor before the first start it passes
+        assert earlier is None or (may is not None and may <= earlier[0])
+        said_no += may is None
         if earlier is None:  # kept where it was (what compression does)
             profile.reserve(wide, start, start + duration, allocation)
     if seed == 0:
         assert said_no  # (the test is not empty)
+
+
+def test_may_start_before_reads_the_other_nodes_over_the_whole_window() -> None:
+    # three one-core nodes alike; w (2 tasks, 10 s) booked on nodes 0 and 1 from 5; node 1
+    # busy over [0, 5), node 2 over [8, 30). Released, w has node 0 alone before 5 (node 2
+    # is taken within any window [t, t + 10), t >= 0): no slot. Cut at 5, as its own nodes'
+    # windows are, node 2 would look free too (two nodes: may); over its whole window, not.
+    profile = Profile([idle(1) for _ in range(3)], idle(3), [1, 1, 1], 0.0, [0, 0, 0])
+    profile.reserve(job("y", 0, 1, 5.0), 0.0, 5.0, ((1, 1),))
+    profile.reserve(job("x", 0, 1, 22.0), 8.0, 30.0, ((2, 1),))
+    wide = job("w", 0, 2, 10.0, nodes=SPREAD)
+    allocation = ((0, 1), (1, 1))
+    profile.reserve(wide, 5.0, 15.0, allocation)
+    assert profile.may_start_before(wide, 10.0, 0.0, 5.0, 5.0, [0, 1]) is None
+    profile.release(wide, 5.0, 15.0, allocation)
+    assert profile.earliest(wide, [10.0] * 3, None, np.random.default_rng(0), hi=5.0) is None

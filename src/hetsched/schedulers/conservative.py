@@ -24,6 +24,7 @@ import bisect
 import heapq
 import math
 from collections.abc import Iterator
+from operator import attrgetter
 
 import numpy as np
 
@@ -36,6 +37,9 @@ from hetsched.schedulers.skyline import Skyline
 from hetsched.sim.resources import Resources, footprint, room
 from hetsched.sim.view import ClusterView
 from hetsched.workload.model import Job
+
+
+_EST_END = attrgetter("est_end")
 
 
 def _slack(t: float) -> float:
@@ -62,6 +66,7 @@ class ConservativeBackfill(Backfilling):
         self.queue: list[tuple[float, int]] = []  # stale ones after it, by start
         self.estimates: dict[int, list[float]] = {}  # reserved job -> its estimate per node
         self.extremes: dict[int, tuple[float, float]] = {}  # reserved job -> shortest, longest
+        self.wake = -math.inf  # the last wake-up asked for
 
     def decide(self, now: float, events: Events) -> Iterator[Decision]:
         if self.profile is None:  # the first call, maybe on a fork with jobs already pending
@@ -97,7 +102,7 @@ class ConservativeBackfill(Backfilling):
                 unknown = True
             elif now < booking.end - _slack(now):
                 early.append((job, booking))
-        if unknown or any(run.est_end < now for run in self.view.running.values()):
+        if unknown or min(map(_EST_END, self.view.running.values()), default=now) < now:
             return None
         return None if early and not self.exact else early
 
@@ -158,8 +163,10 @@ class ConservativeBackfill(Backfilling):
         profile, view = self.profile, self.view
         assert profile is not None
         if booking.home < 0:
-            if not self._may_move(job, booking, lo, hi):
+            possible = self._may_move(job, booking, lo, hi)
+            if possible is None:
                 return None
+            lo = max(lo, possible)  # (no earlier start can fit)
             version = profile.version
             profile.release(job, booking.start, booking.end, booking.allocation)
         found = profile.earliest(job, self._estimates(job),
@@ -172,22 +179,24 @@ class ConservativeBackfill(Backfilling):
             profile.release(job, booking.start, booking.end, booking.allocation)
         return found
 
-    def _may_move(self, job: Job, booking: Booking, lo: float, hi: float) -> bool:
+    def _may_move(self, job: Job, booking: Booking, lo: float, hi: float) -> float | None:
         """A test that ``job`` may have a slot starting in ``[lo, hi)`` (``hi`` is at most
         its booking's start), without releasing its booking (for a wide job, a release and
         a booking again on each of its nodes): the platform must have its tasks' cores free
         until its booking's start (from there on its booking gives them back), over its
         shortest possible window; for a multi-node job, what the groups keep free too
-        (:meth:`Profile.may_start_before`)."""
+        (:meth:`Profile.may_start_before`). The first start that passes (no earlier one can
+        fit once released), or ``None``."""
         profile = self.profile
         assert profile is not None
         shortest, longest = self._extremes(job)
         if job.nodes != 1:
-            return profile.may_start_before(job, longest, lo, hi, booking.start)
+            return profile.may_start_before(job, longest, lo, hi, booking.start,
+                                            (node for node, _ in booking.allocation))
         duration = shortest
         now = profile.now
         return profile.total.first_fit(job.ntasks, 0.0, duration, max(lo, now), hi, now,
-                                       booking.start) is not None
+                                       booking.start)
 
     def _mark_stale(self, freed: list[tuple[int, float, float]], mover: int) -> None:
         """Resources were freed on ``(node, start, end)``: mark the reservations (not
@@ -351,7 +360,8 @@ class ConservativeBackfill(Backfilling):
             self.started[index] = Booking.of(job, now, booking.allocation, booking.duration)
             yield Start(job, booking.allocation)
         upcoming = reserved.next_start()
-        if upcoming is not None:
+        if upcoming is not None and (upcoming != self.wake or upcoming <= now):
+            self.wake = upcoming  # (the engine keeps one until it is due)
             yield WakeUp(upcoming)
 
 

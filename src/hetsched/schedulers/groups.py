@@ -82,7 +82,13 @@ class NodeGroups:
             seen.setdefault(of[node], node)
         return list(seen.items())
 
-    def positions(self) -> tuple[list[Skyline], np.ndarray, np.ndarray]:
+    def mask(self, groups: list[int]) -> np.ndarray:
+        """Each node: whether its group is one of ``groups``."""
+        fit = np.zeros(len(self.skylines), dtype=bool)
+        fit[groups] = True
+        return fit[self.ids]
+
+    def positions(self) -> tuple[list[Skyline], np.ndarray | None, np.ndarray | None]:
         """The groups' skylines (in the order of their ids), how many nodes each has, and
         for each node the position of its group's among them."""
         sizes = np.array(self.sizes)
@@ -211,7 +217,6 @@ class Singletons:
         self.of = list(range(len(skylines)))
         self.ids = np.arange(len(skylines))
         self.sizes = [1] * len(skylines)
-        self.ones = np.ones(len(skylines), dtype=np.int64)
 
     def __len__(self) -> int:
         return len(self.skylines)
@@ -223,8 +228,14 @@ class Singletons:
         nodes = self.of if order is None else order
         return zip(nodes, nodes)
 
-    def positions(self) -> tuple[list[Skyline], np.ndarray, np.ndarray]:
-        return self.skylines, self.ones, self.ids
+    def mask(self, groups: list[int]) -> np.ndarray:
+        fit = np.zeros(len(self.skylines), dtype=bool)
+        fit[groups] = True
+        return fit
+
+    def positions(self) -> tuple[list[Skyline], None, None]:
+        """(One node each, each its own: no sizes and positions to read.)"""
+        return self.skylines, None, None
 
     def add(self, start: float, end: float, changes: list[Change], now: float) -> None:
         skylines = self.skylines

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import bisect
 import math
-from collections.abc import Callable, Iterator
-from itertools import chain, groupby
+from collections.abc import Callable, Iterable, Iterator
+from itertools import groupby
 from operator import attrgetter, itemgetter
 
 import numpy as np
@@ -42,9 +42,11 @@ class Profile:
         self.nodes = self.groups.nodes
         self.total = total
         self.slots = slots
+        self.slot_array = np.array(slots, dtype=np.int64)
         self.now = now
         self.version = 0  # changed with every booking and move of the present
-        self._steps: tuple[tuple[int, bool, bool], _Steps, np.ndarray] | None = None
+        self._steps: tuple[tuple[int, bool, bool], _Steps, np.ndarray | None,
+                           np.ndarray | None, np.ndarray] | None = None
 
     @staticmethod
     def of_running(view: ClusterView, until: float = math.inf) -> "Profile":
@@ -142,10 +144,13 @@ class Profile:
                            rng: np.random.Generator, order: np.ndarray | None, lo: float,
                            hi: float, home: int, booked: float
                            ) -> tuple[float, Allocation] | None:
-        """Each group's first fit (``home`` apart from its group's other nodes); the
-        preferred node among those that fit first. On few nodes in a static preference order,
-        the groups are tried in the order of their preferred nodes, and one that fits at
-        ``lo`` ends the search (no later node can be earlier, nor preferred on a tie)."""
+        """Each group's first fit; the preferred node among those that fit first. ``home``
+        is searched until ``booked`` in the loop when it is its group's only node (always on
+        a platform of :class:`~hetsched.schedulers.groups.Singletons`: the plain per-node
+        search), else first, on its own (``shared``: its group, whose other nodes the loop
+        searches). On few nodes in a static preference order, the groups are tried in the
+        order of their preferred nodes, and one that fits at ``lo`` ends the search (no later
+        node can be earlier, nor preferred on a tie)."""
         tasks, now, groups, slots = job.ntasks, self.now, self.groups, self.slots
         skylines: list[Skyline] = groups.skylines  # type: ignore[assignment]
         need_mem = share(job.job_memory_mb, tasks, tasks)
@@ -153,38 +158,40 @@ class Profile:
         # what fits first: home on its own (at_home), the groups (first)
         best, first, at_home = hi, [], False
         own = groups.of[home] if home >= 0 else -1
-        if home >= 0 and slots[home] >= tasks:  # its own booking leaves it its cores
+        shared = own if own >= 0 and groups.sizes[own] > 1 else -1
+        if shared >= 0 and slots[home] >= tasks:  # its own booking leaves it its cores
             t = skylines[own].first_fit(tasks, need_mem, durations[home], lo, hi, now, booked,
                                         need_disk)
             if t is not None:
                 best, at_home = t, True
-        alone = own >= 0 and groups.sizes[own] == 1  # no other node in home's group
+        alone = own if shared < 0 else -1  # home's group, when it has no other node
         ordered = order is not None and len(self.nodes) <= SCAN_NODES
+        stop = lo if ordered else -math.inf  # a group that fits by then ends the search
+        inf = math.inf
+        bound = math.nextafter(best, inf) if at_home else best  # (ties are kept)
         for group, node in groups.firsts(order.tolist() if ordered else None):  # type: ignore[union-attr]
-            if slots[node] < tasks or (alone and group == own):
+            if slots[node] < tasks:
                 continue
-            bound = math.nextafter(best, math.inf) if first or at_home else best
             t = skylines[group].first_fit(tasks, need_mem, durations[node], lo, bound, now,
-                                          math.inf, need_disk)
+                                          booked if group == alone else inf, need_disk)
             if t is None:
                 continue
             if t < best:  # (nothing found yet: best is hi, and t before it)
                 best, first, at_home = t, [group], False
+                bound = math.nextafter(t, inf)
             else:
                 first.append(group)
-            if ordered and best <= lo and group != own:
+            if best <= stop and group != shared:
                 break
         if not first and not at_home:
             return None
         if key is not None and len(first) + at_home == 1:  # one node fits first: preferred
             if at_home:
                 return best, ((home, tasks),)
-            if first[0] != own and groups.sizes[first[0]] == 1:
+            if first[0] != shared and groups.sizes[first[0]] == 1:
                 return best, ((groups.one(first[0]), tasks),)
-        fit = np.zeros(len(skylines), dtype=bool)
-        fit[first] = True
-        fit = fit[groups.ids]
-        if home >= 0:
+        fit = groups.mask(first)
+        if shared >= 0:
             fit[home] = at_home
         return best, ((choose_node(fit, key, rng, order), tasks),)
 
@@ -198,44 +205,66 @@ class Profile:
         if first is None:
             return None
         skylines, sizes, where = self.groups.positions()
-        steps = _Steps(skylines, job.job_memory_mb > 0, job.job_disk_mb > 0)
-        for t, cores, mem, disk in self._may_fit_at(job, steps, sizes, duration, first, hi,
-                                                    math.inf):
-            allocation = place(job, cores[where], mem[where], disk[where], key, rng,
-                               order=order)
+        steps = _Steps(skylines, job.job_memory_mb > 0, job.job_disk_mb > 0).between(
+            first, hi + duration)
+        for t, cores, mem, disk in self._may_fit_at(job, steps, sizes, self._slots_of(where),
+                                                    duration, first, hi, math.inf):
+            if where is not None:  # the groups' to their nodes'
+                cores, mem, disk = cores[where], mem[where], disk[where]
+            allocation = place(job, cores, mem, disk, key, rng, order=order)
             if allocation is not None:
                 return t, allocation
         return None
 
     def may_start_before(self, job: Job, duration: float, lo: float, hi: float,
-                         booked: float) -> bool:
-        """A necessary test that a multi-node job booked from ``booked`` on (its booking
-        still in the profile) has a slot starting in ``[lo, hi)`` once released, without
-        releasing it: before ``booked`` its own booking gives it nothing back, so what the
-        groups keep free over each window until then must be room enough. The groups' steps
+                         booked: float, nodes: Iterable[int]) -> float | None:
+        """A necessary test that a multi-node job booked on ``nodes`` from ``booked`` on (its
+        booking still in the profile) has a slot starting in ``[lo, hi)`` once released,
+        without releasing it: before ``booked`` its own booking gives it nothing back, so
+        what the groups of its nodes keep free over each window until then, and what the
+        other groups keep free over the whole window, must be room enough. The first start
+        that passes (none before it can fit once released), or ``None``. The groups' steps
         are read once for as many tests as come while the profile stays the same."""
         now = self.now
         first = self.total.first_fit(job.ntasks, 0.0, duration, max(lo, now), hi, now, booked)
         if first is None:
-            return False
+            return None
         with_mem, with_disk = job.job_memory_mb > 0, job.job_disk_mb > 0
         if self._steps is None or self._steps[0] != (self.version, with_mem, with_disk):
-            skylines, sizes, _ = self.groups.positions()
+            skylines, sizes, where = self.groups.positions()
             self._steps = ((self.version, with_mem, with_disk),
-                           _Steps(skylines, with_mem, with_disk), sizes)
-        _, steps, sizes = self._steps
-        return next(self._may_fit_at(job, steps, sizes, duration, first, hi, booked),
-                    None) is not None
+                           _Steps(skylines, with_mem, with_disk), sizes, where,
+                           self._slots_of(where))
+        _, steps, sizes, where, slots = self._steps
+        steps = steps.between(first, hi + duration)
+        own = np.zeros(len(steps.lengths), dtype=bool)
+        own[list(nodes) if where is None else where[list(nodes)]] = True
+        begun = ~own.repeat(steps.lengths) | (steps.times < booked)  # (its nodes' windows cut)
+        passed = next(self._may_fit_at(job, steps, sizes, slots, duration, first, hi, booked,
+                                       begun), None)
+        return None if passed is None else passed[0]
 
-    def _may_fit_at(self, job: Job, steps: "_Steps", sizes: np.ndarray, duration: float,
-                    first: float, hi: float, until: float
+    def _slots_of(self, where: np.ndarray | None) -> np.ndarray:
+        """The slots of each group's nodes (``where``: each node's group's position)."""
+        if where is None:
+            return self.slot_array
+        slots = np.empty(int(where.max()) + 1, dtype=np.int64)
+        slots[where] = self.slot_array
+        return slots
+
+    def _may_fit_at(self, job: Job, steps: "_Steps", sizes: np.ndarray | None,
+                    slots: np.ndarray, duration: float, first: float, hi: float, until: float,
+                    begun: np.ndarray | None = None
                     ) -> Iterator[tuple[float, np.ndarray, np.ndarray, np.ndarray]]:
         """The starts from ``first`` on, before ``hi``, where a multi-node job may fit over
-        ``[t, min(t + duration, until))`` by :func:`_may_fit` (each with the least free cores,
-        memory and disk of each group there), in order. Where the platform as a whole has too
-        few free cores over the window, the search goes on from where it has enough; where
-        the groups do not have room (their free cores alone telling), from where one of them
-        may have more (:meth:`_Steps.recovery`)."""
+        ``[t, min(t + duration, until))`` by :func:`_deficit` (each with the least free cores,
+        memory and disk of each group there), in order; with ``begun`` (a mask of steps), the
+        groups' windows end at ``until`` only where it leaves out the steps that begin later,
+        the others last their whole ``duration``.
+        Where the platform as a whole has too few free cores over the window, the search goes
+        on from where it has enough; where the groups do not have room (their free cores alone
+        telling), from where they may have enough more (:meth:`_Steps.recovery`: a window
+        starting later ends no earlier, cut or not)."""
         now, tasks, total = self.now, job.ntasks, self.total
         starts = steps.starts(first, now, hi).tolist()
         i = 0
@@ -249,11 +278,15 @@ class Profile:
                     return
                 i = bisect.bisect_left(starts, enough, i)
                 continue
-            inside = steps.inside(t, end)
+            inside = steps.inside(t, t + duration, begun)
             cores, mem, disk = steps.lowest_of(inside)
-            if not _may_fit(job, capacity(job, cores, mem, disk), sizes):
+            rooms = capacity(job, cores, mem, disk)
+            deficit = _deficit(job, rooms, sizes)
+            if deficit > 0:
                 if steps.mem is None and steps.disk is None:
-                    i = bisect.bisect_left(starts, steps.recovery(inside, cores), i)
+                    gains = _gains(job, rooms, sizes, slots)
+                    i = bisect.bisect_left(starts, steps.recovery(inside, cores, gains, deficit),
+                                           i)
                 continue
             yield t, cores, mem, disk
 
@@ -306,19 +339,33 @@ class _Steps:
 
     def __init__(self, skylines: list[Skyline], with_mem: bool, with_disk: bool) -> None:
         lengths = np.fromiter(map(len, map(_TIMES, skylines)), np.intp, len(skylines))
-        count = int(lengths.sum())
-        self.times = _flat(skylines, _TIMES, np.float64, count)
-        self.cores = _flat(skylines, _CORES, np.int64, count)
-        self.mem = _flat(skylines, _MEM, np.float64, count) if with_mem else None
-        self.disk = _flat(skylines, _DISK, np.float64, count) if with_disk else None
+        self.times = _flat(skylines, _TIMES, np.float64)
+        self.cores = _flat(skylines, _CORES, np.int64)
+        self.mem = _flat(skylines, _MEM, np.float64) if with_mem else None
+        self.disk = _flat(skylines, _DISK, np.float64) if with_disk else None
         self.unlimited = np.full(len(skylines), math.inf)
-        ends = np.cumsum(lengths)
-        self.offsets = ends - lengths
-        self.lengths = lengths
-        self.owner: np.ndarray | None = None  # each step's skyline, once asked for
-        self.following = np.empty(count)  # when each step ends
+        self._count(lengths)
+        self.following = np.empty(len(self.times))  # when each step ends
         self.following[:-1] = self.times[1:]
-        self.following[ends - 1] = math.inf
+        self.following[self.offsets + lengths - 1] = math.inf
+
+    def _count(self, lengths: np.ndarray) -> None:
+        self.lengths = lengths
+        self.offsets = np.cumsum(lengths) - lengths
+
+    def between(self, first: float, last: float) -> "_Steps":
+        """The steps of windows that start at ``first`` or later and end by ``last`` (those
+        a window ``[first, last)`` covers: each skyline keeps one at least), the others left
+        out: a search's windows read fewer."""
+        keep = self.inside(first, last)
+        part = object.__new__(_Steps)
+        part.times, part.cores, part.following = \
+            self.times[keep], self.cores[keep], self.following[keep]
+        part.mem = None if self.mem is None else self.mem[keep]
+        part.disk = None if self.disk is None else self.disk[keep]
+        part.unlimited = self.unlimited
+        part._count(np.add.reduceat(keep, self.offsets))
+        return part
 
     def starts(self, first: float, now: float, hi: float = math.inf) -> np.ndarray:
         """The times in ``[first, hi)`` at which some node's step begins (its step holding
@@ -329,11 +376,15 @@ class _Steps:
             return np.concatenate(([first], later))
         return later
 
-    def inside(self, start: float, end: float) -> np.ndarray:
+    def inside(self, start: float, end: float, begun: np.ndarray | None = None) -> np.ndarray:
         """The steps a window ``[start, end)`` covers: those that end after ``start`` and
-        begin before ``end``, or hold ``start``."""
+        begin before ``end`` (and are ``begun``, if given: the steps left out of some
+        skylines' windows, cut shorter), or hold ``start``."""
         times = self.times
-        return (self.following > start) & ((times < end) | (times <= start))
+        early = times < end
+        if begun is not None:
+            early &= begun
+        return (self.following > start) & (early | (times <= start))
 
     def lowest(self, start: float, end: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Per skyline, the least free cores, memory and disk over ``[start, end)``; memory
@@ -345,17 +396,21 @@ class _Steps:
         cores = np.minimum.reduceat(np.where(inside, self.cores, _MOST), self.offsets)
         return cores, self._lowest(self.mem, inside), self._lowest(self.disk, inside)
 
-    def recovery(self, inside: np.ndarray, cores: np.ndarray) -> float:
+    def recovery(self, inside: np.ndarray, cores: np.ndarray, gains: np.ndarray,
+                 deficit: int) -> float:
         """The earliest start from which a window as long as the one ``inside`` marks may
-        leave some skyline more free cores than its least over that one (``cores``): the
-        latest end of the steps there that hold its least, the earliest over the skylines.
-        A window starting before it still covers, on every skyline, a step that held its
-        least, so what the skylines keep free over it is never more."""
-        if self.owner is None:
-            self.owner = np.arange(len(self.lengths)).repeat(self.lengths)
-        least = inside & (self.cores == cores[self.owner])
+        leave the skylines enough more than their least free cores over that one
+        (``cores``) to make up ``deficit``, each skyline giving at most its ``gains`` (what
+        a multi-node job may get more there, :func:`_gains`). A window starting before
+        the latest end of the steps of a skyline that hold its least still covers one of
+        them: what that skyline keeps free over it is never more. So no window starting
+        before the earliest time at which the skylines whose steps end by then may give
+        ``deficit`` in all can fit."""
+        least = inside & (self.cores == cores.repeat(self.lengths))
         ends = np.maximum.reduceat(np.where(least, self.following, -math.inf), self.offsets)
-        return float(ends.min())
+        order = np.argsort(ends, kind="stable")
+        enough = int(np.searchsorted(np.cumsum(gains[order]), deficit))
+        return float(ends[order[enough]]) if enough < len(order) else math.inf
 
     def _lowest(self, amounts: np.ndarray | None, inside: np.ndarray) -> np.ndarray:
         if amounts is None:
@@ -368,18 +423,36 @@ _TIMES, _CORES, _MEM, _DISK = (attrgetter("times"), attrgetter("cores"), attrget
                                attrgetter("disk"))
 
 
-def _flat(skylines: list[Skyline], column: Callable[[Skyline], list], dtype: type,
-          count: int) -> np.ndarray:
-    return np.fromiter(chain.from_iterable(map(column, skylines)), dtype, count)
+def _flat(skylines: list[Skyline], column: Callable[[Skyline], list], dtype: type
+          ) -> np.ndarray:
+    """One column of every skyline, one after the other (lists joined, then one array: twice
+    as fast as ``np.fromiter`` over them)."""
+    joined: list = []
+    for values in map(column, skylines):
+        joined += values
+    return np.array(joined, dtype)
 
 
-def _may_fit(job: Job, rooms: np.ndarray, sizes: np.ndarray) -> bool:
-    """A quick necessary test, from the tasks each group's nodes can take (``sizes``: how
-    many nodes each has), that a multi-node job fits."""
+def _deficit(job: Job, rooms: np.ndarray, sizes: np.ndarray | None) -> int:
+    """What a multi-node job lacks, from the tasks each group's nodes can take (``sizes``:
+    how many nodes each has; ``None``: one each): a spread job's tasks, an even split's nodes
+    (a quick necessary test that it fits: nothing)."""
     if job.spread:
-        return int(rooms @ sizes) >= job.ntasks
+        return job.ntasks - int(rooms.sum() if sizes is None else rooms @ sizes)
+    fit = rooms >= even_split(job)[0]
+    return job.nodes - int(np.count_nonzero(fit) if sizes is None else sizes[fit].sum())
+
+
+def _gains(job: Job, rooms: np.ndarray, sizes: np.ndarray | None,
+           slots: np.ndarray) -> np.ndarray:
+    """The most each group may give a multi-node job more than its ``rooms`` (in what
+    :func:`_deficit` counts; ``slots``: its nodes' cores): a spread job's tasks up to its
+    nodes' cores; an even split's nodes, where they are short of a share they can hold."""
+    counts = 1 if sizes is None else sizes
+    if job.spread:
+        return (slots - rooms) * counts
     base = even_split(job)[0]
-    return int(sizes[rooms >= base].sum()) >= job.nodes
+    return ((rooms < base) & (slots >= base)) * counts
 
 
 def first_fit_time(view: ClusterView, job: Job, key: np.ndarray | None, rng: np.random.Generator,

@@ -125,7 +125,9 @@ class Skyline:
         until))``; ``None`` if there is none."""
         times, cores, free_mem, free_disk = self.times, self.cores, self.mem, self.disk
         last = len(times) - 1
-        i = self.step_at(lo)
+        i = bisect.bisect_right(times, lo) - 1  # (step_at inline: every search's hot path)
+        if i < 0:
+            i = 0
         start = end = None
         while True:
             if cores[i] >= tasks and (need_mem <= 0 or free_mem[i] >= need_mem) and \
@@ -134,7 +136,9 @@ class Skyline:
                     start = times[i] if times[i] > now else now
                     if start >= hi:
                         return None
-                    end = min(start + duration, until)
+                    end = start + duration
+                    if end > until:
+                        end = until
                 if i == last or times[i + 1] >= end:
                     return start
             else:
