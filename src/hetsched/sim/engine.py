@@ -12,7 +12,7 @@ import heapq
 import math
 import time as wallclock
 import weakref
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import NamedTuple
 
@@ -21,7 +21,8 @@ import numpy as np
 from hetsched.errors import ConfigError, InputError, SchedulerError
 from hetsched.models.speed import rate as task_rate
 from hetsched.platform.model import Failure, Platform
-from hetsched.sim.bookings import Booking, Bookings
+from hetsched.sim.booking_decisions import BookingDecisions
+from hetsched.sim.bookings import Bookings
 from hetsched.sim.protocol import (Decision, Dequeue, Enqueue, Events, Reject, Reserve,
                                    Scheduler, Start, WakeUp, run_name)
 from hetsched.models import contention as models
@@ -33,16 +34,17 @@ from hetsched.sim.events import (AVAILABILITY, BOOKED, BOOT, FAILURE, FINISH, KI
                                  POWER_ON, RELEASE, REPAIR, SHARE_END, SUBMIT, Availability,
                                  EventQueue)
 from hetsched.sim.failures import Failures
+from hetsched.sim.interruptions import Interruptions
 from hetsched.sim.jobs import (ALIVE, FAILED, FINISHED, HELD, KILLED, PENDING, QUEUED,
-                               REJECTED, RUNNING, JobTable)
-from hetsched.sim.ondemand import charged_seconds
-from hetsched.sim.projection import project
+                               REJECTED, JobTable)
 from hetsched.sim.rates import changed_rates, early_ends, node_wide, rerated
 from hetsched.sim.reservations import Reservations
 from hetsched.sim.resources import allocation_problem, infeasibility
-from hetsched.sim.result import JobState, SimResult, TimeSeries
+from hetsched.sim.result import SimResult, TimeSeries
+from hetsched.sim.run_end import RunEnd
 from hetsched.sim.state import ClusterState, RunningJob, Share
 from hetsched.sim.view import ClusterView
+from hetsched.sim.what_if import WhatIf
 from hetsched.workload.model import Job, Workload
 
 ProgressCallback = Callable[[int, int], None]
@@ -63,7 +65,7 @@ class Step(NamedTuple):
     events: Events
 
 
-class Simulation:
+class Simulation(WhatIf, BookingDecisions, Interruptions, RunEnd):
     """One run of ``workload`` on ``platform``, driven by ``scheduler`` (:meth:`run`) or step
     by step by the caller (:meth:`advance` / :meth:`apply` / :meth:`finish`).
 
@@ -87,6 +89,12 @@ class Simulation:
     records no time series
     (the result's is ``None``): up to a tenth quicker, for runs whose series nobody reads (a
     sweep's).
+
+    Its parts live in modules of their own: what-if (:class:`~hetsched.sim.what_if.WhatIf`),
+    bookings (:class:`~hetsched.sim.booking_decisions.BookingDecisions`), failures and
+    walltimes (:class:`~hetsched.sim.interruptions.Interruptions`) and the end of a run
+    (:class:`~hetsched.sim.run_end.RunEnd`); this module holds the events, the decisions and
+    the jobs' life cycle.
     """
 
     def __init__(self, platform: Platform, workload: Workload,
@@ -303,64 +311,6 @@ class Simulation:
         if scheduler is not None:
             scheduler.reset(other.view, other.rng)
         return other
-
-    # ---- what-if ----------------------------------------------------------------------------
-    def project(self, node: int, starts: Sequence[Job] = ()) -> dict[int, float]:
-        """The end, by job index, of every job running (or held for a boot) on ``node`` and of
-        each job of ``starts`` if it started there now with all its tasks, the scheduler
-        starting nothing else: what a run would give (``ClusterView.project`` asks here).
-
-        Where the node's jobs depend on nothing but the node, the node alone is simulated
-        forward (:mod:`hetsched.sim.projection`, a step per job ending there). Where they do
-        not, the whole run is forked and run on without a scheduler until they have ended:
-        a node that is off or booting (starts wait for its boot) or holds a job waiting for
-        another node's boot; a node with bookings (the engine starts their jobs); a node
-        whose failure, or with a job that also runs on other nodes any failure, is still to
-        come (it may kill them); under a contention model also
-        a node with a local queue (the engine starts its heads as jobs end), with jobs that
-        also run on other nodes (whose rates change with those nodes), or with availability
-        changes ahead. With ``on_failure="requeue"``, a job the fork sees requeued ends
-        ``inf``: when it runs again is the scheduler's choice."""
-        if not 0 <= node < len(self.platform.nodes):
-            raise SchedulerError(f"{self._name}: project(): no node {node!r} (the nodes are "
-                                 f"0 to {len(self.platform.nodes) - 1})")
-        if self._node_alone(node):
-            return project(self.state, self.contention, self._speed, node, self.clock[0],
-                           starts, self.dirty, self.kills)
-        return self._forked_ends(node, starts)
-
-    def _node_alone(self, node: int) -> bool:
-        """Whether the jobs on ``node`` evolve with that node alone (see :meth:`project`)."""
-        state = self.state
-        runs = state.jobs_on(node).values()
-        if node in state.booting or state.is_off(node) or any(not run.shares for run in runs) \
-                or node in self.bookings.on_node:  # (the engine starts booked jobs there)
-            return False
-        now, failures = self.clock[0], self.failures
-        spread = any(len(run.allocation) > 1 for run in runs)
-        if failures.last_on.get(node, -math.inf) >= now or (spread
-                                                              and failures.last_start >= now):
-            return False
-        return self.contention is None or not (
-            spread or state.local_queues.get(node)
-            or self._last_change.get(node, -math.inf) >= now)
-
-    def _forked_ends(self, node: int, starts: Sequence[Job]) -> dict[int, float]:
-        """:meth:`project` by a fork of the run, run on without a scheduler (beyond any
-        horizon) until the jobs watched have ended."""
-        fork = self.fork()
-        fork.horizon, fork.record_timeseries = None, False
-        now, table = self.clock[0], fork.jobs
-        watched = [*self.state.jobs_on(node), *(job.index for job in starts)]
-        for job in starts:
-            table.pending.pop(job.index, None)
-            fork._start(job, ((node, job.ntasks),), now, checked=True)
-        while any(table.state(index) == RUNNING for index in watched) \
-                and fork._next() is not None:
-            pass
-        # a job requeued after a failure ends when a scheduler runs it again: not foreseen
-        return {index: math.inf if index in table.requeued and math.isnan(end) else end
-                for index in watched for end in [table.end_time(index)]}
 
     @property
     def known(self) -> int:
@@ -646,70 +596,6 @@ class Simulation:
             run.shares = ()
             state.hold(run, wait)
 
-    def _overlap(self, job: Job, nodes: list[int], cores: list[int], now: float,
-                 since: float | None = None, exclude: int = -1) -> str | None:
-        """Why ``job`` cannot start on ``nodes`` now (or, booked, from ``since``) beside the
-        reservations and the bookings (its tasks must fit there until its reserved end: its
-        start, after any boot, plus its estimate), or ``None``."""
-        state = self.state
-        up = max([state.start_time(node, now) for node in nodes]) if self._on_demand else now
-        until = max(up, since or now) + self._times_on(job, nodes)[1]
-        for node, count in zip(nodes, cores):
-            room = self.reservations.room(node, now, until, int(state.free_slots[node]),
-                                          state.jobs_on(node),
-                                          self.bookings.pieces(node, now, until, exclude),
-                                          since)
-            if count > room:
-                return (f"would overlap a reservation: {count} task(s) on node {node} until "
-                        f"its reserved end {until:g}, where reservations, bookings and running "
-                        f"jobs leave {max(room, 0)} slot(s) free from {since or now:g}")
-        return None
-
-    def _reserve(self, decision: Reserve, now: float) -> None:
-        """Book ``decision``'s window, checked (:mod:`hetsched.sim.bookings`)."""
-        job, start = decision.job, decision.start
-        pairs = tuple([(int(n), int(c)) for n, c in decision.allocation])
-        nodes, cores = [n for n, _ in pairs], [c for _, c in pairs]
-        if not (isinstance(start, (int, float)) and now <= start < math.inf):
-            raise SchedulerError(f"{self._name}: cannot book job '{job.id}' from {start!r}: "
-                                 f"a window starts now ({now:g}) or later")
-        self._take_pending(job, "book")
-        a = self.platform.arrays
-        problem = allocation_problem(job, nodes, cores, a.slots, a.memory_mb, a.disk_mb,
-                                     decision.any_nodes) or self._overlap(job, nodes, cores, now,
-                                                                          start)
-        if problem:
-            raise SchedulerError(f"{self._name}: booking of job '{job.id}' from {start:g} "
-                                 f"{problem}")
-        self.bookings.add(Booking(job, pairs, float(start), self._times_on(job, nodes)[1],
-                                  decision.any_nodes))
-        self._reserved = self.view._reserved = True
-        self.jobs.set_state(job.index, QUEUED)
-        self.events.push(float(start), BOOKED, job.index)
-        if self._on_demand:
-            for node in nodes:  # up by the window's start (at once if too late for that)
-                if self.state.is_off(node):
-                    at = start - self.platform.nodes[node].type.boot_time
-                    if at > now:
-                        self.events.push(at, POWER_ON, node)
-                    else:
-                        self._power_on(node, now)
-
-    def _start_booked(self, booking: Booking, now: float) -> None:
-        """Start ``booking``'s job now if its allocation is free (beside the other bookings),
-        else let it wait for its nodes (:meth:`_drain` tries again as they change)."""
-        job, state = booking.job, self.state
-        nodes, cores = [n for n, _ in booking.allocation], [c for _, c in booking.allocation]
-        if allocation_problem(job, nodes, cores, state.free_slots, state.free_mem,
-                              state.free_disk, booking.any_nodes) or self._overlap(
-                job, nodes, cores, now, exclude=job.index):
-            self._waiting.add(job.index)
-            return
-        self.bookings.remove(job.index)
-        self._waiting.discard(job.index)
-        self._start(job, booking.allocation, now, booking.any_nodes, checked=True)
-        self._booked_started.append(job)
-
     def _run(self, run: RunningJob, now: float) -> None:
         """``run``'s threads start now: they take their cores and its end is scheduled."""
         self.state.occupy(run, now)
@@ -767,60 +653,6 @@ class Simulation:
                                  if self.contention is not None else None)
                            for proc, threads in self.state.assign(node, count)])
         return tuple(shares)
-
-    def _fail(self, node: int, now: float) -> tuple[list[Job], list[Job]]:
-        """``node`` fails now: it has no core left, the jobs held there for a boot are pending
-        again (they never began), and the jobs running there are killed (whole, on all their
-        nodes): ended, or requeued (``on_failure="requeue"``) while they have attempts left.
-        The jobs that stopped (the scheduler hears they ended) and those pending again (it
-        hears they arrived)."""
-        self.state.set_available(node, 0)
-        unheld = self._unhold(node)
-        runs = [run for run in self.state.jobs_on(node).values() if run.shares]
-        reason = f"node {self.platform.nodes[node].name} failed at {now:g} s"
-        requeued = []
-        for run in runs:
-            attempts = self.jobs.attempts(run.job.index) if self.requeues else 1
-            if self.requeues and (self.max_attempts is None or attempts < self.max_attempts):
-                self._requeue(run, now)
-                requeued.append(run.job)
-            else:
-                self._kill(run, now, f"{reason} after {attempts} attempt{'s' * (attempts > 1)}"
-                           if self.requeues else reason, FAILED)
-        return [run.job for run in runs] + unheld, requeued + unheld
-
-    def _unhold(self, node: int) -> list[Job]:
-        """The jobs held on ``node`` for a boot (of it or another node), which never began:
-        pending again, whatever the failure policy (nothing ran, nothing is lost)."""
-        held = [run for run in self.state.jobs_on(node).values() if not run.shares]
-        for run in held:
-            self.state.unhold(run)
-            self.jobs.unhold(run.job.index)
-            self.jobs.pending[run.job.index] = run.job
-        return [run.job for run in held]
-
-    def _requeue(self, run: RunningJob, now: float) -> None:
-        """``run`` stops now, its work lost, and its job is pending again (last in line, as
-        if submitted now); its descendants wait for it."""
-        job = run.job
-        self.state.release(run, now)
-        self.jobs.requeue(job.index, now, sum([cores for _, cores in run.allocation]),
-                          self._job_energy(run, now))
-        self.jobs.pending[job.index] = job
-        if self.contention is not None:
-            self.dirty.update(share.processor for share in run.shares)
-        if self.jobs.queued_on or self._waiting:
-            self._drain(run.nodes, now)
-
-    def _kill(self, run: RunningJob, now: float, reason: str = "walltime reached",
-              end_state: int = KILLED) -> None:
-        """``run`` ends now, killed (at its walltime, or by a failure: ``reason``); its
-        descendants are rejected."""
-        self._finish(run, now, end_state)
-        self.jobs.set_reason(run.job.index, reason)
-        self._reject_descendants(run.job.index)
-        if self.jobs.queued_on or self._waiting:
-            self._drain(run.nodes, now)
 
     def _finish(self, run: RunningJob, now: float, end_state: int = FINISHED) -> None:
         index = run.job.index
@@ -893,64 +725,6 @@ class Simulation:
             if self._share_ends:
                 for end in early_ends(run, now):
                     self.events.push(end, SHARE_END, index, run.version)
-
-    # ---- the end --------------------------------------------------------------------------
-    def _close(self, t_end: float) -> None:
-        """Close the energy window and give every job still alive its end state, with why."""
-        self.state.close(t_end)
-        jobs = self.jobs
-        for runs in self.state.held.values():  # started on a node still booting: never began
-            for run in runs:
-                jobs.unstart(run.job.index)
-        for index in jobs.alive():
-            was = JobState(jobs.state(index))
-            job = self.workload.jobs[index]
-            parent = self._unfinished_parent(job) if was == HELD else None
-            if parent is not None:
-                jobs.set_state(index, REJECTED)
-                jobs.set_reason(index, f"parent '{parent}' did not finish")
-                continue
-            jobs.set_state(index, int(JobState.UNFINISHED))
-            if index >= jobs.known and self.forked:
-                reason = "submitted after the fork"
-            elif not self.stopped:
-                reason = "never started: the scheduler left it waiting"
-            elif self.interrupted:
-                reason = f"{was.name.lower()} when the run was stopped"
-            elif job.submit > self.horizon:
-                reason = "not submitted before the horizon"
-            else:
-                reason = f"{was.name.lower()} at the horizon"
-            booking = self.bookings.by_job.get(index)
-            if booking is not None:
-                reason = f"booked from {booking.start:g} s, never started ({reason})"
-            jobs.set_reason(index, reason)
-
-    def _unfinished_parent(self, job: Job) -> str | None:
-        by_id = self.workload.by_id
-        return next((p for p in job.parents
-                     if self.jobs.state(by_id[p].index) != FINISHED), None)
-
-    def _result(self, t_end: float) -> SimResult:
-        measured = self.platform.has_power_model
-        jobs = self.jobs
-        allocation, end = jobs.allocations(), jobs.ends()
-        return SimResult(
-            platform=self.platform, workload=self.workload, scheduler=self._name,
-            seed=self.seed, state=jobs.states(), start=jobs.starts(), end=end,
-            allocation=allocation, reason=jobs.reasons(),
-            job_energy_j=jobs.energies() if measured else None,
-            node_energy_j=self.state.energy_j if measured else None,
-            node_busy_core_seconds=self.state.busy_core_seconds,
-            node_busy_seconds=self.state.busy_seconds, t0=self.t0, t_end=t_end,
-            timeseries=self.series if self.record_timeseries else None,
-            wall_seconds=self.wall, horizon=self.horizon,
-            node_charged_seconds=charged_seconds(self.platform, self.state.up_since, allocation,
-                                                 end, self.t0, t_end)
-            if self._on_demand else None,
-            contention=self.contention_name, failures=self.failures.failures,
-            requeued=dict(jobs.requeued))
-
 
 def model_generator(seed: int) -> np.random.Generator:
     """The contention model's generator in a run of ``seed``: from the first child of the
