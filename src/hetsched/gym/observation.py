@@ -112,4 +112,3 @@ class Observer:
                                      job.mem_bw_gbs, -job.submit) for job in workload],
                                    dtype=float).reshape(len(workload), len(JOB_FIELDS))
         return self._table
-

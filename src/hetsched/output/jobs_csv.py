@@ -103,20 +103,13 @@ def format_ranges(ranges: Iterable[tuple[int, int]]) -> str:
     """Half-open integer ranges ``[a, b)`` as sorted, merged, space-separated closed intervals:
     ``[(8, 9), (0, 4)]`` -> ``0-3 8``. (procset's ``str(ProcSet(...))`` writes the same text
     but took 23 times as long on the KIT trace's 25,326 jobs: 3.1 s against 0.13 s.)"""
-    if type(ranges) is list and len(ranges) == 1 and ranges[0][1] > ranges[0][0]:
-        return _interval(*ranges[0])  # one range: most jobs' cores on one node
     merged: list[list[int]] = []
     for a, b in sorted(r for r in ranges if r[1] > r[0]):
         if merged and a <= merged[-1][1]:
             merged[-1][1] = max(merged[-1][1], b)
         else:
             merged.append([a, b])
-    return " ".join(_interval(a, b) for a, b in merged)
-
-
-def _interval(a: int, b: int) -> str:
-    """``[a, b)`` as a closed interval: ``a`` alone, or ``a-(b-1)``."""
-    return str(a) if b == a + 1 else f"{a}-{b - 1}"
+    return " ".join(str(a) if b == a + 1 else f"{a}-{b - 1}" for a, b in merged)
 
 
 class _NodeCells:

@@ -193,9 +193,8 @@ class ConservativeBackfill(Backfilling):
         if job.nodes != 1:
             return profile.may_start_before(job, longest, lo, hi, booking.start,
                                             (node for node, _ in booking.allocation))
-        duration = shortest
         now = profile.now
-        return profile.total.first_fit(job.ntasks, 0.0, duration, max(lo, now), hi, now,
+        return profile.total.first_fit(job.ntasks, 0.0, shortest, max(lo, now), hi, now,
                                        booking.start)
 
     def _mark_stale(self, freed: list[tuple[int, float, float]], mover: int) -> None:
