@@ -348,6 +348,7 @@ class _Steps:
         self.following = np.empty(len(self.times))  # when each step ends
         self.following[:-1] = self.times[1:]
         self.following[self.offsets + lengths - 1] = math.inf
+        self._sorted: np.ndarray | None = None  # every step's start, once each, in order
 
     def _count(self, lengths: np.ndarray) -> None:
         self.lengths = lengths
@@ -365,16 +366,26 @@ class _Steps:
         part.disk = None if self.disk is None else self.disk[keep]
         part.unlimited = self.unlimited
         part._count(np.add.reduceat(keep, self.offsets))
+        part._sorted = self.sorted_times()  # (the starts a window from first on may take)
         return part
+
+    def sorted_times(self) -> np.ndarray:
+        """Every step's start, once each, in order (found once per set of steps: the searches
+        of one profile state share it)."""
+        if self._sorted is None:
+            self._sorted = np.unique(self.times)
+        return self._sorted
 
     def starts(self, first: float, now: float, hi: float = math.inf) -> np.ndarray:
         """The times in ``[first, hi)`` at which some node's step begins (its step holding
-        ``first`` counts as beginning at ``max(its start, now)``), in order."""
-        times = self.times
-        later = np.unique(times[(times > first) & (times < hi)])
-        if now == first or bool((times == first).any()):
-            return np.concatenate(([first], later))
-        return later
+        ``first`` counts as beginning at ``max(its start, now)``), in order. (A part made by
+        :meth:`between` from ``first`` on reads its whole's times: it keeps every step that
+        begins in ``[first, hi)``.)"""
+        times = self.sorted_times()
+        i, j = times.searchsorted(first, "right"), times.searchsorted(hi, "left")
+        if now == first or (i and times[i - 1] == first):
+            return np.concatenate(([first], times[i:j]))
+        return times[i:j]
 
     def inside(self, start: float, end: float, begun: np.ndarray | None = None) -> np.ndarray:
         """The steps a window ``[start, end)`` covers: those that end after ``start`` and
