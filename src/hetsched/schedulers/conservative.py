@@ -167,14 +167,13 @@ class ConservativeBackfill(Backfilling):
             if possible is None:
                 return None
             lo = max(lo, possible)  # (no earlier start can fit)
-            version = profile.version
-            profile.release(job, booking.start, booking.end, booking.allocation)
+            token = profile.release_to_search(job, booking.start, booking.end,
+                                              booking.allocation)
         found = profile.earliest(job, self._estimates(job),
                                  self.nodes.key(view), self.rng, self.nodes.order(view), lo, hi,
                                  booking.home, booking.start, self._longest(job))
         if booking.home < 0 and found is None:
-            profile.reserve(job, booking.start, booking.end, booking.allocation)
-            profile.version = version  # every node's free resources are as they were
+            profile.book_back(job, booking.start, booking.end, booking.allocation, token)
         elif booking.home >= 0 and found is not None:
             profile.release(job, booking.start, booking.end, booking.allocation)
         return found

@@ -94,6 +94,22 @@ class Profile:
         """Give back what :meth:`reserve` took."""
         self._book(job, start, end, allocation, 1)
 
+    def release_to_search(self, job: Job, start: float, end: float,
+                          allocation: Allocation) -> int:
+        """:meth:`release` a reservation for a search that may give it back where it was
+        (:meth:`book_back`); the token that call needs."""
+        version = self.version
+        self.release(job, start, end, allocation)
+        return version
+
+    def book_back(self, job: Job, start: float, end: float, allocation: Allocation,
+                  token: int) -> None:
+        """Book again what :meth:`release_to_search` released (``token``: what it gave) when
+        the search found no other slot: every node's free resources are as they were, so
+        what was read of them before the release (the groups' steps) still holds."""
+        self.reserve(job, start, end, allocation)
+        self.version = token
+
     def _book(self, job: Job, start: float, end: float, allocation: Allocation,
               sign: int) -> None:
         now, nodes = self.now, self.nodes
@@ -373,7 +389,7 @@ class _Steps:
         """Every step's start, once each, in order (found once per set of steps: the searches
         of one profile state share it)."""
         if self._sorted is None:
-            self._sorted = np.unique(self.times)
+            self._sorted = _distinct(self.times)
         return self._sorted
 
     def starts(self, first: float, now: float, hi: float = math.inf) -> np.ndarray:
@@ -442,6 +458,16 @@ def _flat(skylines: list[Skyline], column: Callable[[Skyline], list], dtype: typ
     for values in map(column, skylines):
         joined += values
     return np.array(joined, dtype)
+
+
+def _distinct(times: np.ndarray) -> np.ndarray:
+    """``np.unique`` of runs of sorted times (each skyline's), a third faster: a stable sort
+    merges the runs."""
+    ordered = np.sort(times, kind="stable")
+    keep = np.empty(len(ordered), dtype=bool)
+    keep[:1] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=keep[1:])
+    return ordered[keep]
 
 
 def _deficit(job: Job, rooms: np.ndarray, sizes: np.ndarray | None) -> int:
