@@ -128,3 +128,21 @@ def test_may_start_before_reads_the_other_nodes_over_the_whole_window() -> None:
     assert profile.may_start_before(wide, 10.0, 0.0, 5.0, 5.0, [0, 1]) is None
     profile.release(wide, 5.0, 15.0, allocation)
     assert profile.earliest(wide, [10.0] * 3, None, np.random.default_rng(0), hi=5.0) is None
+
+
+def test_reservations_keep_their_nodes_where_counts_would_swap_them() -> None:
+    # Two one-core nodes alike: node 0 reserved over [10, 20) (a); node 1 busy over [0, 5)
+    # (y), reserved over [12, 30) (v). On these nodes a 12 s job fits first at 20, after a.
+    # Counting free nodes alone (never more than one busy over [0, 12)) would start it at 0
+    # on node 0, with v moved to node 0 after it and a to node 1: bookings keep their nodes
+    # here, so start times are not those of a profile of counts (docs/model.md).
+    profile = Profile([idle(1), idle(1)], idle(2), [1, 1], 0.0, [0, 0])
+    profile.reserve(job("y", 0, 1, 5.0), 0.0, 5.0, ((1, 1),))
+    profile.reserve(job("a", 0, 1, 10.0), 10.0, 20.0, ((0, 1),))
+    profile.reserve(job("v", 0, 1, 18.0), 12.0, 30.0, ((1, 1),))
+    found = profile.earliest(job("c", 0, 1, 12.0), [12.0, 12.0], None,
+                             np.random.default_rng(0))
+    assert found == (20.0, ((0, 1),))
+    busy = [sum(sky.lowest(t, t + 1.0)[0] == 0 for sky in profile.nodes)
+            for t in (0.0, 5.0, 10.0, 11.0)]
+    assert max(busy) <= 1  # (counts alone: a node is free throughout [0, 12))
