@@ -240,8 +240,9 @@ class Profile:
         what the groups of its nodes keep free over each window until then, and what the
         other groups keep free over the whole window, must be room enough. The first start
         that passes (none before it can fit once released), or ``None``. The groups' steps
-        are read once for as many tests as come while the profile stays the same."""
-        now = self.now
+        are read once for as many tests as come while the profile stays the same. (Starts
+        from ``booked`` on are not tested: the booking is there.)"""
+        now, hi = self.now, min(hi, booked)
         first = self.total.first_fit(job.ntasks, 0.0, duration, max(lo, now), hi, now, booked)
         if first is None:
             return None
@@ -255,7 +256,8 @@ class Profile:
         steps = steps.between(first, hi + duration)
         own = np.zeros(len(steps.lengths), dtype=bool)
         own[list(nodes) if where is None else where[list(nodes)]] = True
-        begun = ~own.repeat(steps.lengths) | (steps.times < booked)  # (its nodes' windows cut)
+        # its nodes' windows cut at booked (after every start tried)
+        begun = ~own.repeat(steps.lengths) | (steps.times < booked)
         passed = next(self._may_fit_at(job, steps, sizes, slots, duration, first, hi, booked,
                                        begun), None)
         return None if passed is None else passed[0]
@@ -406,11 +408,14 @@ class _Steps:
     def inside(self, start: float, end: float, begun: np.ndarray | None = None) -> np.ndarray:
         """The steps a window ``[start, end)`` covers: those that end after ``start`` and
         begin before ``end`` (and are ``begun``, if given: the steps left out of some
-        skylines' windows, cut shorter), or hold ``start``."""
+        skylines' windows, cut shorter; it keeps every step that begins by ``start``), or
+        hold ``start``."""
         times = self.times
         early = times < end
         if begun is not None:
             early &= begun
+        if end > start:  # (the step holding start begins before end: early has it)
+            return (self.following > start) & early
         return (self.following > start) & (early | (times <= start))
 
     def lowest(self, start: float, end: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
