@@ -327,6 +327,25 @@ def test_a_sweep_over_the_failure_policies(tmp_path) -> None:
     assert rows.loc["requeue", "requeued"] > 0 and rows.loc["requeue", "finished"] == 40
 
 
+def test_editing_a_sweep_s_failure_trace_makes_new_runs(tmp_path) -> None:
+    # a run's identity holds what the trace says, not its path: the edited trace is run again
+    write(tmp_path / "p.json", PLATFORM)
+    _swf(tmp_path / "w.swf")
+    trace = tmp_path / "trace.csv"
+    trace.write_text("node,start,end\nfast-0,100,400\n")
+    spec = tmp_path / "sweep.yaml"
+    spec.write_text("platforms: [p.json]\nworkloads: [w.swf]\nschedulers: [fcfs]\n"
+                    "options: {failures: trace.csv}\n")
+    store = tmp_path / "s.sqlite"
+    run_sweep(spec, store, workers=1)
+    run_sweep(spec, store, workers=1)  # (nothing new)
+    assert len(load_results(store)) == 1
+    trace.write_text("node,start,end\nfast-0,100,400\nfast-1,250,300\n")
+    run_sweep(spec, store, workers=1)
+    kills = sorted(load_results(store)["failed_kills"])
+    assert len(kills) == 2 and kills[0] < kills[1]
+
+
 def test_the_new_options_keep_the_keys_of_runs_without_them() -> None:
     assert not {"failures", "on_failure", "max_attempts"} & set(RunOptions().key())
     assert RunOptions(on_failure="requeue").key()["on_failure"] == "requeue"

@@ -2,8 +2,9 @@
 each run a :class:`RunSpec` identified by a key.
 
 A run is a pure function of its spec, so its key is a SHA-256 of everything that determines
-its result: the contents (not the paths) of its platform, workload and scheduler files, the
-labels it is stored under, the part, scheduler, seed and options, and hetsched's version.
+its result: the contents (not the paths) of its platform, workload and scheduler files and of
+the files its options name (a failure trace, Batsim events), the labels it is stored under, the
+part, scheduler, seed and options, and hetsched's version.
 The same key in a store means the same run, already done.
 """
 
@@ -18,8 +19,8 @@ from typing import Any
 from hetsched.version import __version__
 from hetsched.errors import ConfigError, InputError
 from hetsched.sweep.inputs import parts_of, platform_of, whole_workloads
-from hetsched.run.options import RunOptions
-from hetsched.sweep.spec import Input, SchedulerInput, Sweep, WorkloadInput
+from hetsched.run.options import PATH_OPTIONS, RunOptions
+from hetsched.sweep.spec import Input, SchedulerInput, Sweep, WorkloadInput, contents_sha256
 from hetsched.sweep.splits import Part
 from hetsched.workload.swf import SwfOptions
 
@@ -35,6 +36,8 @@ class RunSpec:
     scheduler: SchedulerInput
     seed: int
     options: RunOptions
+    #: ``(option, SHA-256)`` of each file the options name (:func:`option_files`)
+    option_files: tuple[tuple[str, str], ...] = ()
 
     @cached_property
     def key(self) -> str:
@@ -44,6 +47,8 @@ class RunSpec:
                     "split": self.workload.split, "part": self.part,
                     "scheduler": [self.scheduler.label, self.scheduler.sha256],
                     "seed": self.seed, "options": self.options.key()}
+        if self.option_files:  # (only then: runs without such a file keep their keys)
+            identity["option_files"] = dict(self.option_files)
         text = json.dumps(identity, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()
 
@@ -74,15 +79,23 @@ def expand(sweep: Sweep) -> tuple[list[RunSpec], list[str]]:
     for platform in sweep.platforms:
         for i, workload in enumerate(sweep.workloads):
             for options in sweep.options:
-                swf = options.swf()
+                swf, files = options.swf(), option_files(options)
                 for whole in whole_workloads(platform, workload, swf):
                     warnings.update(dict.fromkeys(input_warnings(platform_of(platform), whole)))
                 for part in _parts(sweep, i, platform, swf).values():
                     start = None if part.index is None else part.start
                     runs.extend(RunSpec(platform, workload, part.index, start, scheduler, seed,
-                                        options)
+                                        options, files)
                                 for scheduler in sweep.schedulers for seed in sweep.seeds)
     return runs, list(warnings)
+
+
+def option_files(options: RunOptions) -> tuple[tuple[str, str], ...]:
+    """The contents (SHA-256) of the files ``options`` name, by option: a run's result
+    depends on what the file holds, not on its path (editing a failure trace makes new
+    runs)."""
+    return tuple((name, contents_sha256(path)) for name in sorted(PATH_OPTIONS)
+                 if (path := getattr(options, name)) is not None)
 
 
 def _parts(sweep: Sweep, i: int, platform: Input, swf: SwfOptions) -> dict[int | None, Part]:
