@@ -189,6 +189,19 @@ def test_a_row_of_durations_has_one_unit_and_a_cut_makespan_is_a_bound() -> None
     assert "simulated in" not in text  # no speed measured, no footer
 
 
+def test_products_of_units_take_an_si_prefix_one_per_row() -> None:
+    from hetsched.cli.tables import comparison_table
+
+    runs = {"a": {"edp_js": 3.519e11, "work_lost": 2.5e6},
+            "b": {"edp_js": 2.3e9, "work_lost": 9.0e5}}
+    screen = Console(width=200, file=io.StringIO(), force_terminal=False)
+    screen.print(comparison_table(runs))
+    rows = {" ".join(line.split("│")[1].split()): line.split("│")[2:4]
+            for line in screen.file.getvalue().splitlines() if line.startswith("│")}
+    assert [cell.strip() for cell in rows["EDP (J·s)"]] == ["351.90 GJ·s", "2.30 GJ·s"]
+    assert [cell.strip() for cell in rows["work lost (core·s)"]] == ["2.50 Mcore·s", "0.90 Mcore·s"]
+
+
 def test_run_table_rows_are_labelled_and_formatted_by_the_catalogue() -> None:
     from hetsched.cli.tables import metrics_table
 

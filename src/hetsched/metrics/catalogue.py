@@ -16,8 +16,9 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from hetsched.errors import ConfigError, did_you_mean
-from hetsched.metrics.formats import (fmt_count, fmt_joules, fmt_percent, fmt_percent_2,
-                                      fmt_ratio, fmt_sci, fmt_seconds, fmt_wall_seconds)
+from hetsched.metrics.formats import (fmt_core_seconds, fmt_count, fmt_joule_seconds,
+                                      fmt_joules, fmt_percent, fmt_percent_2, fmt_ratio,
+                                      fmt_seconds, fmt_wall_seconds)
 
 
 class Direction(StrEnum):
@@ -132,7 +133,7 @@ SUMMARY: tuple[Metric, ...] = (
            "attempts killed by failures that went back to pending (`--on-failure requeue`; "
            "0 under `kill`). A job's attempts are `jobs.csv`'s `attempts`. No value (`null`) "
            "on a platform without failures that killed none", optional=True),
-    Metric("work_lost", "core*s", LOWER, "work lost (core·s)", fmt_sci,
+    Metric("work_lost", "core*s", LOWER, "work lost (core·s)", fmt_core_seconds,
            "Σ over the attempts failures killed (requeued or ended) of (kill time − attempt "
            "start) × cores, also in `busy_core_seconds`. No value as `requeued`", optional=True),
     _count("skipped_records", NEUTRAL, "records skipped",
@@ -157,7 +158,7 @@ SUMMARY: tuple[Metric, ...] = (
     Metric("energy_j", "J", LOWER, "energy", fmt_joules,
            "Σ over nodes of the exact integral of the node's power over the window. Missing "
            "when the platform has no power model (below)"),
-    Metric("edp_js", "J*s", LOWER, "EDP (J·s)", fmt_sci,
+    Metric("edp_js", "J*s", LOWER, "EDP (J·s)", fmt_joule_seconds,
            "energy-delay product `energy_j · makespan`; missing with the energy"),
     Metric("rental_cost", "currency", LOWER, "rental cost (price units)", fmt_ratio,
            "`Σ over nodes of hourly_price · charged_seconds / 3600`, in the unit of the "
@@ -177,7 +178,7 @@ SUMMARY: tuple[Metric, ...] = (
     Metric("mean_cost", "currency", LOWER, "mean job cost (price units)", fmt_ratio,
            "mean of `cost` over finished jobs; absent when no node type has a price",
            optional=True),
-    Metric("busy_core_seconds", "core*s", LOWER, "busy core·s", fmt_sci,
+    Metric("busy_core_seconds", "core*s", LOWER, "busy core·s", fmt_core_seconds,
            "Σ over nodes of the integral of the node's busy cores over the window"),
     Metric("dssim_turnaround", "s", LOWER, "ds-sim turnaround", fmt_count,
            "ds-sim's average turnaround: `⌊mean wait⌋ + ⌊mean run⌋` over finished jobs (each "

@@ -63,9 +63,25 @@ def fmt_si(x: float, unit: str) -> str:
     return "—" if missing(x) else _in_si(x, unit, *_si_prefix(x))
 
 
-def fmt_joules(x: float) -> str:
-    """An energy with an SI prefix: ``16.06 MJ``."""
-    return fmt_si(x, "J")
+class SiUnit:
+    """The format of a quantity in ``unit`` with an SI prefix (:func:`fmt_si`); a table row
+    of them takes one prefix (:func:`fmt_row`)."""
+
+    __slots__ = ("unit",)
+
+    def __init__(self, unit: str) -> None:
+        self.unit = unit
+
+    def __call__(self, x: float) -> str:
+        return fmt_si(x, self.unit)
+
+
+#: An energy: ``16.06 MJ``.
+fmt_joules = SiUnit("J")
+#: An energy-delay product: ``351.89 GJ·s`` (rather than ``3.519e+11``).
+fmt_joule_seconds = SiUnit("J·s")
+#: Cores × time: ``1.23 Mcore·s``.
+fmt_core_seconds = SiUnit("core·s")
 
 
 def fmt_si_row(values: Sequence[float], unit: str) -> list[str]:
@@ -75,18 +91,13 @@ def fmt_si_row(values: Sequence[float], unit: str) -> list[str]:
     return [_in_si(v, unit, *prefix) for v in values]
 
 
-def fmt_joules_row(values: Sequence[float]) -> list[str]:
-    """Energies with one prefix, the one :func:`fmt_joules` gives the largest of them."""
-    return fmt_si_row(values, "J")
-
-
 def fmt_row(fmt: Callable[[float], str], values: Sequence[float]) -> list[str]:
-    """A table row's values as ``fmt`` shows them, durations (energies) in one unit (SI
-    prefix) for the whole row: a row never mixes ``5.6 min`` and ``106.35 s``."""
+    """A table row's values as ``fmt`` shows them, durations (quantities with an SI prefix)
+    in one unit (prefix) for the whole row: a row never mixes ``5.6 min`` and ``106.35 s``."""
     if fmt is fmt_seconds:
         return fmt_seconds_row(values)
-    if fmt is fmt_joules:
-        return fmt_joules_row(values)
+    if isinstance(fmt, SiUnit):
+        return fmt_si_row(values, fmt.unit)
     return [fmt(v) for v in values]
 
 
@@ -103,11 +114,6 @@ def fmt_percent(x: float, digits: int = 1) -> str:
 def fmt_percent_2(x: float) -> str:
     """A fraction as a percentage to two decimals, as ds-sim prints it: ``69.39 %``."""
     return fmt_percent(x, 2)
-
-
-def fmt_sci(x: float) -> str:
-    """Scientific notation, four significant digits: ``3.519e+11``."""
-    return "—" if missing(x) else f"{x:.3e}"
 
 
 def fmt_count(x: float) -> str:

@@ -22,7 +22,7 @@ from typing import Any
 
 from hetsched.errors import ConfigError, InputError, did_you_mean, option_name
 from hetsched.metrics.catalogue import HIGHER, METRICS, NEUTRAL, REPORT_METRICS
-from hetsched.metrics.formats import fmt_row, fmt_sci, fmt_si_row
+from hetsched.metrics.formats import fmt_row
 from hetsched.report import compare, html
 from hetsched.report.paired import Paired
 from hetsched.run.options import RUN_OPTIONS
@@ -230,11 +230,8 @@ def _medians_table(medians: Any, baseline: str, runs: Any) -> html.Table:
 
 def row_cells(metric: str, values: Sequence[float]) -> list[str]:
     """A table row's values of ``metric`` as the catalogue formats them, in one unit for the
-    row; products of units (EDP in J·s, core·s) with an SI prefix instead of an exponent."""
-    declared = METRICS.find(metric)
-    if declared.format is fmt_sci:
-        return fmt_si_row(values, declared.unit.replace("*", "·"))
-    return fmt_row(declared.format, values)
+    row."""
+    return fmt_row(METRICS.find(metric).format, values)
 
 
 def _paired_table(found: list[Paired], metrics: list[str]) -> html.Table:
