@@ -15,6 +15,7 @@ import yaml
 from typer.testing import CliRunner
 
 from hetsched.cli.main import app
+from hetsched.errors import InputError
 from hetsched.experiments import node_centric, realistic
 from hetsched.experiments.batch_mapping import CLOCK_BANDS
 from hetsched.experiments.trace_studies import DATA, plan
@@ -356,3 +357,20 @@ def test_realistic_end_to_end_counts_the_jobs_that_fit_no_node(tmp_path) -> None
     # every task of a job on one node: a 32-task job holds a whole 32-core node
     wide = jobs[jobs["job_id"] == "j3"]
     assert set(wide["node_type"]) <= {"c32_4.6ghz", "c32_2.6ghz"}
+
+
+def test_the_default_trace_is_found_from_another_directory(tmp_path, monkeypatch) -> None:
+    # `hetsched study ...` run outside the project root: the default ../shared/data path is
+    # looked up under $HETSCHED_SHARED_DATA (then beside the checkout)
+    from hetsched.experiments.trace_studies import KIT_TRACE
+
+    data = kit().parents[1]
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HETSCHED_SHARED_DATA", str(data))
+    assert not KIT_TRACE.exists()
+    out = derive_trace(KIT_TRACE, tmp_path / "kit.swf", TraceSettings(max_procs=1))
+    assert out.read_text().count("\n") > 25_000
+    monkeypatch.setenv("HETSCHED_SHARED_DATA", str(tmp_path / "none"))
+    monkeypatch.setattr("hetsched.experiments.traces.__file__", str(tmp_path / "a/b/c/d.py"))
+    with pytest.raises(InputError, match="kit_fh2_2016_first25k.swf"):  # named as given
+        derive_trace(KIT_TRACE, tmp_path / "again.swf", TraceSettings(max_procs=1))

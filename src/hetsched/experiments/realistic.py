@@ -19,10 +19,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from hetsched.experiments.trace_studies import KIT_TRACE, TraceStudy
-from hetsched.experiments.traces import TraceSettings
+from hetsched.experiments.traces import SHARED, TraceSettings
 
-#: The KIT workload the study reads by default, relative to the project root.
-KIT_IRMASIM = Path("../shared/data/traces/kit_fh2_weeks18-34_irmasim.json")
+#: The KIT workload the study reads by default, relative to the project root (see
+#: :data:`~hetsched.experiments.trace_studies.KIT_TRACE`).
+KIT_IRMASIM = SHARED / "traces" / "kit_fh2_weeks18-34_irmasim.json"
 IDS = {"platform": "platform", "part": "part"}
 METRICS = {"makespan": "makespan", "mean_wait": "mean_wait", "slowdown": "mean_slowdown",
            "bounded_slowdown": "mean_bounded_slowdown", "het_slowdown": "mean_het_slowdown"}

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from hetsched.experiments.traces import TraceSettings, derive_trace
+from hetsched.experiments.traces import SHARED, TraceSettings, derive_trace
 from hetsched.metrics.catalogue import METRICS, Catalogue
 
 if TYPE_CHECKING:
@@ -29,8 +29,9 @@ if TYPE_CHECKING:
 
 #: Where the shipped sweep files and platforms are.
 DATA = Path(__file__).parent / "data"
-#: The trace the studies read by default, relative to the project root (the current directory).
-KIT_TRACE = Path("../shared/data/traces/kit_fh2_2016_first25k.swf")
+#: The trace the studies read by default, relative to the project root (the current
+#: directory; else found by :func:`~hetsched.experiments.traces.located`).
+KIT_TRACE = SHARED / "traces" / "kit_fh2_2016_first25k.swf"
 #: results.csv's default metric columns, as the store's (and summary.json's) metric keys.
 METRIC_COLUMNS: dict[str, str] = {"makespan": "makespan", "mean_wait": "mean_wait",
                                   "het_slowdown": "mean_het_slowdown", "energy": "energy_j",

@@ -14,6 +14,7 @@ file's contents, stay the same when a study is run again and its runs are resume
 
 from __future__ import annotations
 
+import os
 from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +22,25 @@ from pathlib import Path
 from hetsched.files import read_text
 from hetsched.errors import InputError
 from hetsched.parsing import parse_float
+
+#: How the studies name the shared data by default: relative to the project root.
+SHARED = Path("..", "shared", "data")
+
+
+def located(path: Path) -> Path:
+    """A study's input as given when it is there; one named under :data:`SHARED` (a default,
+    relative to the project root) that is not (a study run from another directory) under
+    ``$HETSCHED_SHARED_DATA``, else beside this checkout of hetsched. As given when none has
+    it: the error names the path the study was given."""
+    if path.exists() or path.parts[:3] != SHARED.parts:
+        return path
+    rest = Path(*path.parts[3:])
+    beside = Path(__file__).resolve().parents[4] / "shared" / "data"
+    for root in (os.environ.get("HETSCHED_SHARED_DATA"), beside):
+        if root and (Path(root) / rest).exists():
+            return Path(root) / rest
+    return path
+
 
 #: SWF fields (0-based) this module rewrites.
 SUBMIT, ALLOCATED, REQUESTED = 1, 4, 7
@@ -57,8 +77,9 @@ def derive_trace(source: str | Path, dest: str | Path, settings: TraceSettings,
     """Write ``source`` with ``settings`` applied to ``dest``, in the same format (SWF, or
     IRMaSim JSON when ``dest`` ends in ``.json``): an SWF's header lines kept (``MaxProcs``
     matched to the platforms' ``cores``, if given; with one comment line saying what
-    changed), data lines rewritten field by field."""
-    source, dest = Path(source), Path(dest)
+    changed), data lines rewritten field by field. ``source`` may be a default under
+    :data:`SHARED` (:func:`located`)."""
+    source, dest = located(Path(source)), Path(dest)
     irmasim = dest.suffix.lower() == ".json"
     if (source.suffix.lower() == ".json") != irmasim:
         raise InputError(source, "expected " + ("an IRMaSim workload JSON (.json)" if irmasim
