@@ -63,6 +63,7 @@ def run(out: Path, scratch: Path) -> list[Path]:
     hetsched("plot", scratch / "easy", "--out", scratch / "decision", "--colour-by",
              "decision", "-q")
     written.append(copy(scratch / "decision" / "gantt.png", out / "run" / "gantt_decision.png"))
+    written += _aggregate_with_failures(out, scratch)
     if not KIT_TRACE.exists():
         print(f"skipped the KIT run's Gantt charts: no KIT trace at {KIT_TRACE} "
               "(set HETSCHED_SHARED_DATA)")
@@ -75,6 +76,21 @@ def run(out: Path, scratch: Path) -> list[Path]:
              "--colour-by", "size", "-q")
     return written + [copy(kit / view / "gantt.png", out / "run" / f"gantt_kit_{view}.png")
                       for view in ("aggregate", "window")]
+
+
+def _aggregate_with_failures(out: Path, scratch: Path) -> list[Path]:
+    """lublin_256 under EASY with drawn node failures, as the aggregate view."""
+    trace = SHARED_DATA / "traces" / "lublin_256.swf"
+    if not trace.exists():
+        print(f"skipped the aggregate view with failures: no trace at {trace}")
+        return []
+    failing = scratch / "failing"
+    hetsched("run", "-p", SHARED_DATA / "platforms" / "irmasim_lublin_20node.json", "-w", trace,
+             "-s", "easy", "--failure-mtbf", "3e6", "--failure-mttr", "2e5", "--out", failing,
+             "-q")
+    hetsched("plot", failing, "--gantt", "aggregate", "--out", failing / "figures", "-q")
+    return [copy(failing / "figures" / "gantt.png",
+                 out / "run" / "gantt_aggregate_failures.png")]
 
 
 def _gantt(area: str, out: Path, scratch: Path, platform: str, *options: str) -> list[Path]:

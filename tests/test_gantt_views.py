@@ -13,11 +13,12 @@ from typer.testing import CliRunner
 import hetsched
 from hetsched.cli.main import app
 from hetsched.report.gantt_colours import MOST_CATEGORIES, OTHER
-from hetsched.report.gantt_heatmap import MAX_ROWS, busy_share, node_rows
+from hetsched.report.gantt_heatmap import BINS, MAX_ROWS, OVERLAY_ALPHA, busy_share, node_rows
 from hetsched.report.gantt_options import DETAILED_LIMIT, GanttOptions
 from hetsched.report.node_labels import label_step
 from hetsched.report.run_data import RunData, read_run_dir
-from hetsched.report.run_figures import JOB_ID_LIMIT, KILLED_LABEL, RESERVED_LABEL, gantt
+from hetsched.report.run_figures import (FAILED_LABEL, FAILED_RGB, JOB_ID_LIMIT, KILLED_LABEL,
+                                         RESERVED_LABEL, gantt)
 from hetsched.report.series import time_unit
 from support import assert_one_line_error
 from test_gantt_reservations import extents, hand_made
@@ -158,7 +159,31 @@ def test_the_aggregate_view_above_the_limit_is_an_image_and_no_bars():
     detailed = gantt(run, GanttOptions(view="detailed")).axes[0]
     assert not detailed.images and len(detailed.collections[0].get_paths()) == len(run.ranges)
     forced = gantt(hand_made(), GanttOptions(view="aggregate")).axes[0]
-    assert len(forced.images) == 1
+    assert len(forced.images) == 2  # (and hand_made's reservations over it)
+
+
+def test_the_aggregate_view_shows_reservations_and_failures_as_shares_of_rows():
+    # hand_made: node a (8 slots) has 4 reserved over [50, 150), b (4 slots) all from 180; a
+    # failure of a over [20, 40). One row per node; opacity OVERLAY_ALPHA x the share taken.
+    run = with_(hand_made(), failures=np.array([[0, 20.0, 40.0]]))
+    figure = gantt(run, GanttOptions(view="aggregate"))
+    ax = figure.axes[0]
+    busy, reserved, failed = (image.get_array() for image in ax.images)
+    assert reserved.shape == failed.shape == (2, BINS, 4)
+    at = {t: int(t / 200.0 * BINS) for t in (10.0, 30.0, 100.0, 190.0)}
+    alpha = OVERLAY_ALPHA
+    assert reserved[0, at[100.0], 3] == pytest.approx(0.5 * alpha)
+    assert reserved[1, at[190.0], 3] == pytest.approx(alpha)
+    assert reserved[0, at[10.0], 3] == reserved[1, at[100.0], 3] == 0.0
+    assert failed[0, at[30.0], 3] == pytest.approx(alpha) and failed[1, at[30.0], 3] == 0.0
+    assert tuple(failed[0, at[30.0], :3]) == FAILED_RGB
+    assert busy[0, at[10.0]] == pytest.approx(0.5)  # (job 0: 4 of a's 8 ids)
+    texts = legend_texts(figure)
+    assert any(t.startswith(RESERVED_LABEL) for t in texts)
+    assert any(t.startswith(FAILED_LABEL) for t in texts)
+    plain = gantt(with_(run, reservations=np.zeros((0, 4)), failures=np.zeros((0, 3))),
+                  GanttOptions(view="aggregate"))
+    assert len(plain.axes[0].images) == 1 and plain.axes[0].get_legend() is None
 
 
 def test_busy_shares_by_hand():

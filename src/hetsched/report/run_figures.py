@@ -47,6 +47,8 @@ MARGINS = (1.4, 1.05)
 #: The legend's names of the Gantt chart's reservations, node failures and killed jobs.
 RESERVED_LABEL = "reserved / unavailable"
 FAILED_LABEL = "node failed"
+#: Their colours on the aggregate view.
+RESERVED_RGB, FAILED_RGB = (0.55, 0.55, 0.55), (0.85, 0.1, 0.1)
 KILLED_LABEL = "killed"
 
 
@@ -174,13 +176,19 @@ def _detailed(ax: Any, run: RunData, view: tuple[float, float], scale: float,
 
 
 def _aggregate(ax: Any, run: RunData, view: tuple[float, float], scale: float) -> _Chart:
-    """The heat map of busy cores per node group over ``view``."""
-    image, middles, names = heat_map(ax, run, view, scale)
+    """The heat map of busy cores per node group over ``view``, the reservations' and the
+    failures' share of each row over it (grey, red; in the legend when there are some)."""
+    overlays = [(reserved_blocks(run), RESERVED_RGB, RESERVED_LABEL),
+                (failed_blocks(run), FAILED_RGB, FAILED_LABEL)]
+    image, middles, names, drawn = heat_map(ax, run, view, scale,
+                                            [(blocks, rgb) for blocks, rgb, _ in overlays])
     jobs = np.unique(run.ranges[:, 0]).size if len(run.ranges) else 0
+    legend = [(f"{label} (opacity: share of the row)", (*rgb, 0.85))
+              for (_, rgb, label), shown in zip(overlays, drawn) if shown]
     return _Chart(f"{run.title}: busy cores per node group ({jobs:,} jobs started, "
                   f"{len(run.ranges):,} bars: aggregated)",
                   "node group", "consecutive nodes of one type", middles, names,
-                  scale=image, scale_label="busy cores (% of the row's)",
+                  legend=legend, scale=image, scale_label="busy cores (% of the row's)",
                   scale_unit="fraction")
 
 
