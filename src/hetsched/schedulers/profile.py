@@ -440,7 +440,7 @@ class _Steps:
         ``deficit`` in all can fit."""
         least = inside & (self.cores == cores.repeat(self.lengths))
         ends = np.maximum.reduceat(np.where(least, self.following, -math.inf), self.offsets)
-        order = np.argsort(ends, kind="stable")
+        order = np.argsort(ends)  # (ties in any order: the end where the sum crosses is one)
         enough = int(np.searchsorted(np.cumsum(gains[order]), deficit))
         return float(ends[order[enough]]) if enough < len(order) else math.inf
 
