@@ -221,8 +221,7 @@ class Profile:
         if first is None:
             return None
         skylines, sizes, where = self.groups.positions()
-        steps = _Steps(skylines, job.job_memory_mb > 0, job.job_disk_mb > 0).between(
-            first, hi + duration)
+        steps = _Steps(skylines, job.job_memory_mb > 0, job.job_disk_mb > 0)
         for t, cores, mem, disk in self._may_fit_at(job, steps, sizes, self._slots_of(where),
                                                     duration, first, hi, math.inf):
             if where is not None:  # the groups' to their nodes'
@@ -253,7 +252,6 @@ class Profile:
                            _Steps(skylines, with_mem, with_disk), sizes, where,
                            self._slots_of(where))
         _, steps, sizes, where, slots = self._steps
-        steps = steps.between(first, hi + duration)
         own = np.zeros(len(steps.lengths), dtype=bool)
         own[list(nodes) if where is None else where[list(nodes)]] = True
         # its nodes' windows cut at booked (after every start tried)
@@ -356,36 +354,26 @@ class _Steps:
     are read only when the job needs some (otherwise placement ignores them)."""
 
     def __init__(self, skylines: list[Skyline], with_mem: bool, with_disk: bool) -> None:
-        lengths = np.fromiter(map(len, map(_TIMES, skylines)), np.intp, len(skylines))
-        self.times = _flat(skylines, _TIMES, np.float64)
-        self.cores = _flat(skylines, _CORES, np.int64)
+        times: list[float] = []
+        cores: list[int] = []
+        counts = []
+        for skyline in skylines:  # (one pass for both columns: a third faster than two)
+            steps = skyline.times
+            times += steps
+            cores += skyline.cores
+            counts.append(len(steps))
+        lengths = np.array(counts, np.intp)
+        self.times = np.array(times, np.float64)
+        self.cores = np.array(cores, np.int64)
         self.mem = _flat(skylines, _MEM, np.float64) if with_mem else None
         self.disk = _flat(skylines, _DISK, np.float64) if with_disk else None
         self.unlimited = np.full(len(skylines), math.inf)
-        self._count(lengths)
+        self.lengths = lengths
+        self.offsets = np.cumsum(lengths) - lengths
         self.following = np.empty(len(self.times))  # when each step ends
         self.following[:-1] = self.times[1:]
         self.following[self.offsets + lengths - 1] = math.inf
         self._sorted: np.ndarray | None = None  # every step's start, once each, in order
-
-    def _count(self, lengths: np.ndarray) -> None:
-        self.lengths = lengths
-        self.offsets = np.cumsum(lengths) - lengths
-
-    def between(self, first: float, last: float) -> "_Steps":
-        """The steps of windows that start at ``first`` or later and end by ``last`` (those
-        a window ``[first, last)`` covers: each skyline keeps one at least), the others left
-        out: a search's windows read fewer."""
-        keep = self.inside(first, last)
-        part = object.__new__(_Steps)
-        part.times, part.cores, part.following = \
-            self.times[keep], self.cores[keep], self.following[keep]
-        part.mem = None if self.mem is None else self.mem[keep]
-        part.disk = None if self.disk is None else self.disk[keep]
-        part.unlimited = self.unlimited
-        part._count(np.add.reduceat(keep, self.offsets))
-        part._sorted = self.sorted_times()  # (the starts a window from first on may take)
-        return part
 
     def sorted_times(self) -> np.ndarray:
         """Every step's start, once each, in order (found once per set of steps: the searches
@@ -396,9 +384,7 @@ class _Steps:
 
     def starts(self, first: float, now: float, hi: float = math.inf) -> np.ndarray:
         """The times in ``[first, hi)`` at which some node's step begins (its step holding
-        ``first`` counts as beginning at ``max(its start, now)``), in order. (A part made by
-        :meth:`between` from ``first`` on reads its whole's times: it keeps every step that
-        begins in ``[first, hi)``.)"""
+        ``first`` counts as beginning at ``max(its start, now)``), in order."""
         times = self.sorted_times()
         i, j = times.searchsorted(first, "right"), times.searchsorted(hi, "left")
         if now == first or (i and times[i - 1] == first):
@@ -451,8 +437,7 @@ class _Steps:
 
 
 _MOST = np.iinfo(np.int64).max
-_TIMES, _CORES, _MEM, _DISK = (attrgetter("times"), attrgetter("cores"), attrgetter("mem"),
-                               attrgetter("disk"))
+_MEM, _DISK = attrgetter("mem"), attrgetter("disk")
 
 
 def _flat(skylines: list[Skyline], column: Callable[[Skyline], list], dtype: type
