@@ -34,6 +34,8 @@ import numpy as np
 
 from hetsched.metrics import JobRecords, job_records
 from hetsched.output.core_ids import replay
+from hetsched.output.text_block import (ABSENT, Cells, float_matrix, float_parts,
+                                        rows_text, text_matrix, whole_matrix)
 from hetsched.platform.model import Platform
 from hetsched.sim.resources import Allocation
 from hetsched.sim.result import JobState, SimResult
@@ -67,36 +69,26 @@ def fmt_float(value: float) -> str:
 
 
 def float_cells(column: np.ndarray, absent: np.ndarray | None = None) -> list[str]:
-    """:func:`fmt_float` of every element (``NO_VALUE`` where ``absent``). A whole number
-    below ``1e16`` in magnitude (most of a run's times) is written as its integer and ``.0``,
-    which is its ``repr`` (above, ``repr`` may use an exponent), in half the time; any other
-    value's ``repr`` is made once (a run's energies and powers repeat)."""
+    """:func:`fmt_float` of every element (``NO_VALUE`` where ``absent``), by the rules of
+    :func:`~hetsched.output.text_block.float_parts`: whole numbers by their integer's digits,
+    any other value's ``repr`` made once."""
     values = column.astype(float)
-    whole = ((values == np.trunc(values)) & (np.abs(values) < _WHOLE_BELOW)
-             & ~((values == 0) & np.signbit(values)))  # -0.0's repr keeps its sign
-    if absent is None or not absent.any():
-        if whole.all():
-            return list(map("%d.0".__mod__, values.astype(np.int64).tolist()))
-        absent = np.zeros(values.size, bool)
+    parts = float_parts(values, absent)
+    if parts.whole.all():
+        return list(map("%d.0".__mod__, values.astype(np.int64).tolist()))
     cells = np.empty(values.size, object)  # the str objects themselves, not numpy's strings
-    whole &= ~absent
-    cells[whole] = np.fromiter(map("%d.0".__mod__, values[whole].astype(np.int64).tolist()),
-                               object)
-    cells[absent] = NO_VALUE
-    missing = np.isnan(values) & ~absent
-    cells[missing] = ""
-    rest = ~(whole | absent | missing)
-    distinct, inverse = np.unique(values[rest], return_inverse=True)  # -0.0 is not whole
-    cells[rest] = np.fromiter(map(repr, distinct.tolist()), object)[inverse]
+    cells[parts.whole] = np.fromiter(
+        map("%d.0".__mod__, values[parts.whole].astype(np.int64).tolist()), object)
+    if parts.absent is not None:
+        cells[parts.absent] = NO_VALUE
+    cells[parts.missing] = ""
+    distinct, inverse = np.unique(values[parts.rest], return_inverse=True)
+    cells[parts.rest] = np.fromiter(map(repr, distinct.tolist()), object)[inverse]
     return cells.tolist()
 
 
-#: Whole floats of smaller magnitude have a ``repr`` of their integer's digits and ``.0``.
-_WHOLE_BELOW = 1e16
-
-
 #: Batsim's cell for a time or energy a job does not have (it did not start, or not finish).
-NO_VALUE = "-1"
+NO_VALUE = ABSENT.decode()
 
 
 def format_ranges(ranges: Iterable[tuple[int, int]]) -> str:
@@ -218,17 +210,53 @@ def _batsim_absent(columns: dict[str, list[object] | np.ndarray],
 
 #: Rows formatted at once: a block's text is in memory, never the whole file's.
 BLOCK = 1 << 13
+#: Rows whose text numpy makes at once (:mod:`~hetsched.output.text_block`): its cost per
+#: call is paid per column and block, its memory ~0.3 KB a row.
+TEXT_BLOCK = 1 << 16
 
 
 def job_cell_blocks(result: SimResult, records: JobRecords | None = None,
                     size: int = BLOCK) -> Iterator[list[list[str]]]:
     """The cells of ``jobs.csv``'s data rows as the csv module would write them before
     quoting, ``size`` rows at a time, column by column (the order of :data:`COLUMNS`)."""
+    for columns, absent in _column_blocks(result, records, size):
+        yield [_cells(columns[name], absent.get(name)) for name in COLUMNS]
+
+
+def _column_blocks(result: SimResult, records: JobRecords | None,
+                   size: int) -> Iterator[tuple[dict[str, list[object] | np.ndarray],
+                                                dict[str, np.ndarray]]]:
+    """The typed columns of ``jobs.csv``'s rows ``size`` at a time, and where each Batsim
+    time or energy column has no value (:func:`_batsim_absent`)."""
     rec, whole = records or job_records(result), _whole_columns(result)
     for begin in range(0, len(result.workload.jobs), size):
         columns = _columns(result, rec, whole, slice(begin, begin + size))
-        absent = _batsim_absent(columns, result.has_energy)
-        yield [_cells(columns[name], absent.get(name)) for name in COLUMNS]
+        yield columns, _batsim_absent(columns, result.has_energy)
+
+
+def _text_blocks(result: SimResult, records: JobRecords | None) -> Iterator[bytes]:
+    """The text of ``jobs.csv``'s data rows, a block at a time: made by numpy
+    (:mod:`~hetsched.output.text_block`), or cell by cell where a text cell is not ASCII."""
+    for columns, absent in _column_blocks(result, records, TEXT_BLOCK):
+        cells = [csv_matrix(columns[name], absent.get(name)) for name in COLUMNS]
+        if all(c is not None for c in cells):
+            yield rows_text(cells, b",")
+        else:
+            yield _rows_text([_cells(columns[name], absent.get(name))
+                              for name in COLUMNS]).encode()
+
+
+def csv_matrix(values: list[str] | np.ndarray, absent: np.ndarray | None = None) -> Cells | None:
+    """A column's cells as :func:`_cells` makes them and the csv module quotes them, as a
+    byte matrix (:mod:`~hetsched.output.text_block`); ``None`` for text that is not ASCII,
+    or a numpy column neither of floats nor of integers."""
+    if not isinstance(values, np.ndarray):
+        return text_matrix(quoted_cells(values))
+    if values.dtype.kind == "f":
+        return float_matrix(values, absent)
+    if values.dtype.kind in "iu" and (not values.size or np.abs(values).max() < 2**63):
+        return whole_matrix(values)
+    return None
 
 
 def _cells(values: list[object] | np.ndarray, absent: np.ndarray | None) -> list[str]:
@@ -254,7 +282,7 @@ _QUOTED = frozenset(',"\r\n')
 
 def quoted_cells(cells: list[str]) -> list[str]:
     """``cells`` as the csv module writes them in a row (minimal quoting): the few that need
-    quotes through the module itself, the others as they are."""
+    quotes through the module itself, the others as they are (the same list if none does)."""
     text = "".join(cells)
     if not any(char in text for char in _QUOTED):  # a search per character: quicker
         return cells
@@ -272,11 +300,17 @@ def write_columns(path: Path, header: Iterable[str],
     """A CSV file from the text of its columns, a block of rows at a time (each block: one
     list of cells per column), as ``csv.writer`` with ``\\n`` line ends writes its rows;
     joined column-wise, which is several times faster."""
-    with path.open("w", newline="", encoding="utf-8") as f:
-        f.write(",".join(quoted_cells(list(header))) + "\n")
-        for columns in blocks:
-            if columns and columns[0]:
-                f.write(_rows_text(columns))
+    return write_text(path, header, (_rows_text(columns).encode() for columns in blocks
+                                     if columns and columns[0]))
+
+
+def write_text(path: Path, header: Iterable[str], blocks: Iterable[bytes]) -> Path:
+    """A CSV file: its header (quoted as the csv module quotes) and its rows' text, a block
+    at a time."""
+    with path.open("wb") as f:
+        f.write((",".join(quoted_cells(list(header))) + "\n").encode())
+        for text in blocks:
+            f.write(text)
     return path
 
 
@@ -297,4 +331,4 @@ def write_jobs_csv(result: SimResult, path: str | Path,
                    records: JobRecords | None = None) -> Path:
     """Write ``jobs.csv`` for ``result`` to ``path`` (``\\n`` line ends, minimal quoting);
     ``records``: the run's job records, if already computed."""
-    return write_columns(Path(path), COLUMNS, job_cell_blocks(result, records))
+    return write_text(Path(path), COLUMNS, _text_blocks(result, records))
