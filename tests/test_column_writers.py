@@ -17,7 +17,7 @@ from hetsched.cli.main import app
 from hetsched.metrics import records
 from hetsched.output.jobs_csv import (NO_VALUE, csv_matrix, float_cells, fmt_float,
                                       write_columns)
-from hetsched.output.text_block import rows_text
+from hetsched.text_block import rows_text
 from hetsched.workload.writers.swf import write_table
 
 cell = st.text(alphabet=st.sampled_from(list('ab ,"\r\n;-1.é')), max_size=6)

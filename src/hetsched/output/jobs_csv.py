@@ -34,7 +34,7 @@ import numpy as np
 
 from hetsched.metrics import JobRecords, job_records
 from hetsched.output.core_ids import replay
-from hetsched.output.text_block import (ABSENT, Cells, float_matrix, float_parts,
+from hetsched.text_block import (ABSENT, Cells, float_matrix, float_parts,
                                         rows_text, text_matrix, whole_matrix)
 from hetsched.platform.model import Platform
 from hetsched.sim.resources import Allocation
@@ -70,7 +70,7 @@ def fmt_float(value: float) -> str:
 
 def float_cells(column: np.ndarray, absent: np.ndarray | None = None) -> list[str]:
     """:func:`fmt_float` of every element (``NO_VALUE`` where ``absent``), by the rules of
-    :func:`~hetsched.output.text_block.float_parts`: whole numbers by their integer's digits,
+    :func:`~hetsched.text_block.float_parts`: whole numbers by their integer's digits,
     any other value's ``repr`` made once."""
     values = column.astype(float)
     parts = float_parts(values, absent)
@@ -210,7 +210,7 @@ def _batsim_absent(columns: dict[str, list[object] | np.ndarray],
 
 #: Rows formatted at once: a block's text is in memory, never the whole file's.
 BLOCK = 1 << 13
-#: Rows whose text numpy makes at once (:mod:`~hetsched.output.text_block`): its cost per
+#: Rows whose text numpy makes at once (:mod:`~hetsched.text_block`): its cost per
 #: call is paid per column and block, its memory ~0.3 KB a row.
 TEXT_BLOCK = 1 << 16
 
@@ -236,19 +236,19 @@ def _column_blocks(result: SimResult, records: JobRecords | None,
 
 def _text_blocks(result: SimResult, records: JobRecords | None) -> Iterator[bytes]:
     """The text of ``jobs.csv``'s data rows, a block at a time: made by numpy
-    (:mod:`~hetsched.output.text_block`), or cell by cell where a text cell is not ASCII."""
+    (:mod:`~hetsched.text_block`), or cell by cell where a text cell is not ASCII."""
     for columns, absent in _column_blocks(result, records, TEXT_BLOCK):
         cells = [csv_matrix(columns[name], absent.get(name)) for name in COLUMNS]
         if all(c is not None for c in cells):
             yield rows_text(cells, b",")
         else:
-            yield _rows_text([_cells(columns[name], absent.get(name))
+            yield cells_text([_cells(columns[name], absent.get(name))
                               for name in COLUMNS]).encode()
 
 
 def csv_matrix(values: list[str] | np.ndarray, absent: np.ndarray | None = None) -> Cells | None:
     """A column's cells as :func:`_cells` makes them and the csv module quotes them, as a
-    byte matrix (:mod:`~hetsched.output.text_block`); ``None`` for text that is not ASCII,
+    byte matrix (:mod:`~hetsched.text_block`); ``None`` for text that is not ASCII,
     or a numpy column neither of floats nor of integers."""
     if not isinstance(values, np.ndarray):
         return text_matrix(quoted_cells(values))
@@ -300,7 +300,7 @@ def write_columns(path: Path, header: Iterable[str],
     """A CSV file from the text of its columns, a block of rows at a time (each block: one
     list of cells per column), as ``csv.writer`` with ``\\n`` line ends writes its rows;
     joined column-wise, which is several times faster."""
-    return write_text(path, header, (_rows_text(columns).encode() for columns in blocks
+    return write_text(path, header, (cells_text(columns).encode() for columns in blocks
                                      if columns and columns[0]))
 
 
@@ -314,7 +314,7 @@ def write_text(path: Path, header: Iterable[str], blocks: Iterable[bytes]) -> Pa
     return path
 
 
-def _rows_text(columns: list[list[str]]) -> str:
+def cells_text(columns: list[list[str]]) -> str:
     """A block's rows as CSV text, its cells quoted only if one needs it. A text with no
     quote or carriage return and exactly a block's separators and line breaks has no cell
     that holds one: four passes of C over the block's text, not a join per column."""

@@ -17,6 +17,7 @@ import numpy as np
 from hetsched.limits import MAX_JOB_NUMBER
 from hetsched.models.speed import run_time
 from hetsched.platform.model import Platform
+from hetsched.text_block import rows_text, whole_matrix
 from hetsched.workload.writers import Writer, loss_rules as lost, unwritable
 from hetsched.workload.model import SPREAD, Job, Workload, job_column
 from hetsched.workload.swf import COL, FIELDS, MAGNITUDES
@@ -48,16 +49,14 @@ def write_blocks(blocks: Iterable[np.ndarray], path: Path, header: Mapping[str, 
 
 
 def _rows_text(block: np.ndarray) -> str:
-    """A block of whole numbers as SWF lines: by one ``%`` of a line's format, a column of
-    one value (as most of a run's are) written into the format, the others' numbers as
-    ``%d``; column by column beyond int64 (a run time of 1e20 s)."""
+    """A block of whole numbers as SWF lines, made by numpy (:mod:`~hetsched.text_block`);
+    column by column beyond int64 (a run time of 1e20 s)."""
     if not block.size:
         return ""
     if np.abs(block).max() >= 2**63:
         return "\n".join(map(" ".join, zip(*map(_cells, block.T)))) + "\n"
-    same = np.all(block == block[0], axis=0)
-    line = " ".join(str(int(block[0, i])) if same[i] else "%d" for i in range(block.shape[1]))
-    return ((line + "\n") * len(block)) % tuple(block[:, ~same].astype(np.int64).ravel().tolist())
+    numbers = block.astype(np.int64)
+    return rows_text([whole_matrix(column) for column in numbers.T], b" ").decode()
 
 
 #: Rows written at once.
