@@ -12,7 +12,7 @@ import pytest
 from hetsched.examples import default_platform_path, default_workload_path
 from hetsched.metrics import summarize
 from hetsched.output import COLUMNS, write_jobs_csv, write_run
-from hetsched.output.core_ids import core_ranges
+from hetsched.output.core_ids import core_ranges, runs
 from hetsched.output.jobs_csv import format_ranges
 from hetsched.platform.load import load_platform
 from hetsched.platform.model import NodeType, Platform
@@ -85,6 +85,14 @@ def test_core_ids_never_overlap_and_reuse_lowest_ids() -> None:
     jobs = (Job("a", 0, 2, 10e9, 10), Job("b", 5, 2, 10e9, 10), Job("c", 10, 2, 10e9, 10))
     result = simulate(platform, Workload("w", jobs), create("fcfs"))
     assert core_ranges(result) == [[(0, 2)], [(2, 4)], [(0, 2)]]
+
+
+def test_core_id_bits_read_as_ranges() -> None:
+    # a node's free ids are the bits of one integer: runs of set bits are ranges of ids
+    assert runs(0b1101) == [(0, 1), (2, 4)]
+    assert runs(0b1101, 8) == [(8, 9), (10, 12)]
+    assert runs(0) == []
+    assert runs((1 << 64) - 1, 4) == [(4, 68)]
 
 
 def test_rows_semantics(tmp_path: Path) -> None:

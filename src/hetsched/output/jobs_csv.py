@@ -33,7 +33,7 @@ from pathlib import Path
 import numpy as np
 
 from hetsched.metrics import JobRecords, job_records
-from hetsched.output.core_ids import replay
+from hetsched.output.core_ids import offsets, replay, runs
 from hetsched.text_block import (ABSENT, Cells, float_matrix, float_parts,
                                         rows_text, text_matrix, whole_matrix)
 from hetsched.platform.model import Platform
@@ -175,14 +175,20 @@ def _core_cells(result: SimResult) -> list[str]:
     """Each job's ``allocated_resources`` cell (empty if it never started), formatted as the
     replay gives its cores (:func:`~hetsched.output.core_ids.replay`)."""
     cells = [""] * len(result.allocation)
-    one: dict[tuple[int, int], str] = {}  # a one-range cell, made once: jobs share the text
-    for index, ranges in replay(result):
-        if len(ranges) == 1:
-            cell = one.get(ranges[0])
+    first = offsets(result)
+    one: dict[tuple[int, int], str] = {}  # a one-node cell, made once: jobs share the text
+    allocations = result.allocation
+    for index, held in replay(result):
+        allocation = allocations[index]
+        assert allocation is not None
+        if len(held) == 1:
+            node = allocation[0][0]
+            cell = one.get((node, held[0]))
             if cell is None:
-                cell = one[ranges[0]] = format_ranges(ranges)
+                cell = one[node, held[0]] = format_ranges(runs(held[0], first[node]))
         else:
-            cell = format_ranges(ranges)
+            cell = format_ranges([r for (node, _), bits in zip(allocation, held)
+                                  for r in runs(bits, first[node])])
         cells[index] = cell
     return cells
 
