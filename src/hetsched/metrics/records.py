@@ -9,7 +9,6 @@ import numpy as np
 from hetsched.metrics.costs import job_costs
 from hetsched.models.speed import SpeedModel
 from hetsched.sim.result import JobState, SimResult
-from hetsched.workload.model import job_column
 
 #: Bounded-slowdown threshold (seconds).
 TAU = 10.0
@@ -52,7 +51,7 @@ def job_records(result: SimResult) -> JobRecords:
     heterogeneous slowdown = response / (run time alone on the slowest node type); cost:
     :func:`~hetsched.metrics.costs.job_costs`."""
     jobs = result.workload.jobs
-    submit = job_column(jobs, "submit")
+    submit = result.workload.column("submit")
     base_time = SpeedModel(result.platform).base_time
     base = np.array([base_time(j) for j in jobs], dtype=float)
     wait = result.start - submit

@@ -39,7 +39,6 @@ from hetsched.text_block import (ABSENT, Cells, float_matrix, float_parts,
 from hetsched.platform.model import Platform
 from hetsched.sim.resources import Allocation
 from hetsched.sim.result import JobState, SimResult
-from hetsched.workload.model import job_column
 
 BATSIM_COLUMNS = (
     "job_id", "workload_name", "profile", "submission_time", "requested_number_of_resources",
@@ -152,8 +151,8 @@ def _columns(result: SimResult, rec: JobRecords, whole: dict[str, list[object] |
         "job_id": list(map(attrgetter("id"), jobs)),
         "workload_name": [result.workload.name] * len(jobs),
         "profile": list(map(attrgetter("profile"), jobs)), "submission_time": rec.submit[rows],
-        "requested_number_of_resources": job_column(jobs, "ntasks", np.int64),
-        "requested_time": job_column(jobs, "req_time"),
+        "requested_number_of_resources": result.workload.column("ntasks", np.int64)[rows],
+        "requested_time": result.workload.column("req_time")[rows],
         "success": rec.finished[rows].astype(np.int64),
         "final_state": list(map(_FINAL_STATES.__getitem__, result.state[rows].tolist())),
         "starting_time": rec.start[rows], "execution_time": rec.run[rows],
@@ -166,8 +165,8 @@ def _columns(result: SimResult, rec: JobRecords, whole: dict[str, list[object] |
         "bounded_slowdown": rec.bounded_slowdown[rows], "het_slowdown": rec.het_slowdown[rows],
         "cost": rec.cost[rows], "attempts": whole["attempts"][rows],
         "first_start": whole["first_start"][rows],
-        "user": job_column(jobs, "user", np.int64),
-        "queue": job_column(jobs, "queue", np.int64),
+        "user": result.workload.column("user", np.int64)[rows],
+        "queue": result.workload.column("queue", np.int64)[rows],
     }
 
 

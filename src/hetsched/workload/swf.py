@@ -278,7 +278,17 @@ def _to_workload(name: str, path: Path, platform: Platform, options: SwfOptions,
         if not checked:  # a generator's table: the workload's own checks
             return Workload(name, tuple(jobs), str(path), tuple(skipped), metadata)
         # sorted above, indexed, ids unique and every number checked in the table
-        return Workload.of_checked(name, tuple(jobs), str(path), tuple(skipped), metadata)
+        workload = Workload.of_checked(name, tuple(jobs), str(path), tuple(skipped), metadata)
+    workload.keep_columns(_kept_columns(columns))
+    return workload
+
+
+def _kept_columns(columns: dict[str, np.ndarray]) -> dict[tuple[str, type], np.ndarray]:
+    """The columns of the jobs that a run's records and files read (:meth:`Workload.column`),
+    as the jobs hold them: from the reader's, not read back from a million jobs."""
+    return {**{(name, float): columns[name] for name in ("submit", "req_time", "job_memory_mb")},
+            **{(name, np.int64): columns[name]
+               for name in ("ntasks", "queue", "partition", "user")}}
 
 
 #: Jobs made at once from the table's columns.

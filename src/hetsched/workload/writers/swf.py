@@ -19,7 +19,7 @@ from hetsched.models.speed import run_time
 from hetsched.platform.model import Platform
 from hetsched.text_block import rows_text, whole_matrix
 from hetsched.workload.writers import Writer, loss_rules as lost, unwritable
-from hetsched.workload.model import SPREAD, Job, Workload, job_column
+from hetsched.workload.model import SPREAD, Job, Workload
 from hetsched.workload.swf import COL, FIELDS, MAGNITUDES
 
 
@@ -92,14 +92,15 @@ def job_table(workload: Workload, rows: slice = slice(None),
     jobs' rows (``numbers``: every job's number, if already known)."""
     if numbers is None:
         numbers = job_numbers([j.id for j in workload.jobs])
-    jobs = workload.jobs[rows]
-    table = np.full((len(jobs), len(FIELDS)), -1.0)
+    table = np.full((len(workload.jobs[rows]), len(FIELDS)), -1.0)
     table[:, COL["job_number"]] = numbers[rows]
-    for column, name in (("submit_time", "submit"), ("requested_processors", "ntasks"),
-                         ("requested_time", "req_time"), ("queue", "queue"),
-                         ("partition", "partition"), ("user_id", "user")):
-        table[:, COL[column]] = job_column(jobs, name)
-    memory = job_column(jobs, "job_memory_mb")  # per processor, in KB
+    for column, name, kind in (("submit_time", "submit", float),
+                               ("requested_processors", "ntasks", np.int64),
+                               ("requested_time", "req_time", float),
+                               ("queue", "queue", np.int64), ("partition", "partition", np.int64),
+                               ("user_id", "user", np.int64)):
+        table[:, COL[column]] = workload.column(name, kind)[rows]
+    memory = workload.column("job_memory_mb")[rows]  # per processor, in KB
     table[:, COL["requested_memory"]] = np.where(
         memory != 0, memory / table[:, COL["requested_processors"]] * 1024, -1)
     return table
