@@ -123,14 +123,28 @@ def is_job_number(text: str, limit: int = MAX_JOB_NUMBER) -> bool:
 
 def plain_numbers(texts: list[str], limit: int = MAX_JOB_NUMBER) -> list[int] | None:
     """The whole numbers ``texts`` write plainly (ASCII digits, no leading zero), if every
-    one does and is at most ``limit``; else ``None``. A pass of C per rule, not a Python
-    call per text: a million ids are checked in a fraction of a second."""
-    if not (all(map(str.isascii, texts)) and all(map(str.isdigit, texts))):
+    one does and is at most ``limit``; else ``None``. Read by numpy from the texts' bytes
+    (a pass per digit place), not a Python call per text: a million ids in a tenth of a
+    second."""
+    if not texts:
+        return []
+    try:
+        data = np.array(texts, "S")
+    except UnicodeEncodeError:  # not ASCII
         return None
-    numbers = list(map(int, texts))
-    if not all(map(str.__eq__, map(str, numbers), texts)) or max(numbers, default=0) > limit:
+    width = data.dtype.itemsize
+    if width > len(str(limit)):  # a text longer than the limit's digits: beyond it, or not plain
         return None
-    return numbers
+    digits = data.view(np.uint8).reshape(len(texts), width) - np.uint8(ord("0"))
+    lengths = np.fromiter(map(len, texts), np.int64, len(texts))
+    inside = np.arange(width) < lengths[:, None]  # numpy drops a trailing NUL: counted here
+    if (lengths.min() < 1 or np.any((digits <= 9) != inside)
+            or np.any((digits[:, 0] == 0) & (lengths > 1))):
+        return None
+    value = np.zeros(len(texts), np.int64)
+    for place in range(width):
+        value = np.where(inside[:, place], value * 10 + digits[:, place], value)
+    return None if value.max() > limit else value.tolist()
 
 
 def write_swf(workload: Workload, path: Path, platform: Platform,
