@@ -286,9 +286,15 @@ def _to_workload(name: str, path: Path, platform: Platform, options: SwfOptions,
 def _kept_columns(columns: dict[str, np.ndarray]) -> dict[tuple[str, type], np.ndarray]:
     """The columns of the jobs that a run's records and files read (:meth:`Workload.column`),
     as the jobs hold them: from the reader's, not read back from a million jobs."""
-    return {**{(name, float): columns[name] for name in ("submit", "req_time", "job_memory_mb")},
+    count = len(columns["submit"])
+    return {**{(name, float): columns[name]
+               for name in ("submit", "req_time", "req_ops", "job_memory_mb")},
             **{(name, np.int64): columns[name]
-               for name in ("ntasks", "queue", "partition", "user")}}
+               for name in ("ntasks", "queue", "partition", "user")},
+            # what every SWF job has: one value, a view of it per job
+            ("ipc", float): np.broadcast_to(_CONSTANT["ipc"], count),
+            ("fixed_duration", bool): np.broadcast_to(_CONSTANT["fixed_duration"], count),
+            ("etc", bool): np.broadcast_to(bool(_CONSTANT["etc"]), count)}
 
 
 #: Jobs made at once from the table's columns.
