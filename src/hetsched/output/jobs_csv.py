@@ -27,6 +27,7 @@ import csv
 import io
 import math
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from operator import attrgetter
 from pathlib import Path
 
@@ -58,8 +59,10 @@ FINAL_STATE = {
     JobState.FAILED: "COMPLETED_KILLED",
 }
 
-#: :data:`FINAL_STATE` by the state's number (what ``SimResult.state`` holds).
-_FINAL_STATES = {int(state): text for state, text in FINAL_STATE.items()}
+#: :data:`FINAL_STATE` by the state's number (what ``SimResult.state`` holds; empty for the
+#: numbers of states a run never ends in).
+_STATE_TEXTS = [FINAL_STATE.get(state, "") for state in  # type: ignore[call-overload]
+                map(JobState, range(max(JobState) + 1))]
 
 
 def fmt_float(value: float) -> str:
@@ -103,23 +106,44 @@ def format_ranges(ranges: Iterable[tuple[int, int]]) -> str:
     return " ".join(str(a) if b == a + 1 else f"{a}-{b - 1}" for a, b in merged)
 
 
+@dataclass(frozen=True)
+class Coded:
+    """A column of few distinct texts: each row's text is ``texts[codes[row]]`` (so that
+    each text is made, and turned into bytes, once)."""
+
+    texts: list[str]
+    codes: np.ndarray
+
+    def cells(self) -> list[str]:
+        return list(map(self.texts.__getitem__, self.codes.tolist()))
+
+    def __getitem__(self, rows: slice) -> Coded:
+        return Coded(self.texts, self.codes[rows])
+
+
+#: A column of :func:`_columns`: numbers, texts, or texts by code.
+Column = list[object] | np.ndarray | Coded
+
+
 class _NodeCells:
     """The node-name and node-type cells of rows, made once per distinct allocation."""
 
     def __init__(self, platform: Platform) -> None:
         self.platform = platform
-        self.names: dict[Allocation | None, str] = {None: ""}
-        self.types: dict[Allocation | None, str] = {None: ""}
+        self.code: dict[Allocation | None, int] = {None: 0}
+        self.names, self.types = [""], [""]
 
-    def __call__(self, allocations: list[Allocation | None]) -> tuple[list[str], list[str]]:
+    def __call__(self, allocations: list[Allocation | None]) -> tuple[Coded, Coded]:
         """The node and node-type cells of each of ``allocations`` (by a lookup in C per
         row: the engine shares one tuple among the one-node jobs of a node and count)."""
-        for allocation in set(allocations).difference(self.names):
+        for allocation in set(allocations).difference(self.code):
             nodes = [self.platform.nodes[node] for node, _ in allocation]
-            self.names[allocation] = " ".join(n.name for n in nodes)
-            self.types[allocation] = " ".join(n.type.name for n in nodes)
-        return (list(map(self.names.__getitem__, allocations)),
-                list(map(self.types.__getitem__, allocations)))
+            self.code[allocation] = len(self.names)
+            self.names.append(" ".join(n.name for n in nodes))
+            self.types.append(" ".join(n.type.name for n in nodes))
+        codes = np.fromiter(map(self.code.__getitem__, allocations), np.int64,
+                            len(allocations))
+        return Coded(self.names, codes), Coded(self.types, codes)
 
 
 def job_columns(result: SimResult,
@@ -127,19 +151,21 @@ def job_columns(result: SimResult,
     """Every column of ``jobs.csv``, typed, one element per job in submission order: numbers as
     floats with NaN where a value does not exist (the Python API's ``jobs`` DataFrame).
     ``records``: the run's :func:`~hetsched.metrics.job_records`, if already computed."""
-    return _columns(result, records or job_records(result), _whole_columns(result),
-                    slice(None))
+    columns = _columns(result, records or job_records(result), _whole_columns(result),
+                       slice(None))
+    return {name: values.cells() if isinstance(values, Coded) else values
+            for name, values in columns.items()}
 
 
-def _whole_columns(result: SimResult) -> dict[str, list[object] | np.ndarray]:
+def _whole_columns(result: SimResult) -> dict[str, Column]:
     """The columns made for the whole run at once (a replay, a walk of the requeued jobs or
     of the reasons), which :func:`_columns` slices."""
     return {"allocated_resources": _core_cells(result), "metadata": _reasons(result),
             "attempts": result.attempts, "first_start": result.first_start}
 
 
-def _columns(result: SimResult, rec: JobRecords, whole: dict[str, list[object] | np.ndarray],
-             rows: slice) -> dict[str, list[object] | np.ndarray]:
+def _columns(result: SimResult, rec: JobRecords, whole: dict[str, Column],
+             rows: slice) -> dict[str, Column]:
     """The columns of :func:`job_columns` for the jobs ``rows`` (a block of the file's, so
     that a million jobs' columns are never all in memory), ``whole``'s sliced."""
     jobs = result.workload.jobs[rows]
@@ -154,7 +180,7 @@ def _columns(result: SimResult, rec: JobRecords, whole: dict[str, list[object] |
         "requested_number_of_resources": result.workload.column("ntasks", np.int64)[rows],
         "requested_time": result.workload.column("req_time")[rows],
         "success": rec.finished[rows].astype(np.int64),
-        "final_state": list(map(_FINAL_STATES.__getitem__, result.state[rows].tolist())),
+        "final_state": Coded(_STATE_TEXTS, result.state[rows]),
         "starting_time": rec.start[rows], "execution_time": rec.run[rows],
         "finish_time": rec.end[rows], "waiting_time": rec.wait[rows],
         "turnaround_time": rec.response[rows], "stretch": rec.slowdown[rows],
@@ -170,26 +196,28 @@ def _columns(result: SimResult, rec: JobRecords, whole: dict[str, list[object] |
     }
 
 
-def _core_cells(result: SimResult) -> list[str]:
+def _core_cells(result: SimResult) -> Coded:
     """Each job's ``allocated_resources`` cell (empty if it never started), formatted as the
     replay gives its cores (:func:`~hetsched.output.core_ids.replay`)."""
-    cells = [""] * len(result.allocation)
+    texts, codes = [""], [0] * len(result.allocation)
     first = offsets(result)
-    one: dict[tuple[int, int], str] = {}  # a one-node cell, made once: jobs share the text
+    one: dict[tuple[int, int], int] = {}  # a one-node cell's code: made once, jobs share it
     allocations = result.allocation
     for index, held in replay(result):
         allocation = allocations[index]
         assert allocation is not None
         if len(held) == 1:
             node = allocation[0][0]
-            cell = one.get((node, held[0]))
-            if cell is None:
-                cell = one[node, held[0]] = format_ranges(runs(held[0], first[node]))
+            code = one.get((node, held[0]))
+            if code is None:
+                code = one[node, held[0]] = len(texts)
+                texts.append(format_ranges(runs(held[0], first[node])))
         else:
-            cell = format_ranges([r for (node, _), bits in zip(allocation, held)
-                                  for r in runs(bits, first[node])])
-        cells[index] = cell
-    return cells
+            code = len(texts)
+            texts.append(format_ranges([r for (node, _), bits in zip(allocation, held)
+                                        for r in runs(bits, first[node])]))
+        codes[index] = code
+    return Coded(texts, np.array(codes, np.int64))
 
 
 def _reasons(result: SimResult) -> list[str]:
@@ -200,7 +228,7 @@ def _reasons(result: SimResult) -> list[str]:
     return cells
 
 
-def _batsim_absent(columns: dict[str, list[object] | np.ndarray],
+def _batsim_absent(columns: dict[str, Column],
                    has_energy: bool) -> dict[str, np.ndarray]:
     """Per Batsim time/energy column, the jobs that have no such value (written ``-1``): no
     start or wait before a job started, nothing else before it finished, no energy without a
@@ -229,7 +257,7 @@ def job_cell_blocks(result: SimResult, records: JobRecords | None = None,
 
 
 def _column_blocks(result: SimResult, records: JobRecords | None,
-                   size: int) -> Iterator[tuple[dict[str, list[object] | np.ndarray],
+                   size: int) -> Iterator[tuple[dict[str, Column],
                                                 dict[str, np.ndarray]]]:
     """The typed columns of ``jobs.csv``'s rows ``size`` at a time, and where each Batsim
     time or energy column has no value (:func:`_batsim_absent`)."""
@@ -251,10 +279,14 @@ def _text_blocks(result: SimResult, records: JobRecords | None) -> Iterator[byte
                               for name in COLUMNS]).encode()
 
 
-def csv_matrix(values: list[str] | np.ndarray, absent: np.ndarray | None = None) -> Cells | None:
+def csv_matrix(values: list[str] | np.ndarray | Coded,
+               absent: np.ndarray | None = None) -> Cells | None:
     """A column's cells as :func:`_cells` makes them and the csv module quotes them, as a
     byte matrix (:mod:`~hetsched.text_block`); ``None`` for text that is not ASCII,
     or a numpy column neither of floats nor of integers."""
+    if isinstance(values, Coded):
+        texts = text_matrix(quoted_cells(values.texts))
+        return None if texts is None else texts[values.codes]
     if not isinstance(values, np.ndarray):
         return text_matrix(quoted_cells(values))
     if values.dtype.kind == "f":
@@ -264,9 +296,11 @@ def csv_matrix(values: list[str] | np.ndarray, absent: np.ndarray | None = None)
     return None
 
 
-def _cells(values: list[object] | np.ndarray, absent: np.ndarray | None) -> list[str]:
+def _cells(values: list[object] | np.ndarray | Coded, absent: np.ndarray | None) -> list[str]:
     """A column's cells: floats by :func:`float_cells` (``-1`` where ``absent``), anything
     else by ``str`` (a numpy column of one value's once)."""
+    if isinstance(values, Coded):
+        return values.cells()
     if not isinstance(values, np.ndarray):
         return list(map(str, values))
     if values.dtype.kind == "f":
