@@ -77,7 +77,7 @@ def test_the_columns_the_reader_keeps_are_the_jobs_own(name: str) -> None:
     platform = load_platform(DATA.parent / "platforms" / "irmasim_lublin_20node.json")
     workload = load_swf(DATA / name, platform)
     kept = dict(workload._columns)
-    assert len(kept) == 11
+    assert len(kept) == 8
     for (field, kind), column in kept.items():
         expected = job_column(workload.jobs, field, kind)
         assert column.dtype == expected.dtype

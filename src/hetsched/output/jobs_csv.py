@@ -245,7 +245,7 @@ def _batsim_absent(columns: dict[str, Column],
 BLOCK = 1 << 13
 #: Rows whose text numpy makes at once (:mod:`~hetsched.text_block`): its cost per
 #: call is paid per column and block, its memory ~0.3 KB a row.
-TEXT_BLOCK = 1 << 16
+TEXT_BLOCK = 1 << 15
 
 
 def job_cell_blocks(result: SimResult, records: JobRecords | None = None,
