@@ -14,6 +14,7 @@ sorted lists of ranges took).
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import chain
 
 import numpy as np
 
@@ -24,10 +25,11 @@ Ranges = list[tuple[int, int]]
 Held = tuple[int, ...]
 
 
-def _events(result: SimResult) -> Iterator[tuple[int, int]]:
-    """(order, job) of every start and end in time order: at one time, ends (order 0) first,
-    then zero-length jobs (1), then starts (2), each kind by job index. Laid out in that
-    order, then sorted by time alone (numpy's stable sort keeps the rest)."""
+def _events(result: SimResult) -> Iterator[Iterator[tuple[int, int]]]:
+    """(order, job) of every start and end in time order, in parts: at one time, ends
+    (order 0) first, then zero-length jobs (1), then starts (2), each kind by job index.
+    Laid out in that order, then sorted by time alone (numpy's stable sort keeps the
+    rest)."""
     started = np.array([a is not None for a in result.allocation], dtype=bool)
     index = np.flatnonzero(started)
     start, end = result.start[index], result.end[index]
@@ -38,7 +40,14 @@ def _events(result: SimResult) -> Iterator[tuple[int, int]]:
     orders = np.concatenate([np.full(int(kind.sum()), order) for _, kind, order in kinds])
     jobs = np.concatenate([index[kind] for _, kind, _ in kinds])
     sequence = np.argsort(times, kind="stable")
-    return zip(orders[sequence].tolist(), jobs[sequence].tolist())
+    orders, jobs = orders[sequence], jobs[sequence]
+    for begin in range(0, len(sequence), _EVENTS):  # Python's ints for a part at a time
+        yield zip(orders[begin:begin + _EVENTS].tolist(), jobs[begin:begin + _EVENTS].tolist())
+
+
+#: Events whose numbers are made Python ints at once (two million jobs' ends and starts
+#: would be 70 MB of them).
+_EVENTS = 1 << 16
 
 
 def core_ranges(result: SimResult) -> list[Ranges | None]:
@@ -62,7 +71,7 @@ def replay(result: SimResult) -> Iterator[tuple[int, Held]]:
     lowest: dict[tuple[int, int], int] = {}  # (free bits, count) -> the bits taken
     held: dict[int, Held] = {}
     allocations = result.allocation
-    for order, index in _events(result):
+    for order, index in chain.from_iterable(_events(result)):
         allocation = allocations[index]
         assert allocation is not None
         if len(allocation) == 1:  # one node, the common case

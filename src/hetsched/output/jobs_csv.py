@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import csv
 import io
+from array import array
 import math
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -199,7 +200,7 @@ def _columns(result: SimResult, rec: JobRecords, whole: dict[str, Column],
 def _core_cells(result: SimResult) -> Coded:
     """Each job's ``allocated_resources`` cell (empty if it never started), formatted as the
     replay gives its cores (:func:`~hetsched.output.core_ids.replay`)."""
-    texts, codes = [""], [0] * len(result.allocation)
+    texts, codes = [""], array("q", bytes(8 * len(result.allocation)))  # 0: ""
     first = offsets(result)
     one: dict[tuple[int, int], int] = {}  # a one-node cell's code: made once, jobs share it
     allocations = result.allocation
@@ -217,7 +218,7 @@ def _core_cells(result: SimResult) -> Coded:
             texts.append(format_ranges([r for (node, _), bits in zip(allocation, held)
                                         for r in runs(bits, first[node])]))
         codes[index] = code
-    return Coded(texts, np.array(codes, np.int64))
+    return Coded(texts, np.frombuffer(codes, np.int64))
 
 
 def _reasons(result: SimResult) -> list[str]:
