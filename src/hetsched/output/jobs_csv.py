@@ -25,8 +25,8 @@ from __future__ import annotations
 
 import csv
 import io
-from array import array
 import math
+from array import array
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from operator import attrgetter
@@ -36,11 +36,11 @@ import numpy as np
 
 from hetsched.metrics import JobRecords, job_records
 from hetsched.output.core_ids import offsets, replay, runs
-from hetsched.text_block import (ABSENT, Cells, float_matrix, float_parts,
-                                        rows_text, text_matrix, whole_matrix)
 from hetsched.platform.model import Platform
 from hetsched.sim.resources import Allocation
 from hetsched.sim.result import JobState, SimResult
+from hetsched.text_block import (ABSENT, Cells, float_matrix, float_parts, rows_text,
+                                 text_matrix, whole_matrix)
 
 BATSIM_COLUMNS = (
     "job_id", "workload_name", "profile", "submission_time", "requested_number_of_resources",

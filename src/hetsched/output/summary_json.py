@@ -19,8 +19,8 @@ from hetsched.errors import ConfigError
 from hetsched.metrics import UNITS, JobRecords, summarize
 from hetsched.output.jobs_csv import (TEXT_BLOCK, cells_text, csv_matrix, float_cells,
                                       fmt_float, write_text)
-from hetsched.text_block import rows_text
 from hetsched.sim.result import JobState, SimResult, TimeSeries
+from hetsched.text_block import rows_text
 
 
 def jsonable(value: Any) -> Any:
@@ -165,8 +165,8 @@ def _timeseries_blocks(result: SimResult, arrays: bool = False) -> Iterator[list
 def write_timeseries_csv(result: SimResult, path: str | Path) -> Path:
     """One row per instant at which something happened (state after the scheduler answered);
     ``power_w`` is empty when the run has no energy (no power model). Written
-    :data:`~hetsched.output.jobs_csv.TEXT_BLOCK` rows at a time: a million-job run's two million
-    rows are never all text at once."""
+    :data:`~hetsched.output.jobs_csv.TEXT_BLOCK` rows at a time: a million-job run's two
+    million rows are never all text at once."""
     blocks = map(_series_text, _joined(_timeseries_blocks(result, arrays=True), TEXT_BLOCK))
     return write_text(Path(path), TimeSeries.FIELDS, blocks)
 
