@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import gc
+import io
 from pathlib import Path
 
 import numpy as np
@@ -14,7 +15,9 @@ from typer.testing import CliRunner
 
 from hetsched.cli.main import app
 from hetsched.metrics import records
-from hetsched.output.jobs_csv import NO_VALUE, float_cells, fmt_float, write_columns
+from hetsched.output.jobs_csv import (NO_VALUE, csv_matrix, float_cells, fmt_float,
+                                      write_columns)
+from hetsched.text_block import rows_text
 from hetsched.workload.writers.swf import write_table
 
 cell = st.text(alphabet=st.sampled_from(list('ab ,"\r\n;-1.é')), max_size=6)
@@ -98,3 +101,36 @@ def test_hetsched_run_and_compare_keep_the_loaded_inputs_out_of_the_collectors_s
         assert gc.get_freeze_count() > 0
     finally:
         gc.unfreeze()
+
+
+ascii_cell = st.text(alphabet=st.sampled_from(list('ab ,"\r\n;-1.')), max_size=6)
+ints = st.integers(-2**63 + 1, 2**63 - 1)
+
+
+@settings(max_examples=300, deadline=None)
+@given(rows=st.integers(1, 12).flatmap(lambda n: st.tuples(
+    st.lists(ints, min_size=n, max_size=n),
+    st.lists(st.floats() | whole_floats | edge_floats, min_size=n, max_size=n),
+    st.lists(st.booleans(), min_size=n, max_size=n),
+    st.lists(ascii_cell, min_size=n, max_size=n),
+    st.lists(st.sampled_from([0, 7, -12345]), min_size=n, max_size=n))))
+def test_numpy_made_rows_are_what_csv_writer_writes(rows) -> None:
+    # the byte-matrix path (jobs.csv's and timeseries.csv's): integers of any sign and size,
+    # floats by repr (-1 where absent, NaN empty), text quoted as the csv module quotes it,
+    # a column of one value made once
+    numbers, floats, absent, texts, few = rows
+    columns = [np.array(numbers, np.int64), np.array(floats), texts, np.array(few, np.int64)]
+    gone = np.array(absent, bool)
+    made = rows_text([csv_matrix(columns[0]), csv_matrix(columns[1], gone),
+                      csv_matrix(texts), csv_matrix(columns[3])], b",")
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    for number, value, lost, text, one in zip(numbers, floats, absent, texts, few):
+        writer.writerow([number, NO_VALUE if lost else fmt_float(value), text, one])
+    assert made == out.getvalue().encode()
+
+
+def test_text_not_ascii_or_with_nul_is_left_to_python() -> None:
+    assert csv_matrix(["a", "é"]) is None
+    assert csv_matrix(["a", "b\x00c"]) is None
+    assert csv_matrix(["a", "b"]).tobytes() == b"ab"

@@ -53,6 +53,16 @@ def test_with_a_row_run_times_and_estimates_are_the_rows_whatever_the_speed() ->
     assert run_time(job, 1e9, "c") == math.inf and job.etc_time("c") == math.inf
 
 
+def test_the_base_times_of_a_workload_are_each_jobs_base_time() -> None:
+    # by numpy over the columns where a job has no row (ipc, a fixed duration), row jobs
+    # one by one: the same floats
+    jobs = (Job("plain", 0.0, 1, 1e10 / 3, 12.0), Job("ipc", 1.0, 1, 7e9, 12.0, ipc=0.3),
+            Job("fixed", 2.0, 1, 9.5, 12.0, ipc=2.0, fixed_duration=True),
+            Job("row", 3.0, 1, 1e10, 7.0, ipc=4.0, etc=(("b", 7.0), ("a", 3.0))))
+    model = SpeedModel(TWO)
+    assert model.base_times(Workload("w", jobs)).tolist() == [model.base_time(j) for j in jobs]
+
+
 def test_the_run_time_is_the_shares_to_the_last_bit() -> None:
     """A row job ends at its start plus the row's ``t`` in the run, while its share's end
     (``req_ops`` at ``req_ops / t``) may differ in the last bit: the projection takes the

@@ -6,9 +6,11 @@ import csv
 from pathlib import Path
 
 import numpy as np
+from hypothesis import given, settings, strategies as st
 
 from hetsched.output import write_run
 from hetsched.workload.swf import COL, load_swf, read_swf_table as _swf
+from hetsched.workload.writers.swf import plain_numbers
 from test_output import default_run, tiny_run
 
 
@@ -62,3 +64,19 @@ def test_a_run_time_beyond_int64_is_written_with_every_digit(tmp_path: Path) -> 
     row = (tmp_path / "jobs.swf").read_text().splitlines()[-1].split()
     duration = float(run.jobs["execution_time"].iloc[0])
     assert duration > 2**63 and int(row[COL["run_time"]]) == int(np.rint(duration))
+
+
+def _plain_by_python(texts: list[str], limit: int) -> list[int] | None:
+    """The rule plain_numbers reads by numpy, text by text."""
+    if not all(t.isascii() and t.isdigit() and str(int(t)) == t for t in texts):
+        return None
+    numbers = [int(t) for t in texts]
+    return None if max(numbers, default=0) > limit else numbers
+
+
+@settings(max_examples=300, deadline=None)
+@given(texts=st.lists(st.text(alphabet=st.sampled_from(list("0123456789 -a\x00²")), max_size=12)
+                      | st.integers(0, 10**12).map(str), max_size=8),
+       limit=st.sampled_from([9, 10**6, 10**10]))
+def test_plain_numbers_read_by_numpy_as_text_by_text(texts: list[str], limit: int) -> None:
+    assert plain_numbers(texts, limit) == _plain_by_python(texts, limit)

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import csv
+import io
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -12,10 +14,10 @@ import pytest
 from hetsched.examples import default_platform_path, default_workload_path
 from hetsched.metrics import summarize
 from hetsched.output import COLUMNS, write_jobs_csv, write_run
-from hetsched.output.core_ids import core_ranges
-from hetsched.output.jobs_csv import format_ranges
+from hetsched.output.core_ids import core_ranges, runs
+from hetsched.output.jobs_csv import format_ranges, job_rows
 from hetsched.platform.load import load_platform
-from hetsched.platform.model import NodeType, Platform
+from hetsched.platform.model import Failure, NodeType, Platform
 from hetsched.schedulers import create
 from hetsched.sim.engine import simulate
 from hetsched.sim.result import SimResult
@@ -85,6 +87,14 @@ def test_core_ids_never_overlap_and_reuse_lowest_ids() -> None:
     jobs = (Job("a", 0, 2, 10e9, 10), Job("b", 5, 2, 10e9, 10), Job("c", 10, 2, 10e9, 10))
     result = simulate(platform, Workload("w", jobs), create("fcfs"))
     assert core_ranges(result) == [[(0, 2)], [(2, 4)], [(0, 2)]]
+
+
+def test_core_id_bits_read_as_ranges() -> None:
+    # a node's free ids are the bits of one integer: runs of set bits are ranges of ids
+    assert runs(0b1101) == [(0, 1), (2, 4)]
+    assert runs(0b1101, 8) == [(8, 9), (10, 12)]
+    assert runs(0) == []
+    assert runs((1 << 64) - 1, 4) == [(4, 68)]
 
 
 def test_rows_semantics(tmp_path: Path) -> None:
@@ -297,3 +307,34 @@ def test_the_native_format_keeps_a_jobs_user(tmp_path: Path) -> None:
     assert workload.jobs[0].user == 42
     written = write_native(workload, tmp_path / "again.json", platform, {})
     assert load_workload(written, platform).jobs[0].user == 42
+
+
+def _cell_by_cell(result: SimResult) -> bytes:
+    """jobs.csv as the csv module writes the rows of cells (the path numpy's bytes replace)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(COLUMNS)
+    writer.writerows(job_rows(result))
+    return out.getvalue().encode()
+
+
+@pytest.mark.parametrize("case", ["tiny", "horizon", "names", "requeue", "default"])
+def test_jobs_csv_bytes_are_the_csv_modules_rows(tmp_path: Path, case: str) -> None:
+    # numpy's text (text_block) where the cells are ASCII, the cells' text elsewhere: the
+    # bytes of the csv module's rows either way (ids with a comma, a quote, non-ASCII)
+    if case == "names":
+        jobs = (job("a,1", 0, 4, 100), job('b"2', 5, 9, 10), job("é", 10, 20, 10))
+        result = simulate(tiny_platform(), Workload("w", jobs), create("fcfs"))
+    elif case == "requeue":
+        node = NodeType("n", cores=4, clock_ghz=1.0)
+        platform = replace(Platform.from_counts("p", [(node, 2)]),
+                           failures=(Failure(0, 30.0, 60.0),))
+        jobs = tuple(job(f"j{i}", 10.0 * i, 2 + i % 3, 50.0) for i in range(8))
+        result = simulate(platform, Workload("w", jobs), create("easy"), on_failure="requeue")
+        assert result.requeued
+    elif case == "default":
+        result = default_run("easy", 0)
+    else:
+        result = tiny_run(**({"horizon": 12.0} if case == "horizon" else {}))
+    written = write_jobs_csv(result, tmp_path / "jobs.csv").read_bytes()
+    assert written == _cell_by_cell(result)

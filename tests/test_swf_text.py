@@ -65,3 +65,21 @@ def test_anything_else_is_left_to_the_line_by_line_path(field: str) -> None:
 @pytest.mark.parametrize("text", ["1 2 3\n", "1 2 ; 3\n", "1\f2\n", "1\r2\n"])
 def test_wrong_counts_stray_semicolons_and_other_breaks_are_not_plain(text: str) -> None:
     assert plain_table(text, WIDTH) is None
+
+
+@pytest.mark.parametrize("name", ["lublin_256.swf", "kit_fh2_2016_first25k.swf"])
+def test_the_columns_the_reader_keeps_are_the_jobs_own(name: str) -> None:
+    # a run's records and files read these columns from the workload, not from its jobs
+    from hetsched.platform.load import load_platform
+    from hetsched.workload.model import job_column
+    from hetsched.workload.swf import load_swf
+
+    platform = load_platform(DATA.parent / "platforms" / "irmasim_lublin_20node.json")
+    workload = load_swf(DATA / name, platform)
+    kept = dict(workload._columns)
+    assert len(kept) == 8
+    for (field, kind), column in kept.items():
+        expected = job_column(workload.jobs, field, kind)
+        assert column.dtype == expected.dtype
+        assert np.array_equal(column, expected), field
+        assert workload.column(field, kind) is column

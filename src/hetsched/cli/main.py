@@ -90,8 +90,8 @@ def run(platform: PlatformOpt = None, workload: WorkloadOpt = None,
     with user_errors():
         check_seed(seed)
         create(scheduler)  # fail fast on a bad name, before loading inputs
-        plat, work = load_inputs(platform, workload, options.swf())
-        running.keep_inputs()
+        with running.kept_inputs():
+            plat, work = load_inputs(platform, workload, options.swf())
         result = running.simulate_spec(scheduler, plat, work, seed, options,
                                        quiet or output_format is not Format.TABLE)
         out = out or Path("runs") / running.run_dir_name(work, scheduler)
@@ -145,8 +145,8 @@ def compare(scheduler: Annotated[list[str], typer.Option(
         specs = running.split_specs(scheduler)
         for spec in specs:
             create(spec)
-        plat, work = load_inputs(platform, workload, options.swf())
-        running.keep_inputs()
+        with running.kept_inputs():
+            plat, work = load_inputs(platform, workload, options.swf())
         labels = dict(zip(specs, running.run_labels(specs)))
         runs: dict[str, dict[str, Any]] = {}
         cut: set[str] = set()

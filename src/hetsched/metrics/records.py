@@ -9,7 +9,6 @@ import numpy as np
 from hetsched.metrics.costs import job_costs
 from hetsched.models.speed import SpeedModel
 from hetsched.sim.result import JobState, SimResult
-from hetsched.workload.model import job_column
 
 #: Bounded-slowdown threshold (seconds).
 TAU = 10.0
@@ -51,10 +50,8 @@ def job_records(result: SimResult) -> JobRecords:
     slowdown = response / run; bounded = max(response / max(run, TAU), 1);
     heterogeneous slowdown = response / (run time alone on the slowest node type); cost:
     :func:`~hetsched.metrics.costs.job_costs`."""
-    jobs = result.workload.jobs
-    submit = job_column(jobs, "submit")
-    base_time = SpeedModel(result.platform).base_time
-    base = np.array([base_time(j) for j in jobs], dtype=float)
+    submit = result.workload.column("submit")
+    base = SpeedModel(result.platform).base_times(result.workload)
     wait = result.start - submit
     run = result.end - result.start
     response = result.end - submit

@@ -31,7 +31,7 @@ import numpy as np
 
 if TYPE_CHECKING:
     from hetsched.platform.model import Platform
-    from hetsched.workload.model import Job
+    from hetsched.workload.model import Job, Workload
 
 #: A number, or a numpy array of them.
 Number = TypeVar("Number", float, np.ndarray)
@@ -191,3 +191,13 @@ class SpeedModel:
         if job.etc:
             return max(job.etc_time(t.name) for t in self.platform.node_types)
         return run_time(job, self.platform.slowest_speed)
+
+    def base_times(self, workload: Workload) -> np.ndarray:
+        """:meth:`base_time` of every job of ``workload``: :func:`run_time`'s rule by numpy
+        over the workload's columns, the jobs with an ETC row one by one."""
+        column = workload.column
+        speed = np.where(column("fixed_duration", bool), 1.0, self.platform.slowest_speed)
+        times = seconds(column("req_ops"), column("ipc"), speed)
+        for index in np.flatnonzero(column("etc", bool)).tolist():
+            times[index] = self.base_time(workload.jobs[index])
+        return times

@@ -26,18 +26,21 @@ from __future__ import annotations
 import csv
 import io
 import math
+from array import array
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from operator import attrgetter
 from pathlib import Path
 
 import numpy as np
 
 from hetsched.metrics import JobRecords, job_records
-from hetsched.output.core_ids import replay
+from hetsched.output.core_ids import offsets, replay, runs
 from hetsched.platform.model import Platform
 from hetsched.sim.resources import Allocation
 from hetsched.sim.result import JobState, SimResult
-from hetsched.workload.model import job_column
+from hetsched.text_block import (ABSENT, Cells, float_matrix, float_parts, rows_text,
+                                 text_matrix, whole_matrix)
 
 BATSIM_COLUMNS = (
     "job_id", "workload_name", "profile", "submission_time", "requested_number_of_resources",
@@ -57,8 +60,10 @@ FINAL_STATE = {
     JobState.FAILED: "COMPLETED_KILLED",
 }
 
-#: :data:`FINAL_STATE` by the state's number (what ``SimResult.state`` holds).
-_FINAL_STATES = {int(state): text for state, text in FINAL_STATE.items()}
+#: :data:`FINAL_STATE` by the state's number (what ``SimResult.state`` holds; empty for the
+#: numbers of states a run never ends in).
+_STATE_TEXTS = [FINAL_STATE.get(state, "") for state in  # type: ignore[call-overload]
+                map(JobState, range(max(JobState) + 1))]
 
 
 def fmt_float(value: float) -> str:
@@ -67,36 +72,26 @@ def fmt_float(value: float) -> str:
 
 
 def float_cells(column: np.ndarray, absent: np.ndarray | None = None) -> list[str]:
-    """:func:`fmt_float` of every element (``NO_VALUE`` where ``absent``). A whole number
-    below ``1e16`` in magnitude (most of a run's times) is written as its integer and ``.0``,
-    which is its ``repr`` (above, ``repr`` may use an exponent), in half the time; any other
-    value's ``repr`` is made once (a run's energies and powers repeat)."""
+    """:func:`fmt_float` of every element (``NO_VALUE`` where ``absent``), by the rules of
+    :func:`~hetsched.text_block.float_parts`: whole numbers by their integer's digits,
+    any other value's ``repr`` made once."""
     values = column.astype(float)
-    whole = ((values == np.trunc(values)) & (np.abs(values) < _WHOLE_BELOW)
-             & ~((values == 0) & np.signbit(values)))  # -0.0's repr keeps its sign
-    if absent is None or not absent.any():
-        if whole.all():
-            return list(map("%d.0".__mod__, values.astype(np.int64).tolist()))
-        absent = np.zeros(values.size, bool)
+    parts = float_parts(values, absent)
+    if parts.whole.all():
+        return list(map("%d.0".__mod__, values.astype(np.int64).tolist()))
     cells = np.empty(values.size, object)  # the str objects themselves, not numpy's strings
-    whole &= ~absent
-    cells[whole] = np.fromiter(map("%d.0".__mod__, values[whole].astype(np.int64).tolist()),
-                               object)
-    cells[absent] = NO_VALUE
-    missing = np.isnan(values) & ~absent
-    cells[missing] = ""
-    rest = ~(whole | absent | missing)
-    distinct, inverse = np.unique(values[rest], return_inverse=True)  # -0.0 is not whole
-    cells[rest] = np.fromiter(map(repr, distinct.tolist()), object)[inverse]
+    cells[parts.whole] = np.fromiter(
+        map("%d.0".__mod__, values[parts.whole].astype(np.int64).tolist()), object)
+    if parts.absent is not None:
+        cells[parts.absent] = NO_VALUE
+    cells[parts.missing] = ""
+    distinct, inverse = np.unique(values[parts.rest], return_inverse=True)
+    cells[parts.rest] = np.fromiter(map(repr, distinct.tolist()), object)[inverse]
     return cells.tolist()
 
 
-#: Whole floats of smaller magnitude have a ``repr`` of their integer's digits and ``.0``.
-_WHOLE_BELOW = 1e16
-
-
 #: Batsim's cell for a time or energy a job does not have (it did not start, or not finish).
-NO_VALUE = "-1"
+NO_VALUE = ABSENT.decode()
 
 
 def format_ranges(ranges: Iterable[tuple[int, int]]) -> str:
@@ -112,23 +107,44 @@ def format_ranges(ranges: Iterable[tuple[int, int]]) -> str:
     return " ".join(str(a) if b == a + 1 else f"{a}-{b - 1}" for a, b in merged)
 
 
+@dataclass(frozen=True)
+class Coded:
+    """A column of few distinct texts: each row's text is ``texts[codes[row]]`` (so that
+    each text is made, and turned into bytes, once)."""
+
+    texts: list[str]
+    codes: np.ndarray
+
+    def cells(self) -> list[str]:
+        return list(map(self.texts.__getitem__, self.codes.tolist()))
+
+    def __getitem__(self, rows: slice) -> Coded:
+        return Coded(self.texts, self.codes[rows])
+
+
+#: A column of :func:`_columns`: numbers, texts, or texts by code.
+Column = list[object] | np.ndarray | Coded
+
+
 class _NodeCells:
     """The node-name and node-type cells of rows, made once per distinct allocation."""
 
     def __init__(self, platform: Platform) -> None:
         self.platform = platform
-        self.names: dict[Allocation | None, str] = {None: ""}
-        self.types: dict[Allocation | None, str] = {None: ""}
+        self.code: dict[Allocation | None, int] = {None: 0}
+        self.names, self.types = [""], [""]
 
-    def __call__(self, allocations: list[Allocation | None]) -> tuple[list[str], list[str]]:
+    def __call__(self, allocations: list[Allocation | None]) -> tuple[Coded, Coded]:
         """The node and node-type cells of each of ``allocations`` (by a lookup in C per
         row: the engine shares one tuple among the one-node jobs of a node and count)."""
-        for allocation in set(allocations).difference(self.names):
+        for allocation in set(allocations).difference(self.code):
             nodes = [self.platform.nodes[node] for node, _ in allocation]
-            self.names[allocation] = " ".join(n.name for n in nodes)
-            self.types[allocation] = " ".join(n.type.name for n in nodes)
-        return (list(map(self.names.__getitem__, allocations)),
-                list(map(self.types.__getitem__, allocations)))
+            self.code[allocation] = len(self.names)
+            self.names.append(" ".join(n.name for n in nodes))
+            self.types.append(" ".join(n.type.name for n in nodes))
+        codes = np.fromiter(map(self.code.__getitem__, allocations), np.int64,
+                            len(allocations))
+        return Coded(self.names, codes), Coded(self.types, codes)
 
 
 def job_columns(result: SimResult,
@@ -136,19 +152,21 @@ def job_columns(result: SimResult,
     """Every column of ``jobs.csv``, typed, one element per job in submission order: numbers as
     floats with NaN where a value does not exist (the Python API's ``jobs`` DataFrame).
     ``records``: the run's :func:`~hetsched.metrics.job_records`, if already computed."""
-    return _columns(result, records or job_records(result), _whole_columns(result),
-                    slice(None))
+    columns = _columns(result, records or job_records(result), _whole_columns(result),
+                       slice(None))
+    return {name: values.cells() if isinstance(values, Coded) else values
+            for name, values in columns.items()}
 
 
-def _whole_columns(result: SimResult) -> dict[str, list[object] | np.ndarray]:
+def _whole_columns(result: SimResult) -> dict[str, Column]:
     """The columns made for the whole run at once (a replay, a walk of the requeued jobs or
     of the reasons), which :func:`_columns` slices."""
     return {"allocated_resources": _core_cells(result), "metadata": _reasons(result),
             "attempts": result.attempts, "first_start": result.first_start}
 
 
-def _columns(result: SimResult, rec: JobRecords, whole: dict[str, list[object] | np.ndarray],
-             rows: slice) -> dict[str, list[object] | np.ndarray]:
+def _columns(result: SimResult, rec: JobRecords, whole: dict[str, Column],
+             rows: slice) -> dict[str, Column]:
     """The columns of :func:`job_columns` for the jobs ``rows`` (a block of the file's, so
     that a million jobs' columns are never all in memory), ``whole``'s sliced."""
     jobs = result.workload.jobs[rows]
@@ -160,10 +178,10 @@ def _columns(result: SimResult, rec: JobRecords, whole: dict[str, list[object] |
         "job_id": list(map(attrgetter("id"), jobs)),
         "workload_name": [result.workload.name] * len(jobs),
         "profile": list(map(attrgetter("profile"), jobs)), "submission_time": rec.submit[rows],
-        "requested_number_of_resources": job_column(jobs, "ntasks", np.int64),
-        "requested_time": job_column(jobs, "req_time"),
+        "requested_number_of_resources": result.workload.column("ntasks", np.int64)[rows],
+        "requested_time": result.workload.column("req_time")[rows],
         "success": rec.finished[rows].astype(np.int64),
-        "final_state": list(map(_FINAL_STATES.__getitem__, result.state[rows].tolist())),
+        "final_state": Coded(_STATE_TEXTS, result.state[rows]),
         "starting_time": rec.start[rows], "execution_time": rec.run[rows],
         "finish_time": rec.end[rows], "waiting_time": rec.wait[rows],
         "turnaround_time": rec.response[rows], "stretch": rec.slowdown[rows],
@@ -174,25 +192,33 @@ def _columns(result: SimResult, rec: JobRecords, whole: dict[str, list[object] |
         "bounded_slowdown": rec.bounded_slowdown[rows], "het_slowdown": rec.het_slowdown[rows],
         "cost": rec.cost[rows], "attempts": whole["attempts"][rows],
         "first_start": whole["first_start"][rows],
-        "user": job_column(jobs, "user", np.int64),
-        "queue": job_column(jobs, "queue", np.int64),
+        "user": result.workload.column("user", np.int64)[rows],
+        "queue": result.workload.column("queue", np.int64)[rows],
     }
 
 
-def _core_cells(result: SimResult) -> list[str]:
+def _core_cells(result: SimResult) -> Coded:
     """Each job's ``allocated_resources`` cell (empty if it never started), formatted as the
     replay gives its cores (:func:`~hetsched.output.core_ids.replay`)."""
-    cells = [""] * len(result.allocation)
-    one: dict[tuple[int, int], str] = {}  # a one-range cell, made once: jobs share the text
-    for index, ranges in replay(result):
-        if len(ranges) == 1:
-            cell = one.get(ranges[0])
-            if cell is None:
-                cell = one[ranges[0]] = format_ranges(ranges)
+    texts, codes = [""], array("q", bytes(8 * len(result.allocation)))  # 0: ""
+    first = offsets(result)
+    one: dict[tuple[int, int], int] = {}  # a one-node cell's code: made once, jobs share it
+    allocations = result.allocation
+    for index, held in replay(result):
+        allocation = allocations[index]
+        assert allocation is not None
+        if len(held) == 1:
+            node = allocation[0][0]
+            code = one.get((node, held[0]))
+            if code is None:
+                code = one[node, held[0]] = len(texts)
+                texts.append(format_ranges(runs(held[0], first[node])))
         else:
-            cell = format_ranges(ranges)
-        cells[index] = cell
-    return cells
+            code = len(texts)
+            texts.append(format_ranges([r for (node, _), bits in zip(allocation, held)
+                                        for r in runs(bits, first[node])]))
+        codes[index] = code
+    return Coded(texts, np.frombuffer(codes, np.int64))
 
 
 def _reasons(result: SimResult) -> list[str]:
@@ -203,7 +229,7 @@ def _reasons(result: SimResult) -> list[str]:
     return cells
 
 
-def _batsim_absent(columns: dict[str, list[object] | np.ndarray],
+def _batsim_absent(columns: dict[str, Column],
                    has_energy: bool) -> dict[str, np.ndarray]:
     """Per Batsim time/energy column, the jobs that have no such value (written ``-1``): no
     start or wait before a job started, nothing else before it finished, no energy without a
@@ -218,22 +244,64 @@ def _batsim_absent(columns: dict[str, list[object] | np.ndarray],
 
 #: Rows formatted at once: a block's text is in memory, never the whole file's.
 BLOCK = 1 << 13
+#: Rows whose text numpy makes at once (:mod:`~hetsched.text_block`): its cost per
+#: call is paid per column and block, its memory ~0.3 KB a row.
+TEXT_BLOCK = 1 << 15
 
 
 def job_cell_blocks(result: SimResult, records: JobRecords | None = None,
                     size: int = BLOCK) -> Iterator[list[list[str]]]:
     """The cells of ``jobs.csv``'s data rows as the csv module would write them before
     quoting, ``size`` rows at a time, column by column (the order of :data:`COLUMNS`)."""
-    rec, whole = records or job_records(result), _whole_columns(result)
-    for begin in range(0, len(result.workload.jobs), size):
-        columns = _columns(result, rec, whole, slice(begin, begin + size))
-        absent = _batsim_absent(columns, result.has_energy)
+    for columns, absent in _column_blocks(result, records, size):
         yield [_cells(columns[name], absent.get(name)) for name in COLUMNS]
 
 
-def _cells(values: list[object] | np.ndarray, absent: np.ndarray | None) -> list[str]:
+def _column_blocks(result: SimResult, records: JobRecords | None,
+                   size: int) -> Iterator[tuple[dict[str, Column],
+                                                dict[str, np.ndarray]]]:
+    """The typed columns of ``jobs.csv``'s rows ``size`` at a time, and where each Batsim
+    time or energy column has no value (:func:`_batsim_absent`)."""
+    rec, whole = records or job_records(result), _whole_columns(result)
+    for begin in range(0, len(result.workload.jobs), size):
+        columns = _columns(result, rec, whole, slice(begin, begin + size))
+        yield columns, _batsim_absent(columns, result.has_energy)
+
+
+def _text_blocks(result: SimResult, records: JobRecords | None) -> Iterator[bytes]:
+    """The text of ``jobs.csv``'s data rows, a block at a time: made by numpy
+    (:mod:`~hetsched.text_block`), or cell by cell where a text cell is not ASCII."""
+    for columns, absent in _column_blocks(result, records, TEXT_BLOCK):
+        cells = [csv_matrix(columns[name], absent.get(name)) for name in COLUMNS]
+        if all(c is not None for c in cells):
+            yield rows_text(cells, b",")
+        else:
+            yield cells_text([_cells(columns[name], absent.get(name))
+                              for name in COLUMNS]).encode()
+
+
+def csv_matrix(values: list[str] | np.ndarray | Coded,
+               absent: np.ndarray | None = None) -> Cells | None:
+    """A column's cells as :func:`_cells` makes them and the csv module quotes them, as a
+    byte matrix (:mod:`~hetsched.text_block`); ``None`` for text that is not ASCII,
+    or a numpy column neither of floats nor of integers."""
+    if isinstance(values, Coded):
+        texts = text_matrix(quoted_cells(values.texts))
+        return None if texts is None else texts[values.codes]
+    if not isinstance(values, np.ndarray):
+        return text_matrix(quoted_cells(values))
+    if values.dtype.kind == "f":
+        return float_matrix(values, absent)
+    if values.dtype.kind in "iu" and (not values.size or np.abs(values).max() < 2**63):
+        return whole_matrix(values)
+    return None
+
+
+def _cells(values: list[object] | np.ndarray | Coded, absent: np.ndarray | None) -> list[str]:
     """A column's cells: floats by :func:`float_cells` (``-1`` where ``absent``), anything
     else by ``str`` (a numpy column of one value's once)."""
+    if isinstance(values, Coded):
+        return values.cells()
     if not isinstance(values, np.ndarray):
         return list(map(str, values))
     if values.dtype.kind == "f":
@@ -254,7 +322,7 @@ _QUOTED = frozenset(',"\r\n')
 
 def quoted_cells(cells: list[str]) -> list[str]:
     """``cells`` as the csv module writes them in a row (minimal quoting): the few that need
-    quotes through the module itself, the others as they are."""
+    quotes through the module itself, the others as they are (the same list if none does)."""
     text = "".join(cells)
     if not any(char in text for char in _QUOTED):  # a search per character: quicker
         return cells
@@ -272,15 +340,21 @@ def write_columns(path: Path, header: Iterable[str],
     """A CSV file from the text of its columns, a block of rows at a time (each block: one
     list of cells per column), as ``csv.writer`` with ``\\n`` line ends writes its rows;
     joined column-wise, which is several times faster."""
-    with path.open("w", newline="", encoding="utf-8") as f:
-        f.write(",".join(quoted_cells(list(header))) + "\n")
-        for columns in blocks:
-            if columns and columns[0]:
-                f.write(_rows_text(columns))
+    return write_text(path, header, (cells_text(columns).encode() for columns in blocks
+                                     if columns and columns[0]))
+
+
+def write_text(path: Path, header: Iterable[str], blocks: Iterable[bytes]) -> Path:
+    """A CSV file: its header (quoted as the csv module quotes) and its rows' text, a block
+    at a time."""
+    with path.open("wb") as f:
+        f.write((",".join(quoted_cells(list(header))) + "\n").encode())
+        for text in blocks:
+            f.write(text)
     return path
 
 
-def _rows_text(columns: list[list[str]]) -> str:
+def cells_text(columns: list[list[str]]) -> str:
     """A block's rows as CSV text, its cells quoted only if one needs it. A text with no
     quote or carriage return and exactly a block's separators and line breaks has no cell
     that holds one: four passes of C over the block's text, not a join per column."""
@@ -297,4 +371,4 @@ def write_jobs_csv(result: SimResult, path: str | Path,
                    records: JobRecords | None = None) -> Path:
     """Write ``jobs.csv`` for ``result`` to ``path`` (``\\n`` line ends, minimal quoting);
     ``records``: the run's job records, if already computed."""
-    return write_columns(Path(path), COLUMNS, job_cell_blocks(result, records))
+    return write_text(Path(path), COLUMNS, _text_blocks(result, records))

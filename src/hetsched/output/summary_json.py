@@ -17,8 +17,10 @@ import numpy as np
 from hetsched.version import __version__
 from hetsched.errors import ConfigError
 from hetsched.metrics import UNITS, JobRecords, summarize
-from hetsched.output.jobs_csv import BLOCK, float_cells, fmt_float, write_columns
+from hetsched.output.jobs_csv import (TEXT_BLOCK, cells_text, csv_matrix, float_cells,
+                                      fmt_float, write_text)
 from hetsched.sim.result import JobState, SimResult, TimeSeries
+from hetsched.text_block import rows_text
 
 
 def jsonable(value: Any) -> Any:
@@ -163,11 +165,33 @@ def _timeseries_blocks(result: SimResult, arrays: bool = False) -> Iterator[list
 def write_timeseries_csv(result: SimResult, path: str | Path) -> Path:
     """One row per instant at which something happened (state after the scheduler answered);
     ``power_w`` is empty when the run has no energy (no power model). Written
-    :data:`~hetsched.output.jobs_csv.BLOCK` rows at a time: a million-job run's two million
-    rows are never all text at once."""
-    blocks = ([_cells(column) for column in block]
-              for block in _joined(_timeseries_blocks(result, arrays=True), BLOCK))
-    return write_columns(Path(path), TimeSeries.FIELDS, blocks)
+    :data:`~hetsched.output.jobs_csv.TEXT_BLOCK` rows at a time: a million-job run's two
+    million rows are never all text at once."""
+    blocks = map(_series_text, _joined(_timeseries_blocks(result, arrays=True), TEXT_BLOCK))
+    return write_text(Path(path), TimeSeries.FIELDS, blocks)
+
+
+def _series_text(block: list) -> bytes:
+    """A block of the series' rows as text: by numpy where each column is of floats or of
+    integers (:func:`~hetsched.output.jobs_csv.csv_matrix`), else cell by cell."""
+    typed = [_numbers(column) for column in block]
+    matrices = [csv_matrix(column) for column in typed if column is not None]
+    if len(matrices) == len(block) and all(matrix is not None for matrix in matrices):
+        return rows_text(matrices, b",")
+    return cells_text([_cells(column) for column in block]).encode()
+
+
+def _numbers(values: list | np.ndarray) -> np.ndarray | None:
+    """A column as numpy's floats or integers when each value is a float, or each an int
+    (of int64's range); ``None`` for any other."""
+    if type(values) is np.ndarray:
+        return values
+    kinds = set(map(type, values))
+    if kinds <= {float}:
+        return np.array(values, float)
+    if values and kinds <= {int} and -2**63 < min(values) and max(values) < 2**63:
+        return np.array(values, np.int64)
+    return None
 
 
 def _joined(blocks: Iterable[list], size: int) -> Iterator[list]:

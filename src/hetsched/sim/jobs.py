@@ -13,6 +13,7 @@ failures pay nothing) complete the table.
 from __future__ import annotations
 
 import math
+from itertools import chain
 
 import numpy as np
 
@@ -186,27 +187,35 @@ class JobTable(SharedParts[_Chunk]):
 
     def alive(self) -> list[int]:
         """The jobs not ended (pending, queued, running or held), by index."""
-        return [i for i, state in enumerate(self._column("state")) if state in ALIVE]
+        return np.flatnonzero(np.isin(self.states(), list(ALIVE))).tolist()
 
     def states(self) -> np.ndarray:
-        return np.array(self._column("state"), dtype=np.int8)
+        return self._array("state", np.int8)
 
     def starts(self) -> np.ndarray:
-        return np.array(self._column("start"))
+        return self._array("start", float)
 
     def ends(self) -> np.ndarray:
-        return np.array(self._column("end"))
+        return self._array("end", float)
 
     def energies(self) -> np.ndarray:
-        return np.array(self._column("energy"))
+        return self._array("energy", float)
 
     def allocations(self) -> list[Allocation | None]:
         return self._column("allocation")
 
     def reasons(self) -> dict[int, str]:
-        """The reasons given, by job index."""
-        return {i: reason for i, reason in enumerate(self._column("reason"))
-                if reason is not None}
+        """The reasons given, by job index (a chunk without one is not walked: a run's
+        jobs mostly finish)."""
+        return {(number << CHUNK_BITS) + i: reason
+                for number, chunk in enumerate(self.parts)
+                if chunk.reason.count(None) != len(chunk.reason)
+                for i, reason in enumerate(chunk.reason) if reason is not None}
+
+    def _array(self, name: str, dtype: type) -> np.ndarray:
+        """A column as numpy's, read from the chunks without a list of it all."""
+        columns = [getattr(chunk, name) for chunk in self.parts]
+        return np.fromiter(chain.from_iterable(columns), dtype, sum(map(len, columns)))
 
     def _column(self, name: str) -> list:
-        return [value for chunk in self.parts for value in getattr(chunk, name)]
+        return list(chain.from_iterable(getattr(chunk, name) for chunk in self.parts))

@@ -243,6 +243,29 @@ class Workload:
         is 30 MB that a run without parents never needs)."""
         return {job.id: job for job in self.jobs}
 
+    def column(self, name: str, dtype: type = float) -> np.ndarray:
+        """:func:`job_column` of every job, read-only, made once per field and type: the
+        jobs never change, and a run's job records and files read the same columns (a
+        loader may give them, :meth:`keep_columns`)."""
+        columns = self._columns
+        key = (name, dtype)
+        if key not in columns:
+            columns[key] = job_column(self.jobs, name, dtype)
+            columns[key].flags.writeable = False
+        return columns[key]
+
+    def keep_columns(self, columns: Mapping[tuple[str, type], np.ndarray]) -> None:
+        """Keep columns a loader has, as :meth:`column` would make them (the same values,
+        one per job in order), so that they are never read back from the jobs."""
+        for key, values in columns.items():
+            assert len(values) == len(self.jobs)
+            values.flags.writeable = False
+            self._columns[key] = values
+
+    @cached_property
+    def _columns(self) -> dict[tuple[str, type], np.ndarray]:
+        return {}
+
     def __len__(self) -> int:
         return len(self.jobs)
 

@@ -278,7 +278,30 @@ def _to_workload(name: str, path: Path, platform: Platform, options: SwfOptions,
         if not checked:  # a generator's table: the workload's own checks
             return Workload(name, tuple(jobs), str(path), tuple(skipped), metadata)
         # sorted above, indexed, ids unique and every number checked in the table
-        return Workload.of_checked(name, tuple(jobs), str(path), tuple(skipped), metadata)
+        workload = Workload.of_checked(name, tuple(jobs), str(path), tuple(skipped), metadata)
+    workload.keep_columns(_kept_columns(columns))
+    return workload
+
+
+def _kept_columns(columns: dict[str, np.ndarray]) -> dict[tuple[str, type], np.ndarray]:
+    """The columns of the jobs that a run's records and files read more than once
+    (:meth:`Workload.column`), as the jobs hold them: from the reader's, not read back from
+    a million jobs; a column of one value (a trace's queue or user, and what every SWF job
+    has) as a view of it per job, which takes no memory."""
+    count = len(columns["submit"])
+    return {**{(name, float): columns[name] for name in ("submit", "req_time")},
+            **{(name, np.int64): _one_value(columns[name])
+               for name in ("ntasks", "queue", "user")},
+            ("ipc", float): np.broadcast_to(_CONSTANT["ipc"], count),
+            ("fixed_duration", bool): np.broadcast_to(_CONSTANT["fixed_duration"], count),
+            ("etc", bool): np.broadcast_to(bool(_CONSTANT["etc"]), count)}
+
+
+def _one_value(column: np.ndarray) -> np.ndarray:
+    """An integer ``column``, or a view of its one value per row if it has only one."""
+    if column.size > 1 and column.min() == column.max():
+        return np.broadcast_to(column[0], column.size)
+    return column
 
 
 #: Jobs made at once from the table's columns.

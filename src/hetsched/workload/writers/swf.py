@@ -17,8 +17,9 @@ import numpy as np
 from hetsched.limits import MAX_JOB_NUMBER
 from hetsched.models.speed import run_time
 from hetsched.platform.model import Platform
+from hetsched.text_block import rows_text, whole_matrix
 from hetsched.workload.writers import Writer, loss_rules as lost, unwritable
-from hetsched.workload.model import SPREAD, Job, Workload, job_column
+from hetsched.workload.model import SPREAD, Job, Workload
 from hetsched.workload.swf import COL, FIELDS, MAGNITUDES
 
 
@@ -48,16 +49,14 @@ def write_blocks(blocks: Iterable[np.ndarray], path: Path, header: Mapping[str, 
 
 
 def _rows_text(block: np.ndarray) -> str:
-    """A block of whole numbers as SWF lines: by one ``%`` of a line's format, a column of
-    one value (as most of a run's are) written into the format, the others' numbers as
-    ``%d``; column by column beyond int64 (a run time of 1e20 s)."""
+    """A block of whole numbers as SWF lines, made by numpy (:mod:`~hetsched.text_block`);
+    column by column beyond int64 (a run time of 1e20 s)."""
     if not block.size:
         return ""
     if np.abs(block).max() >= 2**63:
         return "\n".join(map(" ".join, zip(*map(_cells, block.T)))) + "\n"
-    same = np.all(block == block[0], axis=0)
-    line = " ".join(str(int(block[0, i])) if same[i] else "%d" for i in range(block.shape[1]))
-    return ((line + "\n") * len(block)) % tuple(block[:, ~same].astype(np.int64).ravel().tolist())
+    numbers = block.astype(np.int64)
+    return rows_text([whole_matrix(column) for column in numbers.T], b" ").decode()
 
 
 #: Rows written at once.
@@ -93,14 +92,15 @@ def job_table(workload: Workload, rows: slice = slice(None),
     jobs' rows (``numbers``: every job's number, if already known)."""
     if numbers is None:
         numbers = job_numbers([j.id for j in workload.jobs])
-    jobs = workload.jobs[rows]
-    table = np.full((len(jobs), len(FIELDS)), -1.0)
+    table = np.full((len(workload.jobs[rows]), len(FIELDS)), -1.0)
     table[:, COL["job_number"]] = numbers[rows]
-    for column, name in (("submit_time", "submit"), ("requested_processors", "ntasks"),
-                         ("requested_time", "req_time"), ("queue", "queue"),
-                         ("partition", "partition"), ("user_id", "user")):
-        table[:, COL[column]] = job_column(jobs, name)
-    memory = job_column(jobs, "job_memory_mb")  # per processor, in KB
+    for column, name, kind in (("submit_time", "submit", float),
+                               ("requested_processors", "ntasks", np.int64),
+                               ("requested_time", "req_time", float),
+                               ("queue", "queue", np.int64), ("partition", "partition", np.int64),
+                               ("user_id", "user", np.int64)):
+        table[:, COL[column]] = workload.column(name, kind)[rows]
+    memory = workload.column("job_memory_mb")[rows]  # per processor, in KB
     table[:, COL["requested_memory"]] = np.where(
         memory != 0, memory / table[:, COL["requested_processors"]] * 1024, -1)
     return table
@@ -123,14 +123,28 @@ def is_job_number(text: str, limit: int = MAX_JOB_NUMBER) -> bool:
 
 def plain_numbers(texts: list[str], limit: int = MAX_JOB_NUMBER) -> list[int] | None:
     """The whole numbers ``texts`` write plainly (ASCII digits, no leading zero), if every
-    one does and is at most ``limit``; else ``None``. A pass of C per rule, not a Python
-    call per text: a million ids are checked in a fraction of a second."""
-    if not (all(map(str.isascii, texts)) and all(map(str.isdigit, texts))):
+    one does and is at most ``limit``; else ``None``. Read by numpy from the texts' bytes
+    (a pass per digit place), not a Python call per text: a million ids in a tenth of a
+    second."""
+    if not texts:
+        return []
+    try:
+        data = np.array(texts, "S")
+    except UnicodeEncodeError:  # not ASCII
         return None
-    numbers = list(map(int, texts))
-    if not all(map(str.__eq__, map(str, numbers), texts)) or max(numbers, default=0) > limit:
+    width = data.dtype.itemsize
+    if width > len(str(limit)):  # a text longer than the limit's digits: beyond it, or not plain
         return None
-    return numbers
+    digits = data.view(np.uint8).reshape(len(texts), width) - np.uint8(ord("0"))
+    lengths = np.fromiter(map(len, texts), np.int64, len(texts))
+    inside = np.arange(width) < lengths[:, None]  # numpy drops a trailing NUL: counted here
+    if (lengths.min() < 1 or np.any((digits <= 9) != inside)
+            or np.any((digits[:, 0] == 0) & (lengths > 1))):
+        return None
+    value = np.zeros(len(texts), np.int64)
+    for place in range(width):
+        value = np.where(inside[:, place], value * 10 + digits[:, place], value)
+    return None if value.max() > limit else value.tolist()
 
 
 def write_swf(workload: Workload, path: Path, platform: Platform,
