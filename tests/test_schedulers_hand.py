@@ -129,6 +129,8 @@ def test_fcfs_by_hand_times_energy_and_metrics() -> None:
     d = result.workload.by_id["d"].index
     assert (rec.wait[d], rec.run[d], rec.response[d], rec.slowdown[d]) == \
         pytest.approx((30.0, 5.0, 35.0, 7.0))
+    rec.submit[:] -= rec.submit.min()  # the records' arrays are theirs to change
+    assert result.workload.jobs[d].submit == result.workload.column("submit")[d]
 
 
 def test_high_gflops_by_hand() -> None:

@@ -27,18 +27,18 @@ _WHOLE_BELOW = 1e16
 #: The digits of 0 to 99, two bytes each (read as one 16-bit number).
 _PAIRS = np.array([[48 + i // 10, 48 + i % 10] for i in range(100)],
                   np.uint8).view(np.uint16).ravel()
-#: 10, 100, ... 10**18: a magnitude below ``_POWERS[k]`` has at most ``k + 1`` digits.
-_POWERS = 10 ** np.arange(1, 19, dtype=np.int64)
+#: 10, 100, ... 10**19: a magnitude below ``_POWERS[k]`` has at most ``k + 1`` digits.
+_POWERS = 10 ** np.arange(1, 20, dtype=np.uint64)
 
 
 def whole_matrix(values: np.ndarray) -> Cells:
-    """Integers (magnitudes below 2**63) as their decimal text, ``-`` before a negative one;
-    a column of one value is that value's text repeated (a view, no copy)."""
+    """64-bit integers as their decimal text, ``-`` before a negative one; a column of one
+    value is that value's text repeated (a view, no copy)."""
     values = np.asarray(values, np.int64)
     if values.size > 1 and values[0] == values.min() == values.max():
         one = np.frombuffer(str(int(values[0])).encode(), np.uint8)
         return np.broadcast_to(one, (values.size, one.size))
-    magnitude = np.abs(values)
+    magnitude = np.abs(values).view(np.uint64)  # (-2**63's too: abs wraps it, uint64 not)
     digits = np.searchsorted(_POWERS, magnitude, side="right") + 1
     negative = values < 0
     width = int(digits.max(initial=1)) + bool(negative.any())

@@ -35,11 +35,19 @@ def located(path: Path) -> Path:
     if path.exists() or path.parts[:3] != SHARED.parts:
         return path
     rest = Path(*path.parts[3:])
-    beside = Path(__file__).resolve().parents[4] / "shared" / "data"
-    for root in (os.environ.get("HETSCHED_SHARED_DATA"), beside):
+    for root in (os.environ.get("HETSCHED_SHARED_DATA"), _beside_checkout()):
         if root and (Path(root) / rest).exists():
             return Path(root) / rest
     return path
+
+
+def _beside_checkout() -> Path | None:
+    """``shared/data`` beside the project when hetsched runs from a checkout (``src/`` in a
+    folder with ``pyproject.toml``); ``None`` for an installed package."""
+    folders = Path(__file__).resolve().parents
+    if len(folders) < 5 or not (folders[3] / "pyproject.toml").is_file():
+        return None
+    return folders[4] / "shared" / "data"
 
 
 #: SWF fields (0-based) this module rewrites.

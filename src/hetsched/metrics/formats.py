@@ -1,6 +1,7 @@
 """How a metric's value reads in a table: plain functions of the value, ``—`` for a missing
-one (NaN, infinity). Durations take the largest fitting unit, energies an SI prefix, fractions
-a percent sign (the only place a share is shown in percent: docs/metrics.md)."""
+one (NaN, infinity). Durations take the largest fitting unit, energies and products of units
+(J·s, core·s) an SI prefix, fractions a percent sign (the only place a share is shown in
+percent: docs/metrics.md)."""
 
 from __future__ import annotations
 

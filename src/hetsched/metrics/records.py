@@ -50,7 +50,7 @@ def job_records(result: SimResult) -> JobRecords:
     slowdown = response / run; bounded = max(response / max(run, TAU), 1);
     heterogeneous slowdown = response / (run time alone on the slowest node type); cost:
     :func:`~hetsched.metrics.costs.job_costs`."""
-    submit = result.workload.column("submit")
+    submit = result.workload.column("submit").copy()  # (the records' own: they may be changed)
     base = SpeedModel(result.platform).base_times(result.workload)
     wait = result.start - submit
     run = result.end - result.start

@@ -292,7 +292,8 @@ def csv_matrix(values: list[str] | np.ndarray | Coded,
         return text_matrix(quoted_cells(values))
     if values.dtype.kind == "f":
         return float_matrix(values, absent)
-    if values.dtype.kind in "iu" and (not values.size or np.abs(values).max() < 2**63):
+    if values.dtype.kind == "i" or (values.dtype.kind == "u" and
+                                    (not values.size or values.max() < 2**63)):
         return whole_matrix(values)
     return None
 
@@ -333,15 +334,6 @@ def _quoted(cell: str) -> str:
     out = io.StringIO()
     csv.writer(out, lineterminator="\n").writerow([cell])
     return out.getvalue()[:-1]
-
-
-def write_columns(path: Path, header: Iterable[str],
-                  blocks: Iterable[list[list[str]]]) -> Path:
-    """A CSV file from the text of its columns, a block of rows at a time (each block: one
-    list of cells per column), as ``csv.writer`` with ``\\n`` line ends writes its rows;
-    joined column-wise, which is several times faster."""
-    return write_text(path, header, (cells_text(columns).encode() for columns in blocks
-                                     if columns and columns[0]))
 
 
 def write_text(path: Path, header: Iterable[str], blocks: Iterable[bytes]) -> Path:

@@ -223,19 +223,14 @@ def _concatenated(parts: list[list]) -> list:
 
 
 def _cells(values: list[object] | np.ndarray) -> list[str]:
-    """:func:`_cell` of each value; a numpy column, or a list of plain floats (by
-    :func:`~hetsched.output.jobs_csv.float_cells`) or of plain ints, without a call per
-    value."""
-    if type(values) is np.ndarray:
-        if values.dtype.kind == "f":
-            return float_cells(values)
-        return list(map(str, values.tolist()))
-    kinds = set(map(type, values))
-    if kinds <= {float}:
-        return float_cells(np.array(values, float))
-    if kinds <= {int}:
-        return list(map(str, values))
-    return list(map(_cell, values))
+    """:func:`_cell` of each value; a column of numbers (:func:`_numbers`: floats by
+    :func:`~hetsched.output.jobs_csv.float_cells`) without a call per value."""
+    numbers = _numbers(values)
+    if numbers is None:
+        return list(map(_cell, values))
+    if numbers.dtype.kind == "f":
+        return float_cells(numbers)
+    return list(map(str, numbers.tolist()))
 
 
 def _cell(value: object) -> str:

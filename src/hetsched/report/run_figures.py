@@ -21,7 +21,7 @@ import numpy as np
 from hetsched.errors import ConfigError
 from hetsched.metrics.formats import fmt_joules, fmt_seconds
 from hetsched.report.gantt_colours import job_colours
-from hetsched.report.gantt_heatmap import heat_map
+from hetsched.report.gantt_heatmap import OVERLAY_ALPHA, heat_map
 from hetsched.report.gantt_options import DETAILED_LIMIT, GanttOptions
 from hetsched.report.mpl import axis_label, format_axis, pyplot, save
 from hetsched.report.node_labels import thin_labels, y_label
@@ -161,7 +161,7 @@ def _detailed(ax: Any, run: RunData, view: tuple[float, float], scale: float,
     failed = _clipped(failed_blocks(run), view)
     if len(failed):
         ax.add_collection(PolyCollection(
-            _boxes(run, scale, *failed.T), facecolors=(0.85, 0.1, 0.1, 0.25),
+            _boxes(run, scale, *failed.T), facecolors=(*FAILED_RGB, 0.25),
             edgecolors=(0.7, 0.0, 0.0), linewidths=0, hatch="xxxx", zorder=3,
             label=FAILED_LABEL))
     _node_lines(ax, run)
@@ -183,7 +183,7 @@ def _aggregate(ax: Any, run: RunData, view: tuple[float, float], scale: float) -
     image, middles, names, drawn = heat_map(ax, run, view, scale,
                                             [(blocks, rgb) for blocks, rgb, _ in overlays])
     jobs = np.unique(run.ranges[:, 0]).size if len(run.ranges) else 0
-    legend = [(f"{label} (opacity: share of the row)", (*rgb, 0.85))
+    legend = [(f"{label} (opacity: share of the row)", (*rgb, OVERLAY_ALPHA))
               for (_, rgb, label), shown in zip(overlays, drawn) if shown]
     return _Chart(f"{run.title}: busy cores per node group ({jobs:,} jobs started, "
                   f"{len(run.ranges):,} bars: aggregated)",
