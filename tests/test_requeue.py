@@ -346,6 +346,16 @@ def test_editing_a_sweep_s_failure_trace_makes_new_runs(tmp_path) -> None:
     assert len(kills) == 2 and kills[0] < kills[1]
 
 
+def test_a_sweep_s_missing_failure_trace_is_a_one_line_error(tmp_path) -> None:
+    write(tmp_path / "p.json", PLATFORM)
+    _swf(tmp_path / "w.swf")
+    spec = tmp_path / "sweep.yaml"
+    spec.write_text("platforms: [p.json]\nworkloads: [w.swf]\nschedulers: [fcfs]\n"
+                    "options: {failures: gone.csv}\n")
+    with pytest.raises(InputError, match=r"sweep.yaml, field 'options.failures': .*gone.csv"):
+        run_sweep(spec, tmp_path / "s.sqlite", workers=1)
+
+
 def test_the_new_options_keep_the_keys_of_runs_without_them() -> None:
     assert not {"failures", "on_failure", "max_attempts"} & set(RunOptions().key())
     assert RunOptions(on_failure="requeue").key()["on_failure"] == "requeue"

@@ -79,7 +79,7 @@ def expand(sweep: Sweep) -> tuple[list[RunSpec], list[str]]:
     for platform in sweep.platforms:
         for i, workload in enumerate(sweep.workloads):
             for options in sweep.options:
-                swf, files = options.swf(), option_files(options)
+                swf, files = options.swf(), option_files(options, sweep.path)
                 for whole in whole_workloads(platform, workload, swf):
                     warnings.update(dict.fromkeys(input_warnings(platform_of(platform), whole)))
                 for part in _parts(sweep, i, platform, swf).values():
@@ -90,12 +90,22 @@ def expand(sweep: Sweep) -> tuple[list[RunSpec], list[str]]:
     return runs, list(warnings)
 
 
-def option_files(options: RunOptions) -> tuple[tuple[str, str], ...]:
+def option_files(options: RunOptions, spec: object) -> tuple[tuple[str, str], ...]:
     """The contents (SHA-256) of the files ``options`` name, by option: a run's result
     depends on what the file holds, not on its path (editing a failure trace makes new
-    runs)."""
-    return tuple((name, contents_sha256(path)) for name in sorted(PATH_OPTIONS)
-                 if (path := getattr(options, name)) is not None)
+    runs). A file that cannot be read is an InputError naming ``spec`` (the sweep file) and
+    the option."""
+    files = []
+    for name in sorted(PATH_OPTIONS):
+        path = getattr(options, name)
+        if path is None:
+            continue
+        try:
+            files.append((name, contents_sha256(path)))
+        except OSError as err:
+            raise InputError(spec, f"{path}: {err.strerror or err}",
+                             field=f"options.{name}") from None
+    return tuple(files)
 
 
 def _parts(sweep: Sweep, i: int, platform: Input, swf: SwfOptions) -> dict[int | None, Part]:
