@@ -5,9 +5,10 @@ that growth with the job count shows (per job).
 
     python benchmarks/bench_conservative.py [--jobs 3000,25326,50652] [--repeat 1]
 
-The full 25,326 jobs take about 50 s today (83 s before the wide searches' skips and tests of
-docs/model.md; issue 28's target: 10 s); ``--jobs 3000`` is a quick look. ``bench_scale.py``
-prints the same cases beside another version's.
+The full 25,326 jobs take about 42 s today (83 s before the wide searches' skips and tests of
+docs/model.md, 50 s before the replayed-search changes; issue 28's target: 10 s);
+``--jobs 3000`` is a quick look. ``bench_scale.py`` prints the same cases beside another
+version's.
 """
 
 from __future__ import annotations
