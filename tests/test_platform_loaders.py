@@ -110,6 +110,19 @@ def test_irmasim_mixed_clock_rejected(tmp_path: Path) -> None:
                     "not supported")
 
 
+def test_irmasim_models_other_than_v1_are_an_error_not_misread(tmp_path: Path) -> None:
+    # IRMaSim's modelV1_1 and modelV2 nodes have no processors and other power rules
+    for model in ("modelV2", "modelV1_1"):
+        doc = irmasim_doc()
+        doc["platform"]["p"]["model_name"] = model
+        message = error_of(load_platform, write(tmp_path / "p.json", doc))
+        assert_mentions(message, "p.json", "platform 'p'", "field 'model_name'",
+                        f"'{model}' is not read", "modelV1")
+    doc = irmasim_doc()
+    del doc["platform"]["p"]["model_name"]  # (absent: read as modelV1, as before)
+    assert load_platform(write(tmp_path / "plain.json", doc)).nodes[0].type.cores == 8
+
+
 def test_irmasim_unknown_node_type(tmp_path: Path) -> None:
     doc = irmasim_doc(nodes=[{"type": "n", "number": 1}, {"type": "ghost", "number": 1}])
     message = error_of(load_platform, write(tmp_path / "p.json", doc))

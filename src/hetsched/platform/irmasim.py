@@ -55,8 +55,14 @@ class ClusterSpec(ForeignModel):
     nodes: list[NodeGroup] = Field(min_length=1)
 
 
+#: The IRMaSim platform model read here: node types of processors. (IRMaSim's modelV1_1 and
+#: modelV2 describe nodes without processors, with other power and speed rules.)
+MODEL = "modelV1"
+
+
 class PlatformSpec(ForeignModel):
     clusters: list[ClusterSpec] = Field(min_length=1)
+    model_name: str = MODEL
 
 
 class ProcessorGroup(ForeignModel):
@@ -142,6 +148,10 @@ def irmasim_platform_from_data(data: Any, path: Path,
     doc = require_mapping(data, path)
     name, raw_platform = _pick_platform(doc, path, platform_name)
     spec = validate(PlatformSpec, raw_platform, path, record=f"platform '{name}'")
+    if spec.model_name != MODEL and not hdeeprm:
+        raise InputError(path, f"'{spec.model_name}' is not read: hetsched reads IRMaSim's "
+                               f"{MODEL} platforms (node types of processors)",
+                         record=f"platform '{name}'", field="model_name")
     nodes, processors = _catalogues(doc, path, library)
     groups = typed_groups(spec.clusters, lambda j, cluster: cluster.id,
                           lambda kind, where: _node_type(kind, nodes, processors, path,
