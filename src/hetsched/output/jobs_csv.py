@@ -27,7 +27,7 @@ import csv
 import io
 import math
 from array import array
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from operator import attrgetter
 from pathlib import Path
@@ -254,7 +254,13 @@ def job_cell_blocks(result: SimResult, records: JobRecords | None = None,
     """The cells of ``jobs.csv``'s data rows as the csv module would write them before
     quoting, ``size`` rows at a time, column by column (the order of :data:`COLUMNS`)."""
     for columns, absent in _column_blocks(result, records, size):
-        yield [_cells(columns[name], absent.get(name)) for name in COLUMNS]
+        yield _cell_columns(columns, absent)
+
+
+def _cell_columns(columns: dict[str, Column], absent: dict[str, np.ndarray]
+                  ) -> list[list[str]]:
+    """Each column's cells (:func:`_cells`), in the order of :data:`COLUMNS`."""
+    return [_cells(columns[name], absent.get(name)) for name in COLUMNS]
 
 
 def _column_blocks(result: SimResult, records: JobRecords | None,
@@ -272,12 +278,17 @@ def _text_blocks(result: SimResult, records: JobRecords | None) -> Iterator[byte
     """The text of ``jobs.csv``'s data rows, a block at a time: made by numpy
     (:mod:`~hetsched.text_block`), or cell by cell where a text cell is not ASCII."""
     for columns, absent in _column_blocks(result, records, TEXT_BLOCK):
-        cells = [csv_matrix(columns[name], absent.get(name)) for name in COLUMNS]
-        if all(c is not None for c in cells):
-            yield rows_text(cells, b",")
-        else:
-            yield cells_text([_cells(columns[name], absent.get(name))
-                              for name in COLUMNS]).encode()
+        yield csv_block([csv_matrix(columns[name], absent.get(name)) for name in COLUMNS],
+                        lambda: _cell_columns(columns, absent))
+
+
+def csv_block(matrices: list[Cells | None], cells: Callable[[], list[list[str]]]) -> bytes:
+    """A block's CSV text: numpy's (:func:`~hetsched.text_block.rows_text`) where every
+    column has a byte matrix, else :func:`cells_text` of its cells (``cells()``, made only
+    then)."""
+    if all(matrix is not None for matrix in matrices):
+        return rows_text(matrices, b",")  # type: ignore[arg-type]
+    return cells_text(cells()).encode()
 
 
 def csv_matrix(values: list[str] | np.ndarray | Coded,

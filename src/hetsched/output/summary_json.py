@@ -17,10 +17,9 @@ import numpy as np
 from hetsched.version import __version__
 from hetsched.errors import ConfigError
 from hetsched.metrics import UNITS, JobRecords, summarize
-from hetsched.output.jobs_csv import (TEXT_BLOCK, cells_text, csv_matrix, float_cells,
+from hetsched.output.jobs_csv import (TEXT_BLOCK, csv_block, csv_matrix, float_cells,
                                       fmt_float, write_text)
 from hetsched.sim.result import JobState, SimResult, TimeSeries
-from hetsched.text_block import rows_text
 
 
 def jsonable(value: Any) -> Any:
@@ -175,10 +174,8 @@ def _series_text(block: list) -> bytes:
     """A block of the series' rows as text: by numpy where each column is of floats or of
     integers (:func:`~hetsched.output.jobs_csv.csv_matrix`), else cell by cell."""
     typed = [_numbers(column) for column in block]
-    matrices = [csv_matrix(column) for column in typed if column is not None]
-    if len(matrices) == len(block) and all(matrix is not None for matrix in matrices):
-        return rows_text(matrices, b",")
-    return cells_text([_cells(column) for column in block]).encode()
+    return csv_block([None if column is None else csv_matrix(column) for column in typed],
+                     lambda: [_cells(column) for column in block])
 
 
 def _numbers(values: list | np.ndarray) -> np.ndarray | None:

@@ -306,11 +306,6 @@ class Profile:
                 continue
             yield t, cores, mem, disk
 
-    def most_free(self, node: int, start: float, end: float) -> Resources:
-        """The most free cores, memory and disk ``node`` has at some time in
-        ``[start, end)``."""
-        return self.nodes[node].highest(start, end)
-
     def most_total(self, start: float, end: float) -> int:
         """The most free cores the platform has at some time in ``[start, end)``."""
         return self.total.highest(start, end)[0]
