@@ -29,7 +29,8 @@ EXAMPLES = {"horizon": 3600.0, "strict": True, "swf_placement": "single",
             "on_failure": "requeue", "max_attempts": 3, "failure_mtbf": 20000.0,
             "failure_mttr": 600.0,
             "batsim_events": str(Path(__file__).parent / "data" / "batsim_events"
-                                 / "default_platform.jsonl")}
+                                 / "default_platform.jsonl"),
+            "table_format": "parquet"}
 
 
 def _arguments(name: str, value: object) -> list[str]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import math
 import numbers
 import os
@@ -61,6 +62,22 @@ def check_choice(name: str, value: object, choices: tuple[str, ...]) -> str:
 
 def check_walltime(rule: object) -> str:
     return check_choice("walltime", rule, WALLTIME_RULES)
+
+
+#: How a run's tables (its jobs and its time series) are written: CSV, or Parquet (pyarrow,
+#: the ``parquet`` extra), which pandas reads a million-job run's from in a fraction of the
+#: time.
+TABLE_FORMATS = ("csv", "parquet")
+
+
+def check_table_format(table_format: object) -> str:
+    """One of :data:`TABLE_FORMATS`; Parquet only where pyarrow is installed (found, not
+    imported: a run that fails for it fails before it simulates)."""
+    value = check_choice("table_format", table_format, TABLE_FORMATS)
+    if value == "parquet" and importlib.util.find_spec("pyarrow") is None:
+        raise ConfigError("table_format parquet needs pyarrow, which is not installed "
+                          "(pip install 'hetsched[parquet]')")
+    return value
 
 
 #: What becomes of the jobs a node failure kills: ``kill`` ends them, ``requeue`` sends them

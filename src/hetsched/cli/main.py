@@ -77,7 +77,7 @@ def run(platform: PlatformOpt = None, workload: WorkloadOpt = None,
         output_format: Annotated[Format, FormatOpt] = Format.TABLE, *,
         options: RunOptions) -> None:
     """Simulate one scheduler: print its metrics, write jobs.csv, jobs.swf, summary.json,
-    timeseries.csv.
+    timeseries.csv (the two tables as .parquet with --table-format parquet).
 
     With no options: the bundled example platform and workload, with fcfs.
     """
@@ -96,7 +96,7 @@ def run(platform: PlatformOpt = None, workload: WorkloadOpt = None,
                                        quiet or output_format is not Format.TABLE)
         out = out or Path("runs") / running.run_dir_name(work, scheduler)
         records = job_records(result)  # once, for the files and the table
-        write_run(result, out, options.recorded(), records)
+        written = write_run(result, out, options.recorded(), records)
     running.warn_inputs(plat, work, quiet)
     values = running.run_values(summarize(result, records), result.wall_seconds)
     if output_format is Format.JSON:
@@ -114,8 +114,7 @@ def run(platform: PlatformOpt = None, workload: WorkloadOpt = None,
         screen.print(f"{escape(scheduler)} · {escape(running.describe(plat, work))}",
                      highlight=False)
         screen.print(metrics_table(values, cut=result.makespan_cut))
-        screen.print(f"wrote {escape(str(out))}/ (jobs.csv, jobs.swf, summary.json, "
-                     "timeseries.csv)")
+        screen.print(f"wrote {escape(str(out))}/ ({', '.join(sorted(written))})")
 
 
 @app.command()

@@ -34,7 +34,7 @@ FigureFormatOpt = typer.Option("--format", "-f", help="Figure format: png or svg
 def plot_command(
         run_dir: Annotated[Path, typer.Argument(
             help="Run directory written by `hetsched run` (jobs.csv, summary.json, "
-            "timeseries.csv).")],
+            "timeseries.csv; or jobs.parquet and timeseries.parquet).")],
         out: Annotated[Optional[Path], typer.Option(
             help="Where to write the figures (created if needed). Default: RUN_DIR.")] = None,
         figure_format: Annotated[FigureFormat, FigureFormatOpt] = FigureFormat.PNG,

@@ -229,7 +229,7 @@ def _reasons(result: SimResult) -> list[str]:
     return cells
 
 
-def _batsim_absent(columns: dict[str, Column],
+def batsim_absent(columns: dict[str, Column],
                    has_energy: bool) -> dict[str, np.ndarray]:
     """Per Batsim time/energy column, the jobs that have no such value (written ``-1``): no
     start or wait before a job started, nothing else before it finished, no energy without a
@@ -253,7 +253,7 @@ def job_cell_blocks(result: SimResult, records: JobRecords | None = None,
                     size: int = BLOCK) -> Iterator[list[list[str]]]:
     """The cells of ``jobs.csv``'s data rows as the csv module would write them before
     quoting, ``size`` rows at a time, column by column (the order of :data:`COLUMNS`)."""
-    for columns, absent in _column_blocks(result, records, size):
+    for columns, absent in column_blocks(result, records, size):
         yield _cell_columns(columns, absent)
 
 
@@ -263,21 +263,22 @@ def _cell_columns(columns: dict[str, Column], absent: dict[str, np.ndarray]
     return [_cells(columns[name], absent.get(name)) for name in COLUMNS]
 
 
-def _column_blocks(result: SimResult, records: JobRecords | None,
+def column_blocks(result: SimResult, records: JobRecords | None,
                    size: int) -> Iterator[tuple[dict[str, Column],
                                                 dict[str, np.ndarray]]]:
     """The typed columns of ``jobs.csv``'s rows ``size`` at a time, and where each Batsim
-    time or energy column has no value (:func:`_batsim_absent`)."""
+    time or energy column has no value (:func:`batsim_absent`); one block of no rows for a
+    run without jobs (its columns' types)."""
     rec, whole = records or job_records(result), _whole_columns(result)
-    for begin in range(0, len(result.workload.jobs), size):
+    for begin in range(0, max(len(result.workload.jobs), 1), size):
         columns = _columns(result, rec, whole, slice(begin, begin + size))
-        yield columns, _batsim_absent(columns, result.has_energy)
+        yield columns, batsim_absent(columns, result.has_energy)
 
 
 def _text_blocks(result: SimResult, records: JobRecords | None) -> Iterator[bytes]:
     """The text of ``jobs.csv``'s data rows, a block at a time: made by numpy
     (:mod:`~hetsched.text_block`), or cell by cell where a text cell is not ASCII."""
-    for columns, absent in _column_blocks(result, records, TEXT_BLOCK):
+    for columns, absent in column_blocks(result, records, TEXT_BLOCK):
         yield csv_block([csv_matrix(columns[name], absent.get(name)) for name in COLUMNS],
                         lambda: _cell_columns(columns, absent))
 

@@ -140,13 +140,13 @@ def timeseries_columns(result: SimResult) -> dict[str, list[float] | list[int]]:
     """The columns of ``timeseries.csv``; ``power_w`` is NaN when the run has no energy (no
     power model)."""
     columns: dict[str, list] = {name: [] for name in TimeSeries.FIELDS}
-    for block in _timeseries_blocks(result):
+    for block in timeseries_blocks(result):
         for name, values in zip(TimeSeries.FIELDS, block):
             columns[name].extend(values)
     return columns
 
 
-def _timeseries_blocks(result: SimResult, arrays: bool = False) -> Iterator[list]:
+def timeseries_blocks(result: SimResult, arrays: bool = False) -> Iterator[list]:
     """The columns of ``timeseries.csv``, a block of rows at a time (lists; with ``arrays``,
     a full block's numpy columns); ``power_w`` is NaN when the run has no energy (no power
     model)."""
@@ -166,7 +166,7 @@ def write_timeseries_csv(result: SimResult, path: str | Path) -> Path:
     ``power_w`` is empty when the run has no energy (no power model). Written
     :data:`~hetsched.output.jobs_csv.TEXT_BLOCK` rows at a time: a million-job run's two
     million rows are never all text at once."""
-    blocks = map(_series_text, _joined(_timeseries_blocks(result, arrays=True), TEXT_BLOCK))
+    blocks = map(_series_text, joined_blocks(timeseries_blocks(result, arrays=True), TEXT_BLOCK))
     return write_text(Path(path), TimeSeries.FIELDS, blocks)
 
 
@@ -191,7 +191,7 @@ def _numbers(values: list | np.ndarray) -> np.ndarray | None:
     return None
 
 
-def _joined(blocks: Iterable[list], size: int) -> Iterator[list]:
+def joined_blocks(blocks: Iterable[list], size: int) -> Iterator[list]:
     """``blocks`` of columns joined into blocks of at least ``size`` rows (the last may be
     shorter): the series keeps its rows in small blocks, text is made quicker in big ones."""
     parts: list[list] = []

@@ -30,6 +30,8 @@ from hetsched.parsing import parse_float, parse_int, quote
 from hetsched.sim.result import JobState, TimeSeries
 
 RUN_FILES = ("jobs.csv", "summary.json", "timeseries.csv")
+#: A run table's file suffixes, in the order looked for (``table_format``'s formats).
+TABLE_SUFFIXES = (".csv", ".parquet")
 JOB_FIELDS = ("job_id", "submission_time", "starting_time", "finish_time",
               "allocated_resources")
 #: The tasks a job asked for (the Gantt chart's colours by size); absent: unknown.
@@ -112,25 +114,38 @@ def from_result(result: Any, title: str) -> RunData:
 
 
 def read_run_dir(run_dir: str | Path) -> RunData:
-    """The figures' data of a run directory, every value checked."""
+    """The figures' data of a run directory, every value checked; its tables as CSV
+    (``jobs.csv``, ``timeseries.csv``) or Parquet (``jobs.parquet``, ``timeseries.parquet``:
+    ``--table-format parquet``)."""
     run_dir = Path(run_dir)
     if not run_dir.is_dir():
         raise InputError(run_dir, "no such directory" if not run_dir.exists()
                          else "not a directory (a run directory holds " + ", ".join(RUN_FILES)
                          + ")")
-    for name in RUN_FILES:
-        if not (run_dir / name).is_file():
-            raise InputError(run_dir / name, "no such file (a run directory of `hetsched run` "
-                                             f"holds {', '.join(RUN_FILES)})")
+    jobs_path, series_path = (_table(run_dir, name) for name in ("jobs", "timeseries"))
+    if not (run_dir / "summary.json").is_file():
+        raise InputError(run_dir / "summary.json", "no such file (a run directory of "
+                                                   f"`hetsched run` holds {', '.join(RUN_FILES)})")
     summary = _read_summary(run_dir / "summary.json")
-    jobs, lines = _read_jobs(run_dir / "jobs.csv")
-    series = _read_series(run_dir / "timeseries.csv")
+    jobs, records = _read_jobs(jobs_path)
+    series = _read_series(series_path)
     title = _title(summary, run_dir)
     start = min(jobs["submission_time"], default=series["time"][0])
     window = (start, start + summary["metrics"]["makespan"])
-    return _assemble(title, window, summary["nodes"], jobs, series,
-                     lambda index: f"line {lines[index]}", summary.get("reservations", []),
-                     summary.get("failures", []), run_dir / "jobs.csv")
+    return _assemble(title, window, summary["nodes"], jobs, series, records.__getitem__,
+                     summary.get("reservations", []), summary.get("failures", []), jobs_path)
+
+
+def _table(run_dir: Path, name: str) -> Path:
+    """The run's table ``name`` (``jobs``, ``timeseries``): its CSV file, else its Parquet
+    one."""
+    for suffix in TABLE_SUFFIXES:
+        path = run_dir / f"{name}{suffix}"
+        if path.is_file():
+            return path
+    raise InputError(run_dir / f"{name}.csv", "no such file (a run directory of `hetsched run` "
+                                              f"holds {', '.join(RUN_FILES)}; with "
+                                              f"--table-format parquet, {name}.parquet instead)")
 
 
 def _title(summary: Mapping[str, Any], run_dir: Path) -> str:
@@ -280,59 +295,95 @@ def _is_time(value: Any) -> bool:
         abs(value) <= MAX_OUTPUT_VALUE
 
 
-def _rows(path: Path, fields: Sequence[str]) -> Iterator[tuple[int, dict[str, str]]]:
-    """``(line, row)`` of a CSV file whose header has every one of ``fields``."""
-    reader = csv.DictReader(io.StringIO(read_text(path), newline=""))
-    header = reader.fieldnames or []
+def _rows(path: Path, fields: Sequence[str]) -> Iterator[tuple[str, dict[str, str]]]:
+    """``(record, row)`` of a table (CSV, or Parquet by its suffix) that has every one of
+    ``fields``: each cell as text (a Parquet file's as its CSV twin writes it, null
+    empty), so that both are checked alike; ``record`` names the row (``line 2``,
+    ``row 1``)."""
+    header, rows = (_parquet_rows if path.suffix == ".parquet" else _csv_rows)(path)
     for name in fields:
         if name not in header:
             raise InputError(path, f"no column '{name}' (columns: {', '.join(header)})",
-                             "line 1")
-    for row in reader:
-        if None in row or None in row.values():
-            raise InputError(path, f"{len(header)} cells expected", f"line {reader.line_num}")
-        yield reader.line_num, row
+                             "line 1" if path.suffix == ".csv" else "schema")
+    return rows
 
 
-def _number(path: Path, line: int, row: Mapping[str, str], name: str, absent: bool) -> float:
+def _csv_rows(path: Path) -> tuple[list[str], Iterator[tuple[str, dict[str, str]]]]:
+    reader = csv.DictReader(io.StringIO(read_text(path), newline=""))
+    header = list(reader.fieldnames or [])
+
+    def rows() -> Iterator[tuple[str, dict[str, str]]]:
+        for row in reader:
+            if None in row or None in row.values():
+                raise InputError(path, f"{len(header)} cells expected",
+                                 f"line {reader.line_num}")
+            yield f"line {reader.line_num}", row
+    return header, rows()
+
+
+def _parquet_rows(path: Path) -> tuple[list[str], Iterator[tuple[str, dict[str, str]]]]:
+    try:
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise InputError(path, "reading Parquet needs pyarrow, which is not installed "
+                               "(pip install 'hetsched[parquet]')") from None
+    try:
+        table = pq.read_table(path)
+    except Exception as err:  # pyarrow's errors have no common base of their own
+        raise InputError(path, f"not a Parquet file: {str(err).splitlines()[0]}") from None
+    header = table.column_names
+    columns = [list(map(_cell_text, table.column(name).to_pylist())) for name in header]
+    rows = (dict(zip(header, row)) for row in zip(*columns))
+    return header, ((f"row {i}", row) for i, row in enumerate(rows, 1))
+
+
+def _cell_text(value: Any) -> str:
+    """A Parquet cell as its CSV twin writes it (floats by ``repr``; null empty)."""
+    if value is None:
+        return ""
+    return repr(value) if isinstance(value, float) else str(value)
+
+
+def _number(path: Path, record: str, row: Mapping[str, str], name: str,
+            absent: bool) -> float:
     """The cell as a float; an empty cell (and Batsim's -1 where ``absent``) as NaN."""
     text = row[name].strip()
     value = parse_float(text) if text else math.nan
     if value is None or math.isinf(value):
-        raise InputError(path, f"not a number: {quote(text)}", f"line {line}", name)
+        raise InputError(path, f"not a number: {quote(text)}", record, name)
     if abs(value) > MAX_OUTPUT_VALUE:
         raise InputError(path, f"{quote(text)} is out of range (at most "
-                               f"{MAX_OUTPUT_VALUE:g} in magnitude)", f"line {line}", name)
+                               f"{MAX_OUTPUT_VALUE:g} in magnitude)", record, name)
     return math.nan if absent and value == -1 else value
 
 
-def _read_jobs(path: Path) -> tuple[dict[str, list[Any]], list[int]]:
+def _read_jobs(path: Path) -> tuple[dict[str, list[Any]], list[str]]:
     jobs: dict[str, list[Any]] = {name: [] for name in (*JOB_FIELDS, *OPTIONAL_FIELDS)}
-    lines = []
-    for line, row in _rows(path, JOB_FIELDS):
-        lines.append(line)
+    records = []
+    for record, row in _rows(path, JOB_FIELDS):
+        records.append(record)
         jobs["job_id"].append(row["job_id"])
         for name in CATEGORY_FIELDS:
             jobs[name].append(row.get(name, ""))
-        jobs[SIZE].append(_number(path, line, row, SIZE, True) if SIZE in row else math.nan)
+        jobs[SIZE].append(_number(path, record, row, SIZE, True) if SIZE in row else math.nan)
         jobs["allocated_resources"].append(row["allocated_resources"])
         for name in ("submission_time", "starting_time", "finish_time"):
-            jobs[name].append(_number(path, line, row, name, name != "submission_time"))
+            jobs[name].append(_number(path, record, row, name, name != "submission_time"))
         if math.isnan(jobs["submission_time"][-1]):
-            raise InputError(path, "empty", f"line {line}", "submission_time")
-    return jobs, lines
+            raise InputError(path, "empty", record, "submission_time")
+    return jobs, records
 
 
 def _read_series(path: Path) -> dict[str, list[float]]:
     series: dict[str, list[float]] = {name: [] for name in TimeSeries.FIELDS}
-    for line, row in _rows(path, TimeSeries.FIELDS):
+    for record, row in _rows(path, TimeSeries.FIELDS):
         for name in TimeSeries.FIELDS:
-            value = _number(path, line, row, name, False)
+            value = _number(path, record, row, name, False)
             if math.isnan(value) and name != "power_w":
-                raise InputError(path, "empty", f"line {line}", name)
+                raise InputError(path, "empty", record, name)
             series[name].append(value)
         if len(series["time"]) > 1 and series["time"][-1] < series["time"][-2]:
-            raise InputError(path, "time goes backwards", f"line {line}", "time")
+            raise InputError(path, "time goes backwards", record, "time")
     if not series["time"]:
         raise InputError(path, "no rows")
     return series

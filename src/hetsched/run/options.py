@@ -18,11 +18,12 @@ from typing import TYPE_CHECKING, Any
 from hetsched.errors import ConfigError, did_you_mean
 from hetsched.models.contention import MODELS as CONTENTION_MODELS, check_contention
 from hetsched.limits import MAX_TIME
-from hetsched.options import (FAILURE_POLICIES, PLACEMENTS, WALLTIME_RULES, check_batsim_events,
+from hetsched.options import (FAILURE_POLICIES, PLACEMENTS, TABLE_FORMATS, WALLTIME_RULES,
+                              check_batsim_events,
                               check_estimate_factor, check_failure_trace, check_flag,
                               check_horizon, check_max_attempts, check_mtbf, check_number,
                               check_on_failure, check_placement, check_reference_speed,
-                              check_walltime)
+                              check_table_format, check_walltime)
 
 if TYPE_CHECKING:
     from hetsched.workload.swf import SwfOptions
@@ -33,16 +34,18 @@ _ORIGINAL = object()
 
 
 def option(default: Any, check: Callable[[Any], Any], text: str, *, before: Any = _ORIGINAL,
-           keyed_if_set: bool = False, path: bool = False, choices: tuple[str, ...] = ()) -> Any:
+           keyed_if_set: bool = False, path: bool = False, choices: tuple[str, ...] = (),
+           output: bool = False) -> Any:
     """A run option: its ``default``, the ``check`` that returns its value or raises a one-line
     ConfigError, and its help ``text``. An option added after results stores began gives
     ``before``, what runs stored before it did (they hold NULL for it); ``keyed_if_set``: it
     joined a sweep run's identity later too, so it is part of the key only away from its
     default (stores made before it keep their keys); ``path``: its value is a file's path (a
     sweep file's is relative to the sweep file); ``choices``: the values ``check`` accepts, when
-    they are a few names (the command line's help shows them)."""
+    they are a few names (the command line's help shows them); ``output``: it says how the run's
+    files are written, not what is simulated, and is never part of a sweep run's identity."""
     metadata = {"check": check, "help": text, "keyed_if_set": keyed_if_set, "path": path,
-                "choices": choices}
+                "choices": choices, "output": output}
     if before is not _ORIGINAL:
         metadata["before"] = before
     return field(default=default, metadata=metadata)
@@ -107,6 +110,11 @@ class RunOptions:
         "one to the other (running jobs are not killed). Any platform format; machines by "
         "Batsim's numbering (nodes sorted by name).", before=None, keyed_if_set=True,
         path=True)
+    table_format: str = option(
+        "csv", check_table_format, "How the run's tables are written: csv (jobs.csv, "
+        "timeseries.csv) or parquet (jobs.parquet, timeseries.parquet: the same columns, "
+        "typed; needs pyarrow: pip install 'hetsched[parquet]').", before="csv",
+        choices=TABLE_FORMATS, output=True)
 
     def __post_init__(self) -> None:
         for spec in fields(self):
@@ -161,7 +169,8 @@ class RunOptions:
         """What a sweep run's identity holds of its options (see :func:`option`)."""
         values = asdict(self)
         return {name: value for name, value in values.items()
-                if not (_META[name]["keyed_if_set"] and value == _DEFAULTS[name])}
+                if not _META[name]["output"]
+                and not (_META[name]["keyed_if_set"] and value == _DEFAULTS[name])}
 
 
 #: The run options' names, in order: one column each in a results store.

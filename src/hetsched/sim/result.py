@@ -55,7 +55,8 @@ class TimeSeries:
 
     BLOCK = 512
     FIELDS = ("time", "queued", "running", "busy_cores", "power_w")
-    _TYPES = (float, int, int, int, float)
+    #: Each column's type, as the engine gives its values.
+    TYPES = (float, int, int, int, float)
 
     def __init__(self) -> None:
         self._blocks: SharedParts[list[Row] | Columns] = SharedParts([[]])
@@ -83,9 +84,9 @@ class TimeSeries:
         """A full block as numpy columns, or as it is if a value is not of its column's
         type (a time given as an int would not read back the same)."""
         columns = list(zip(*rows))
-        if any(set(map(type, column)) != {kind} for column, kind in zip(columns, cls._TYPES)):
+        if any(set(map(type, column)) != {kind} for column, kind in zip(columns, cls.TYPES)):
             return rows
-        return tuple(np.array(column, kind) for column, kind in zip(columns, cls._TYPES))
+        return tuple(np.array(column, kind) for column, kind in zip(columns, cls.TYPES))
 
     def copy(self) -> "TimeSeries":
         other = TimeSeries.__new__(TimeSeries)
