@@ -114,7 +114,16 @@ def reservations(out: Path, scratch: Path) -> list[Path]:
 
 def failures(out: Path, scratch: Path) -> list[Path]:
     return [*_gantt("failures", out, scratch, "platform.xml"),
-            _coloured_by_state("failures", out, scratch)]
+            _coloured_by_state("failures", out, scratch), _requeued(out, scratch)]
+
+
+def _requeued(out: Path, scratch: Path) -> Path:
+    """The failures example again with ``--on-failure requeue``: the killed attempts drawn."""
+    inputs, run_dir = DOCS / "figures" / "failures", scratch / "requeued"
+    hetsched("run", "-p", inputs / "platform.xml", "-w", inputs / "workload.yaml", "-s",
+             "easy", "--on-failure", "requeue", "--out", run_dir, "-q")
+    hetsched("plot", run_dir, "-q")
+    return copy(run_dir / "gantt.png", out / "failures" / "gantt_requeue.png")
 
 
 def report(out: Path, scratch: Path) -> list[Path]:

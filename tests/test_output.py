@@ -161,7 +161,8 @@ def test_write_run_files_and_summary(tmp_path: Path) -> None:
     assert set(summary) == {"hetsched_version", "scheduler", "seed", "inputs", "options",
                             "metrics", "makespan_cut", "units", "nodes", "reservations",
                             "failures", "rejected", "unfinished", "not_submitted",
-                            "killed", "failed_kills", "skipped_records", "wall_seconds"}
+                            "killed", "failed_kills", "requeued_attempts", "skipped_records",
+                            "wall_seconds"}
     assert summary["reservations"] == summary["failures"] == []  # the platform has none
     assert set(summary["units"]) == set(summary["metrics"])  # every metric names its unit
     assert summary["scheduler"] == "fcfs" and summary["seed"] == 0

@@ -18,21 +18,23 @@ from itertools import chain
 
 import numpy as np
 
-from hetsched.sim.result import SimResult
+from hetsched.sim.result import KilledAttempt, SimResult
 
 Ranges = list[tuple[int, int]]
+Allocation = tuple[tuple[int, int], ...]
 #: Per node of a job's allocation (in its order), the bits of the ids it holds there.
 Held = tuple[int, ...]
 
 
-def _events(result: SimResult) -> Iterator[Iterator[tuple[int, int]]]:
-    """(order, job) of every start and end in time order, in parts: at one time, ends
-    (order 0) first, then zero-length jobs (1), then starts (2), each kind by job index.
-    Laid out in that order, then sorted by time alone (numpy's stable sort keeps the
-    rest)."""
-    started = np.array([a is not None for a in result.allocation], dtype=bool)
+def _events(start: np.ndarray, end: np.ndarray,
+            allocations: list[Allocation | None]) -> Iterator[Iterator[tuple[int, int]]]:
+    """(order, interval) of every start and end of the intervals (jobs, then killed
+    attempts) in time order, in parts: at one time, ends (order 0) first, then zero-length
+    intervals (1), then starts (2), each kind by number. Laid out in that order, then sorted
+    by time alone (numpy's stable sort keeps the rest)."""
+    started = np.array([a is not None for a in allocations], dtype=bool)
     index = np.flatnonzero(started)
-    start, end = result.start[index], result.end[index]
+    start, end = start[index], end[index]
     ends = ~np.isnan(end) & (end != start)
     zero = end == start
     kinds = ((end, ends, 0), (start, zero, 1), (start, ~zero, 2))
@@ -45,6 +47,13 @@ def _events(result: SimResult) -> Iterator[Iterator[tuple[int, int]]]:
         yield zip(orders[begin:begin + _EVENTS].tolist(), jobs[begin:begin + _EVENTS].tolist())
 
 
+def killed_attempts(result: SimResult) -> list[tuple[int, KilledAttempt]]:
+    """``(job, (start, kill time, allocation))`` of each attempt a failure killed and
+    requeued, by job, then in order: the replay's intervals after the jobs."""
+    return [(index, attempt) for index in sorted(result.requeued)
+            for attempt in result.requeued[index].attempts]
+
+
 #: Events whose numbers are made Python ints at once (two million jobs' ends and starts
 #: would be 70 MB of them).
 _EVENTS = 1 << 16
@@ -52,26 +61,55 @@ _EVENTS = 1 << 16
 
 def core_ranges(result: SimResult) -> list[Ranges | None]:
     """Per job, the global core-id ranges it held (``None`` if it never started), each node's
-    in the allocation's order."""
-    first = offsets(result)
+    in the allocation's order; its last attempt's for a requeued job."""
     held: list[Ranges | None] = [None] * len(result.allocation)
-    for index, bits in replay(result):
-        allocation = result.allocation[index]
-        assert allocation is not None
-        held[index] = [r for (node, _), b in zip(allocation, bits)
-                       for r in runs(b, first[node])]
+    for index, ranges in _ranges(result):
+        if index < len(held):
+            held[index] = ranges
     return held
 
 
+def attempt_ranges(result: SimResult) -> list[Ranges]:
+    """The global core-id ranges each attempt of :func:`killed_attempts` held (replayed with
+    the jobs: no id is held by two at once)."""
+    jobs = len(result.allocation)
+    held: list[Ranges] = [[] for _ in range(sum(r.killed for r in result.requeued.values()))]
+    for index, ranges in _ranges(result):
+        if index >= jobs:
+            held[index - jobs] = ranges
+    return held
+
+
+def _ranges(result: SimResult) -> Iterator[tuple[int, Ranges]]:
+    first = offsets(result)
+    allocations = intervals(result)[2]
+    for index, bits in replay(result):
+        allocation = allocations[index]
+        assert allocation is not None
+        yield index, [r for (node, _), b in zip(allocation, bits) for r in runs(b, first[node])]
+
+
+def intervals(result: SimResult) -> tuple[np.ndarray, np.ndarray, list[Allocation | None]]:
+    """The start, end and allocation of what held cores: each job (its last attempt), then
+    each attempt of :func:`killed_attempts`."""
+    attempts = killed_attempts(result)
+    if not attempts:
+        return result.start, result.end, result.allocation
+    start, end, allocation = zip(*(attempt for _, attempt in attempts))
+    return (np.concatenate((result.start, start)), np.concatenate((result.end, end)),
+            [*result.allocation, *allocation])
+
+
 def replay(result: SimResult) -> Iterator[tuple[int, Held]]:
-    """(job, the bits of the ids it holds on each node of its allocation) at each start, in
-    the replay's order; only the running jobs' are kept."""
+    """(interval, the bits of the ids it holds on each node of its allocation) at each start,
+    in the replay's order, for the intervals of :func:`intervals` (a job's number is its
+    index; a killed attempt's comes after every job's); only the running ones' are kept."""
     slots = result.platform.arrays.slots.tolist()
     free = [(1 << int(n)) - 1 for n in slots]
     lowest: dict[tuple[int, int], int] = {}  # (free bits, count) -> the bits taken
     held: dict[int, Held] = {}
-    allocations = result.allocation
-    for order, index in chain.from_iterable(_events(result)):
+    start, end, allocations = intervals(result)
+    for order, index in chain.from_iterable(_events(start, end, allocations)):
         allocation = allocations[index]
         assert allocation is not None
         if len(allocation) == 1:  # one node, the common case

@@ -204,7 +204,10 @@ def _core_cells(result: SimResult) -> Coded:
     first = offsets(result)
     one: dict[tuple[int, int], int] = {}  # a one-node cell's code: made once, jobs share it
     allocations = result.allocation
+    jobs = len(allocations)
     for index, held in replay(result):
+        if index >= jobs:  # a killed attempt (summary.json's)
+            continue
         allocation = allocations[index]
         assert allocation is not None
         if len(held) == 1:

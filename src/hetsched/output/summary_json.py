@@ -17,8 +17,9 @@ import numpy as np
 from hetsched.version import __version__
 from hetsched.errors import ConfigError
 from hetsched.metrics import UNITS, JobRecords, summarize
+from hetsched.output.core_ids import attempt_ranges, killed_attempts
 from hetsched.output.jobs_csv import (TEXT_BLOCK, csv_block, csv_matrix, float_cells,
-                                      fmt_float, write_text)
+                                      fmt_float, format_ranges, write_text)
 from hetsched.sim.result import JobState, SimResult, TimeSeries
 
 
@@ -83,6 +84,23 @@ def failure_entries(result: SimResult) -> list[dict[str, Any]]:
             for f in result.failures]
 
 
+def requeued_attempt_entries(result: SimResult) -> list[dict[str, Any]]:
+    """Each attempt a failure killed and requeued (``on_failure="requeue"``; ``jobs.csv``
+    has a job's last): the job, which attempt (1: its first), its start, its kill time and
+    the core ids it held (``jobs.csv``'s ``allocated_resources`` text, from the same replay:
+    no id held by two at once)."""
+    attempts = killed_attempts(result)
+    if not attempts:
+        return []
+    jobs, number = result.workload.jobs, {}
+    entries = []
+    for (index, (start, end, _)), ranges in zip(attempts, attempt_ranges(result)):
+        number[index] = number.get(index, 0) + 1
+        entries.append({"job_id": jobs[index].id, "attempt": number[index], "start": start,
+                        "end": end, "allocated_resources": format_ranges(ranges)})
+    return entries
+
+
 def jobs_in_state(result: SimResult, state: JobState) -> list[dict[str, str]]:
     """The jobs that ended in ``state`` (:meth:`~hetsched.sim.result.SimResult.ended_in`),
     with their reasons."""
@@ -121,6 +139,7 @@ def summary(result: SimResult, options: Mapping[str, Any] | None = None,
         "not_submitted": not_submitted_jobs(result),
         "killed": jobs_in_state(result, JobState.KILLED),
         "failed_kills": jobs_in_state(result, JobState.FAILED),
+        "requeued_attempts": requeued_attempt_entries(result),
         "skipped_records": [{"line": s.line, "job_id": s.job_id, "reason": s.reason}
                             for s in result.workload.skipped],
         "wall_seconds": result.wall_seconds,

@@ -50,10 +50,13 @@ def node_rows(run: RunData) -> tuple[np.ndarray, np.ndarray, list[str]]:
 def busy_share(run: RunData, rows: np.ndarray, view: tuple[float, float],
                bins: int = BINS) -> np.ndarray:
     """``(rows, bins)``: the share of each row's slots the jobs held in each time bin of
-    ``view`` (seconds, absolute); a job still running at the end holds its cores to it."""
+    ``view`` (seconds, absolute), their killed and requeued attempts included; a job still
+    running at the end holds its cores to it."""
     job, lo, hi = run.ranges.T if len(run.ranges) else (np.zeros(0, int),) * 3
     end = np.where(np.isnan(run.end[job]), view[1], run.end[job])
-    return share_of(np.column_stack([run.start[job], end, lo, hi]), run, rows, view, bins)
+    blocks = np.concatenate([np.column_stack([run.start[job], end, lo, hi]),
+                             run.attempts[:, 1:]])
+    return share_of(blocks, run, rows, view, bins)
 
 
 def share_of(blocks: np.ndarray, run: RunData, rows: np.ndarray, view: tuple[float, float],

@@ -44,6 +44,8 @@ OPTIONAL_FIELDS = (*CATEGORY_FIELDS, SIZE)
 RESERVATION_FIELDS = ("node", "start", "end", "cores")
 #: The fields of a node failure in ``summary.json`` (``end`` ``null``: never repaired).
 FAILURE_FIELDS = ("node", "start", "end")
+#: The fields of an attempt a failure killed and requeued, in ``summary.json``.
+ATTEMPT_FIELDS = ("job_id", "start", "end", "allocated_resources")
 #: ``jobs.csv``'s ``final_state`` of a killed job (drawn outlined): at its walltime, or by
 #: a failure of its node.
 KILLED = FINAL_STATE[JobState.KILLED]
@@ -65,7 +67,9 @@ class RunData:
     (at their walltime or by a failure). ``job_ids``, ``size`` (the tasks each job asked for,
     NaN where unknown), ``states`` (``jobs.csv``'s ``final_state``), ``users`` and ``queues``
     (``jobs.csv``'s ``user`` and ``queue``, as text; empty for a file without them) are per job,
-    ``node_types`` per node; empty when not known (data built by hand)."""
+    ``node_types`` per node; empty when not known (data built by hand). ``attempts`` are the
+    attempts failures killed and requeued (``summary.json``'s ``requeued_attempts``), one row
+    ``(job, start, kill time, lo, hi)`` per core-id range each held."""
 
     title: str
     window: tuple[float, float]
@@ -90,6 +94,7 @@ class RunData:
     node_types: tuple[str, ...] = ()
     users: tuple[str, ...] = ()
     queues: tuple[str, ...] = ()
+    attempts: np.ndarray = field(default_factory=lambda: np.zeros((0, 5)))
 
     @property
     def offsets(self) -> np.ndarray:
@@ -105,12 +110,14 @@ def from_result(result: Any, title: str) -> RunData:
     run's files would hold)."""
     from hetsched.output.jobs_csv import job_columns
     from hetsched.output.summary_json import (failure_entries, node_totals,
-                                              reservation_entries, timeseries_columns)
+                                              requeued_attempt_entries, reservation_entries,
+                                              timeseries_columns)
 
     jobs = job_columns(result)
     return _assemble(title, (result.t0, result.t_end), node_totals(result), jobs,
                      timeseries_columns(result), lambda index: f"job {jobs['job_id'][index]}",
-                     reservation_entries(result), failure_entries(result))
+                     reservation_entries(result), failure_entries(result),
+                     requeued_attempt_entries(result))
 
 
 def read_run_dir(run_dir: str | Path) -> RunData:
@@ -133,7 +140,9 @@ def read_run_dir(run_dir: str | Path) -> RunData:
     start = min(jobs["submission_time"], default=series["time"][0])
     window = (start, start + summary["metrics"]["makespan"])
     return _assemble(title, window, summary["nodes"], jobs, series, records.__getitem__,
-                     summary.get("reservations", []), summary.get("failures", []), jobs_path)
+                     summary.get("reservations", []), summary.get("failures", []),
+                     summary.get("requeued_attempts", []), jobs_path,
+                     run_dir / "summary.json")
 
 
 def _table(run_dir: Path, name: str) -> Path:
@@ -145,7 +154,7 @@ def _table(run_dir: Path, name: str) -> Path:
             return path
     raise InputError(run_dir / f"{name}.csv", "no such file (a run directory of `hetsched run` "
                                               f"holds {', '.join(RUN_FILES)}; with "
-                                              f"--table-format parquet, {name}.parquet instead)")
+                                              f"table_format parquet, {name}.parquet instead)")
 
 
 def _title(summary: Mapping[str, Any], run_dir: Path) -> str:
@@ -168,9 +177,11 @@ def _input_name(summary: Mapping[str, Any], key: str) -> str | None:
 def _assemble(title: str, window: tuple[float, float], nodes: Sequence[Mapping[str, Any]],
               jobs: Mapping[str, Any], series: Mapping[str, Any], record: Any,
               reservations: Sequence[Mapping[str, Any]], failures: Sequence[Mapping[str, Any]],
-              path: Path | str = "jobs") -> RunData:
+              attempts: Sequence[Mapping[str, Any]], path: Path | str = "jobs",
+              summary_path: Path | str = "summary") -> RunData:
     slots = np.array([node["slots"] for node in nodes], np.int64)
     ranges = _core_ranges(jobs["allocated_resources"], int(slots.sum()), record, path)
+    attempt_rows = _attempt_rows(attempts, jobs["job_id"], int(slots.sum()), summary_path)
     start, end = (np.asarray(jobs[name], float) for name in ("starting_time", "finish_time"))
     for index in np.nonzero(end < start)[0][:1]:
         raise InputError(path, f"finishes at {end[index]!r} before it starts at "
@@ -185,7 +196,7 @@ def _assemble(title: str, window: tuple[float, float], nodes: Sequence[Mapping[s
                    np.asarray(jobs["requested_number_of_resources"], float),
                    tuple(jobs["final_state"]), tuple(str(node.get("type", "")) for node in nodes),
                    users=tuple(str(u) for u in jobs["user"]),
-                   queues=tuple(str(q) for q in jobs["queue"]))
+                   queues=tuple(str(q) for q in jobs["queue"]), attempts=attempt_rows)
 
 
 def _reservation_rows(reservations: Sequence[Mapping[str, Any]],
@@ -207,6 +218,25 @@ def _failure_rows(failures: Sequence[Mapping[str, Any]],
     index = {str(node["name"]): i for i, node in enumerate(nodes)}
     return np.array([(index[f["node"]], f["start"], math.inf if f["end"] is None else f["end"])
                      for f in failures], float).reshape(-1, 3)
+
+
+def _attempt_rows(attempts: Sequence[Mapping[str, Any]], job_ids: Sequence[Any], total: int,
+                  path: Path | str) -> np.ndarray:
+    """``(job, start, kill time, lo, hi)`` rows of ``summary.json``'s requeued attempts, one
+    per core-id range (each attempt's job among ``job_ids``)."""
+    if not attempts:
+        return np.zeros((0, 5))
+    index = {str(job): i for i, job in enumerate(job_ids)}
+    for i, attempt in enumerate(attempts):
+        if str(attempt["job_id"]) not in index:
+            raise InputError(path, f"no job {quote(str(attempt['job_id']))} in jobs.csv",
+                             f"requeued_attempts[{i}]", "job_id")
+    ranges = _core_ranges([a["allocated_resources"] for a in attempts], total,
+                          lambda i: f"requeued_attempts[{i}]", path)
+    which = ranges[:, 0]
+    times = np.array([(index[str(a["job_id"])], a["start"], a["end"]) for a in attempts],
+                     float).reshape(-1, 3)
+    return np.column_stack([times[which], ranges[:, 1:]]).astype(float)
 
 
 def _core_ranges(cells: Sequence[str], total: int, record: Any, path: Path | str) -> np.ndarray:
@@ -252,7 +282,31 @@ def _read_summary(path: Path) -> dict[str, Any]:
                 raise InputError(path, problem, f"nodes[{i}]", key)
     _check_windows(path, "reservations", summary.get("reservations", []), nodes)
     _check_windows(path, "failures", summary.get("failures", []), nodes)
+    _check_attempts(path, summary.get("requeued_attempts", []))
     return summary
+
+
+def _check_attempts(path: Path, entries: Any) -> None:
+    """``summary.json``'s ``requeued_attempts`` (absent from runs written before them: none):
+    each names a job (text), a start, a kill time no earlier and the core ids held (text)."""
+    if not isinstance(entries, list):
+        raise InputError(path, "not a list", field="requeued_attempts")
+    for i, attempt in enumerate(entries):
+        record = f"requeued_attempts[{i}]"
+        if not isinstance(attempt, dict):
+            raise InputError(path, "not an object", record)
+        for name in ATTEMPT_FIELDS:
+            if name not in attempt:
+                raise InputError(path, "missing", record, name)
+        for name in ("job_id", "allocated_resources"):
+            if not isinstance(attempt[name], str):
+                raise InputError(path, f"not text: {quote(str(attempt[name]))}", record, name)
+        if not _is_time(attempt["start"]) or attempt["start"] < 0:
+            raise InputError(path, f"not a time >= 0: {quote(str(attempt['start']))}", record,
+                             "start")
+        if not _is_time(attempt["end"]) or attempt["end"] < attempt["start"]:
+            raise InputError(path, f"not a time from start on: {quote(str(attempt['end']))}",
+                             record, "end")
 
 
 def _check_windows(path: Path, key: str, entries: Any, nodes: list[dict[str, Any]]) -> None:

@@ -50,13 +50,15 @@ FAILED_LABEL = "node failed"
 #: Their colours on the aggregate view.
 RESERVED_RGB, FAILED_RGB = (0.55, 0.55, 0.55), (0.85, 0.1, 0.1)
 KILLED_LABEL = "killed"
+REQUEUED_LABEL = "attempt killed by a node failure (requeued)"
 
 
 def gantt(run: RunData, options: GanttOptions = GanttOptions()) -> Any:
     """Each job a bar over the core ids it held, from its start to its end (or the end of
     the window, lighter, for a job still running), coloured by ``options.colour_by``,
     outlined on charts of up to :data:`OUTLINED_LIMIT` bars, its id written in it on runs of
-    up to :data:`JOB_ID_LIMIT` jobs where it fits, a killed job outlined black; the
+    up to :data:`JOB_ID_LIMIT` jobs where it fits, a killed job outlined black, an attempt a
+    failure killed and requeued lighter in its job's colour, outlined dashed; the
     platform's reservations hatched grey (:mod:`~hetsched.report.reserved` says on which
     ids), node failures cross-hatched red over the whole node; nodes separated by lines. Above
     :data:`DETAILED_LIMIT` bars (``view`` ``auto``, no window) the aggregate view instead:
@@ -153,6 +155,14 @@ def _detailed(ax: Any, run: RunData, view: tuple[float, float], scale: float,
     if killed.any():
         ax.add_collection(PolyCollection(verts[killed], facecolors="none", edgecolors="black",
                                          linewidths=0.9, zorder=4, label=KILLED_LABEL))
+    attempts = _clipped(run.attempts[:, 1:], view)
+    if len(attempts):  # in their job's colour, lighter, outlined dashed
+        which = run.attempts[:, 0].astype(np.intp)[_overlapping(run.attempts[:, 1:], view)]
+        faded = colouring.colours[which]
+        faded[:, 3] = 0.35
+        ax.add_collection(PolyCollection(
+            _boxes(run, scale, *attempts.T), facecolors=faded, edgecolors="black",
+            linewidths=0.9, linestyles=(0, (2, 1.5)), zorder=4, label=REQUEUED_LABEL))
     blocks = _clipped(reserved_blocks(run), view)
     if len(blocks):
         ax.add_collection(PolyCollection(
@@ -194,9 +204,14 @@ def _aggregate(ax: Any, run: RunData, view: tuple[float, float], scale: float) -
 
 def _clipped(blocks: np.ndarray, view: tuple[float, float]) -> np.ndarray:
     """Rows ``(t0, t1, lo, hi)`` overlapping ``view``, their times clipped to it."""
-    blocks = blocks[(blocks[:, 0] < view[1]) & (blocks[:, 1] > view[0])]
+    blocks = blocks[_overlapping(blocks, view)]
     blocks[:, :2] = np.clip(blocks[:, :2], *view)
     return blocks
+
+
+def _overlapping(blocks: np.ndarray, view: tuple[float, float]) -> np.ndarray:
+    """Which rows ``(t0, t1, …)`` of ``blocks`` overlap ``view``."""
+    return (blocks[:, 0] < view[1]) & (blocks[:, 1] > view[0])
 
 
 def _colour_bar(ax: Any, chart: _Chart) -> None:

@@ -113,10 +113,12 @@ class JobTable(SharedParts[_Chunk]):
         chunk = self.writable(index >> CHUNK_BITS)
         i = index & _IN_CHUNK
         start = chunk.start[i]
+        attempt = (start, at, chunk.allocation[i])
         before = self.requeued.get(index)
-        self.requeued[index] = Requeued(1, start, (at - start) * cores) if before is None \
-            else Requeued(before.killed + 1, before.first_start,
-                          before.work_lost + (at - start) * cores)
+        self.requeued[index] = Requeued(1, start, (at - start) * cores, (attempt,)) \
+            if before is None else Requeued(before.killed + 1, before.first_start,
+                                            before.work_lost + (at - start) * cores,
+                                            (*before.attempts, attempt))
         chunk.state[i] = PENDING
         chunk.start[i] = math.nan
         chunk.allocation[i] = None

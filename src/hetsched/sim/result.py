@@ -26,14 +26,20 @@ class JobState(IntEnum):
     FAILED = 8  # killed by a failure of one of its nodes
 
 
+#: An attempt a failure killed: its start, its kill time and its ``(node, tasks)`` pairs.
+KilledAttempt = tuple[float, float, tuple[tuple[int, int], ...]]
+
+
 class Requeued(NamedTuple):
     """A job whose attempts failures killed and requeued (``on_failure="requeue"``): how many
-    (``killed``), when the first began (``first_start``) and the core-seconds they ran
-    (``work_lost``: Σ (kill time − attempt start) × cores)."""
+    (``killed``), when the first began (``first_start``), the core-seconds they ran
+    (``work_lost``: Σ (kill time − attempt start) × cores) and each of them, in order
+    (``attempts``: what the Gantt chart draws)."""
 
     killed: int
     first_start: float
     work_lost: float
+    attempts: tuple[KilledAttempt, ...] = ()
 
 
 Row = tuple[float, int, int, int, float]

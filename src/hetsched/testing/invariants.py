@@ -10,7 +10,7 @@ import numpy as np
 
 from hetsched.models.speed import SpeedModel
 from hetsched.platform.reservations import Interval, steps
-from hetsched.sim.result import JobState, SimResult
+from hetsched.sim.result import JobState, Requeued, SimResult
 from hetsched.workload.model import SPREAD, Job
 
 END_STATES = frozenset({JobState.FINISHED, JobState.REJECTED, JobState.UNFINISHED,
@@ -80,14 +80,16 @@ def _check_shape(job: Job, allocation: tuple[tuple[int, int], ...], n_nodes: int
 
 
 def _check_capacity(result: SimResult) -> None:
-    """Sweep each node's starts and ends (ends first at a tie): cores, memory and disk in use
-    never exceed what the node has."""
+    """Sweep each node's starts and ends (ends first at a tie), the attempts failures killed
+    and requeued included: cores, memory and disk in use never exceed what the node has."""
     arrays = result.platform.arrays
     changes: dict[int, list[tuple[float, int, int, float, float]]] = {}
-    for job, allocation in zip(result.workload.jobs, result.allocation):
-        if allocation is None:
-            continue
-        start, end = float(result.start[job.index]), float(result.end[job.index])
+    jobs = result.workload.jobs
+    held = [(job, float(result.start[job.index]), float(result.end[job.index]), allocation)
+            for job, allocation in zip(jobs, result.allocation) if allocation is not None]
+    held += [(jobs[index], start, end, allocation) for index, requeued in
+             result.requeued.items() for start, end, allocation in requeued.attempts]
+    for job, start, end, allocation in held:
         end = math.inf if math.isnan(end) else end
         for node, count in allocation:
             memory, disk = (job.job_memory_mb * count / job.ntasks,
@@ -156,7 +158,8 @@ def _check_failures(result: SimResult) -> None:
 def _check_requeued(result: SimResult) -> None:
     """Each job requeued after a failure (``on_failure="requeue"``) had killed attempts that
     began after its submission, the first not after its last start, and ran for no negative
-    time."""
+    time; where they are listed (``attempts``), one each, in order, the first at the first
+    start, each ended by a failure of one of its nodes, their core-seconds the work lost."""
     for index, requeued in result.requeued.items():
         job, start = result.workload.jobs[index], float(result.start[index])
         what = f"job '{job.id}'"
@@ -165,6 +168,27 @@ def _check_requeued(result: SimResult) -> None:
             f"{what} first started at {requeued.first_start}, before its submission"
         assert math.isnan(start) or start >= requeued.first_start, \
             f"{what} last started at {start}, before its first start {requeued.first_start}"
+        if requeued.attempts:
+            _check_attempts(result, what, requeued, start)
+
+
+def _check_attempts(result: SimResult, what: str, requeued: Requeued, last: float) -> None:
+    attempts = requeued.attempts
+    assert len(attempts) == requeued.killed, \
+        f"{what}: {len(attempts)} attempts listed, {requeued.killed} killed"
+    assert attempts[0][0] == requeued.first_start, \
+        f"{what}: its first attempt began at {attempts[0][0]}, not at its first start"
+    starts = [a[0] for a in attempts[1:]] + ([] if math.isnan(last) else [last])
+    for (begin, end, allocation), after in zip(attempts, [*starts, math.inf]):
+        assert begin <= end <= after, \
+            f"{what}: an attempt from {begin} to {end}, then one at {after}"
+        nodes = {node for node, _ in allocation}
+        assert any(f.node in nodes and f.start == end for f in result.failures), \
+            f"{what}: an attempt killed at {end}, when none of its nodes failed"
+    lost = sum((end - begin) * sum(c for _, c in allocation)
+               for begin, end, allocation in attempts)
+    assert math.isclose(lost, requeued.work_lost, rel_tol=1e-9, abs_tol=1e-6), \
+        f"{what}: its attempts ran {lost} core-seconds, work lost {requeued.work_lost}"
 
 
 def check_completes(result: SimResult, after_fork: bool = False) -> None:
