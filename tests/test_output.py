@@ -11,11 +11,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import hetsched
+
 from hetsched.examples import default_platform_path, default_workload_path
 from hetsched.metrics import summarize
 from hetsched.output import COLUMNS, write_jobs_csv, write_run
 from hetsched.output.core_ids import core_ranges, runs
-from hetsched.output.jobs_csv import format_ranges, job_rows
+from hetsched.output.jobs_csv import format_ranges, job_columns, job_rows
 from hetsched.platform.load import load_platform
 from hetsched.platform.model import Failure, NodeType, Platform
 from hetsched.schedulers import create
@@ -339,3 +341,15 @@ def test_jobs_csv_bytes_are_the_csv_modules_rows(tmp_path: Path, case: str) -> N
         result = tiny_run(**({"horizon": 12.0} if case == "horizon" else {}))
     written = write_jobs_csv(result, tmp_path / "jobs.csv").read_bytes()
     assert written == _cell_by_cell(result)
+
+
+def test_the_typed_job_columns_are_the_callers_to_change() -> None:
+    """Some columns are read from the workload's own (read-only, or one value broadcast);
+    ``job_columns`` gives copies that can be written without touching the run."""
+    result = hetsched.simulate(None, None, "fcfs").result
+    columns = job_columns(result)
+    for name, values in columns.items():
+        assert not isinstance(values, np.ndarray) or values.flags.writeable, name
+    tasks = columns["requested_number_of_resources"]
+    tasks[0] = -5
+    assert job_columns(result)["requested_number_of_resources"][0] != -5

@@ -151,11 +151,13 @@ def job_columns(result: SimResult,
                 records: JobRecords | None = None) -> dict[str, list[object] | np.ndarray]:
     """Every column of ``jobs.csv``, typed, one element per job in submission order: numbers as
     floats with NaN where a value does not exist (the Python API's ``jobs`` DataFrame).
-    ``records``: the run's :func:`~hetsched.metrics.job_records`, if already computed."""
+    ``records``: the run's :func:`~hetsched.metrics.job_records`, if already computed. Each
+    array is the caller's own (the writers read some straight from the workload, read-only)."""
     columns = _columns(result, records or job_records(result), _whole_columns(result),
                        slice(None))
-    return {name: values.cells() if isinstance(values, Coded) else values
-            for name, values in columns.items()}
+    return {name: values.cells() if isinstance(values, Coded) else
+            np.array(values) if isinstance(values, np.ndarray) and not values.flags.writeable
+            else values for name, values in columns.items()}
 
 
 def _whole_columns(result: SimResult) -> dict[str, Column]:
