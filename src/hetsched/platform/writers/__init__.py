@@ -65,14 +65,15 @@ def renamed_nodes(platform: Platform, fmt: str) -> list[str]:
 
 
 def platform_losses(platform: Platform, fmt: str, *, contention: str | None,
-                    keeps_failures: bool = False) -> list[str]:
-    """Downtime, reservations and (unless the format ``keeps_failures``) failures, and a
-    contention model other than ``contention`` (the one the format's reader gives; ``None``:
-    the format keeps any)."""
+                    keeps_failures: bool = False, keeps_reservations: bool = False) -> list[str]:
+    """Downtime, reservations and failures (unless the format ``keeps_reservations``,
+    ``keeps_failures``: the writer reports what it cannot keep of them), and a contention
+    model other than ``contention`` (the one the format's reader gives; ``None``: the format
+    keeps any)."""
     lines = []
     if platform.availability:
         lines.append(f"the platform has downtime: {fmt} has none")
-    if platform.reservations:
+    if platform.reservations and not keeps_reservations:
         lines.append(f"the platform has reservations: {fmt} has none")
     if platform.failures and not keeps_failures:
         lines.append(f"the platform has node failures: {fmt} has none")

@@ -14,7 +14,10 @@ network), so cluster and node names survive; other nodes are ``<host>``s in ``cl
 A node's failures become its state profile (:mod:`hetsched.platform.simgrid_availability`):
 a ``<trace>`` written inline, ``start 0`` and ``end 1`` per failure (overlapping failures of
 a node joined: the node is down while any is in force), connected to the host by
-``<trace_connect kind="HOST_AVAIL">``, which the reader turns back into the same failures."""
+``<trace_connect kind="HOST_AVAIL">``, which the reader turns back into the same failures.
+Its reservations of all its cores become its speed profile the same way (``kind="SPEED"``),
+which the reader turns back into reservations of the whole node (overlapping or touching
+ones joined); a reservation of part of a node has no such form (a loss, reported)."""
 
 from __future__ import annotations
 
@@ -24,7 +27,7 @@ import re
 from pathlib import Path
 from xml.sax.saxutils import quoteattr
 
-from hetsched.platform.model import Failure, Node, NodeType, Platform
+from hetsched.platform.model import Node, NodeType, Platform, Reservation
 from hetsched.platform.writers import (PlatformWriter, platform_losses, type_losses)
 
 FMT = "SimGrid XML"
@@ -93,36 +96,48 @@ def _elements(platform: Platform) -> list[str]:
     return elements
 
 
-def _down(failures: list[Failure]) -> list[tuple[float, float]]:
-    """The times a node is down, from its failures: their union, in time order."""
+def _joined(windows: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """The union of ``windows`` ``(start, end)``, in time order."""
     spans: list[tuple[float, float]] = []
-    for f in sorted(failures, key=lambda f: f.start):
-        if spans and f.start <= spans[-1][1]:
-            spans[-1] = (spans[-1][0], max(spans[-1][1], f.end))
+    for start, end in sorted(windows):
+        if spans and start <= spans[-1][1]:
+            spans[-1] = (spans[-1][0], max(spans[-1][1], end))
         else:
-            spans.append((f.start, f.end))
+            spans.append((start, end))
     return spans
 
 
-def _state_profiles(platform: Platform) -> list[str]:
-    """Each failing node's state profile, inline, and its connection to the host."""
-    by_node: dict[int, list[Failure]] = {}
-    for failure in platform.failures:
-        by_node.setdefault(failure.node, []).append(failure)
+def _profiles(platform: Platform) -> list[str]:
+    """Each node's state profile (its failures) and speed profile (its reservations of the
+    whole node), inline, and their connections to the host."""
+    kinds = (("state", "HOST_AVAIL", [(f.node, f.start, f.end) for f in platform.failures]),
+             ("speed", "SPEED", [(r.node, r.start, r.end) for r in whole_node(platform)]))
     elements = []
-    for node, failures in sorted(by_node.items()):
-        name = platform.nodes[node].name
-        lines = [f"{start!r} 0\n" + (f"{end!r} 1\n" if end < math.inf else "")
-                 for start, end in _down(failures)]
-        trace = quoteattr(f"{name}.state")
-        elements.append(f"    <trace id={trace} periodicity=\"0\">\n{''.join(lines)}    </trace>"
-                        f"\n    <trace_connect kind=\"HOST_AVAIL\" trace={trace} "
-                        f"element={quoteattr(name)}/>")
+    for suffix, kind, windows in kinds:
+        by_node: dict[int, list[tuple[float, float]]] = {}
+        for node, start, end in windows:
+            by_node.setdefault(node, []).append((start, end))
+        for node, spans in sorted(by_node.items()):
+            elements.append(_profile(platform.nodes[node].name, suffix, kind, _joined(spans)))
     return elements
 
 
+def _profile(name: str, suffix: str, kind: str, off: list[tuple[float, float]]) -> str:
+    """A host's profile at 0 over each of ``off`` (else 1), inline, and its connection."""
+    lines = [f"{start!r} 0\n" + (f"{end!r} 1\n" if end < math.inf else "")
+             for start, end in off]
+    trace = quoteattr(f"{name}.{suffix}")
+    return (f"    <trace id={trace} periodicity=\"0\">\n{''.join(lines)}    </trace>"
+            f"\n    <trace_connect kind=\"{kind}\" trace={trace} element={quoteattr(name)}/>")
+
+
+def whole_node(platform: Platform) -> list[Reservation]:
+    """The reservations that hold all their node's cores (a speed profile at 0)."""
+    return [r for r in platform.reservations if r.cores == platform.nodes[r.node].type.cores]
+
+
 def write_simgrid(platform: Platform, path: Path) -> Path:
-    hosts = _elements(platform) + _state_profiles(platform)
+    hosts = _elements(platform) + _profiles(platform)
     lines = ['<?xml version="1.0"?>',
              '<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">',
              '<platform version="4.1">', '  <zone id="AS0" routing="Full">',
@@ -151,7 +166,12 @@ def losses(platform: Platform) -> list[str]:
                      f"numbered names: {FMT} puts their hosts in cluster0")
     if "master_host" in {n.name for n in platform.nodes}:
         lines.append(f"a node is named master_host: {FMT} needs the name for Batsim's master")
-    return lines + platform_losses(platform, FMT, contention="none", keeps_failures=True)
+    partial = len(platform.reservations) - len(whole_node(platform))
+    if partial:
+        lines.append(f"{partial} reservation(s) hold part of a node: {FMT}'s speed profiles "
+                     "hold whole nodes")
+    return lines + platform_losses(platform, FMT, contention="none", keeps_failures=True,
+                                   keeps_reservations=True)
 
 
 WRITER = PlatformWriter("simgrid", ".xml", write_simgrid, losses,
