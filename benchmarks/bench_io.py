@@ -71,9 +71,8 @@ def stages(trace: Path, scheduler: str, table_format: str = "csv") -> dict[str, 
 
 def stage_child(trace: str, scheduler: str, table_format: str = "csv") -> None:
     """The run of :func:`stages`, stage by stage (printed as one JSON line)."""
-    from hetsched.output import (write_jobs_csv, write_jobs_parquet, write_jobs_swf,
-                                 write_summary_json, write_timeseries_csv,
-                                 write_timeseries_parquet)
+    from hetsched.output import (write_jobs_csv, write_jobs_swf, write_summary_json,
+                                 write_timeseries_csv)
     from hetsched.run.execute import run_simulation
     from hetsched.run.inputs import load_inputs
 
@@ -84,13 +83,13 @@ def stage_child(trace: str, scheduler: str, table_format: str = "csv") -> None:
     began = time.process_time()
     result = run_simulation(platform, workload, scheduler, 0)
     times["simulate"] = time.process_time() - began
-    parquet = table_format == "parquet"
+    jobs, series = write_jobs_csv, write_timeseries_csv
+    if table_format == "parquet":  # (imported only then: versions before it lack them)
+        from hetsched.output import write_jobs_parquet as jobs, \
+            write_timeseries_parquet as series
     with tempfile.TemporaryDirectory() as out:
-        for name, write in (("jobs.csv", write_jobs_parquet if parquet else write_jobs_csv),
-                            ("jobs.swf", write_jobs_swf),
-                            ("summary.json", write_summary_json),
-                            ("timeseries.csv", write_timeseries_parquet if parquet
-                             else write_timeseries_csv)):
+        for name, write in (("jobs.csv", jobs), ("jobs.swf", write_jobs_swf),
+                            ("summary.json", write_summary_json), ("timeseries.csv", series)):
             began = time.process_time()
             write(result, Path(out) / name)
             times[name] = time.process_time() - began

@@ -113,14 +113,29 @@ def test_the_command_line_writes_and_plots_parquet_runs(tmp_path):
     assert any((tmp_path / "figures").iterdir())
 
 
-def test_without_pyarrow_parquet_is_a_one_line_error_before_the_run(monkeypatch):
+def test_without_pyarrow_parquet_is_a_one_line_error_before_the_run(monkeypatch, tmp_path):
     found = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec",
                         lambda name, *a: None if name == "pyarrow" else found(name, *a))
-    with pytest.raises(ConfigError, match=r"pip install 'hetsched\[parquet\]'"):
-        RunOptions(table_format="parquet")
-    done = runner.invoke(app, ["run", "--table-format", "parquet"])
-    assert_one_line_error(done, "table_format parquet needs pyarrow")
+    done = runner.invoke(app, ["run", "--table-format", "parquet", "--out", str(tmp_path)])
+    assert_one_line_error(done, "table_format parquet needs pyarrow",
+                          "pip install 'hetsched[parquet]'")
+    assert not any(tmp_path.iterdir())  # nothing simulated, nothing written
+    # a stored run's options hold it (a store read where pyarrow is missing); writing fails
+    # before the directory is touched
+    options = RunOptions(table_format="parquet")
+    run = hetsched.simulate(None, None, "fcfs")
+    run.write(tmp_path / "run")
+    with pytest.raises(ConfigError, match="needs pyarrow"):
+        write_run(run.result, tmp_path / "run", options.recorded())
+    assert (tmp_path / "run" / "jobs.csv").exists()
+
+
+def test_a_sweep_takes_one_table_format_not_a_list(tmp_path):
+    spec = tmp_path / "sweep.yaml"
+    spec.write_text("schedulers: [fcfs]\noptions: {table_format: [csv, parquet]}\n")
+    done = runner.invoke(app, ["sweep", str(spec), "--store", str(tmp_path / "s.sqlite")])
+    assert_one_line_error(done, "field 'options.table_format[1]'", "one value, not a list")
 
 
 def test_a_table_format_is_not_part_of_a_sweep_runs_identity():
@@ -158,3 +173,15 @@ def test_a_missing_column_and_a_broken_file_are_named(runs, tmp_path):
     (run_dir / "jobs.parquet").unlink()
     assert_mentions(error_of(read_run_dir, run_dir), "jobs.csv: no such file",
                     "jobs.parquet")
+
+
+def test_a_column_neither_numbers_nor_text_is_named(tmp_path):
+    run_dir = tmp_path / "run"
+    write_run(hetsched.simulate(None, None, "fcfs").result, run_dir,
+              {"table_format": "parquet"})
+    rows = pq.read_metadata(run_dir / "jobs.parquet").num_rows
+    far = pa.array([253402300800 * 10] * rows, pa.timestamp("s"))  # beyond year 9999
+    _rewritten(run_dir, lambda t: t.set_column(t.column_names.index("finish_time"),
+                                               "finish_time", far))
+    assert_mentions(error_of(read_run_dir, run_dir), "jobs.parquet, schema",
+                    "column 'finish_time' holds timestamp", "not numbers or text")

@@ -50,6 +50,19 @@ def test_the_engine_keeps_each_killed_attempt() -> None:
     assert result.start[0] == 800.0
 
 
+def test_a_killed_attempt_ends_within_the_makespan() -> None:
+    # a and b share fast-0; b ends at 50; the node fails at 100 for good: a, killed then,
+    # never runs again. The run's window reaches the kill (as under "kill"): the makespan is
+    # 100 s and the utilisation (4 cores × 100 s + 4 × 50) / (8 × 100) = 0.75, not 1.5
+    jobs = Workload("w", (job("a", 0, 4, 1000), job("b", 0, 4, 50)))
+    result = simulate(platform(1, Failure(0, 100.0, math.inf)), jobs, create("fcfs"),
+                      on_failure="requeue")
+    check_result(result)
+    metrics = summary(result)["metrics"]
+    assert (metrics["makespan"], metrics["utilisation"]) == (100.0, 0.75)
+    assert from_result(result, "fcfs").window == (0.0, 100.0)
+
+
 def test_the_invariants_check_the_attempts() -> None:
     jobs = Workload("w", (job("a", 0, 8, 1000),))
     result = simulate(platform(1, Failure(0, 300.0, 500.0)), jobs, create("fcfs"),

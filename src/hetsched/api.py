@@ -79,7 +79,8 @@ class Run:
 
     def write(self, out_dir: PathLike) -> dict[str, Path]:
         """Write ``jobs.csv``, ``jobs.swf``, ``summary.json`` and ``timeseries.csv`` (if the run
-        has a time series) into ``out_dir``."""
+        has a time series) into ``out_dir``; the two tables as ``jobs.parquet`` and
+        ``timeseries.parquet`` when the run's ``table_format`` is ``parquet``."""
         from hetsched.output import write_run
 
         return write_run(self.result, out_dir, self.options.recorded())

@@ -68,16 +68,20 @@ def check_walltime(rule: object) -> str:
 #: the ``parquet`` extra), which pandas reads a million-job run's from in a fraction of the
 #: time.
 TABLE_FORMATS = ("csv", "parquet")
+#: What reading or writing Parquet without pyarrow says.
+NEEDS_PYARROW = "needs pyarrow, which is not installed (pip install 'hetsched[parquet]')"
 
 
 def check_table_format(table_format: object) -> str:
-    """One of :data:`TABLE_FORMATS`; Parquet only where pyarrow is installed (found, not
-    imported: a run that fails for it fails before it simulates)."""
-    value = check_choice("table_format", table_format, TABLE_FORMATS)
-    if value == "parquet" and importlib.util.find_spec("pyarrow") is None:
-        raise ConfigError("table_format parquet needs pyarrow, which is not installed "
-                          "(pip install 'hetsched[parquet]')")
-    return value
+    return check_choice("table_format", table_format, TABLE_FORMATS)
+
+
+def check_table_writer(table_format: str) -> None:
+    """That the tables can be written in ``table_format`` here: Parquet needs pyarrow (found,
+    not imported). Asked where tables are written, and by the command line before it
+    simulates; not of a stored run's options (a store read where pyarrow is missing)."""
+    if table_format == "parquet" and importlib.util.find_spec("pyarrow") is None:
+        raise ConfigError(f"table_format parquet {NEEDS_PYARROW}")
 
 
 #: What becomes of the jobs a node failure kills: ``kill`` ends them, ``requeue`` sends them

@@ -15,6 +15,7 @@ from typing import Annotated, Any, Optional, TypeVar, Union, get_args, get_type_
 import typer
 
 from hetsched.cli.errors import flag, user_errors
+from hetsched.options import check_table_writer
 from hetsched.run.options import RunOptions
 
 Command = TypeVar("Command", bound=Callable[..., Any])
@@ -56,6 +57,7 @@ def with_run_options(command: Command) -> Command:
     def run_with_options(**values: Any) -> Any:
         with user_errors():
             options = RunOptions(**{name: values.pop(name) for name in names})
+            check_table_writer(options.table_format)  # before a run that could not be written
         return command(**values, options=options)
 
     run_with_options.__signature__ = own.replace(  # type: ignore[attr-defined]

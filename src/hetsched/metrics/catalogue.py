@@ -140,7 +140,8 @@ SUMMARY: tuple[Metric, ...] = (
            "input records the loader could not turn into jobs (listed in `summary.json`); "
            "the same for every scheduler"),
     _seconds("makespan", "makespan",
-             "`t_end − t0`: last end − first submit (horizon − first submit when cut: "
+             "`t_end − t0`: last end − first submit (an end: a job's, or an attempt's a "
+             "failure killed and requeued; horizon − first submit when cut: "
              "`summary.json`'s `makespan_cut` is then `true` and the tables show `≥`)"),
     _seconds("mean_wait", "mean wait", "mean wait over **finished** jobs"),
     _seconds("median_wait", "median wait", "median wait over finished jobs"),

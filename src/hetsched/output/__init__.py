@@ -14,6 +14,7 @@ from hetsched.output.parquet import write_jobs_parquet, write_timeseries_parquet
 from hetsched.output.summary_json import (summary, write_comparison_csv, write_rows_csv,
                                           write_summary_json, write_timeseries_csv)
 from hetsched.metrics import JobRecords, job_records
+from hetsched.options import check_table_writer
 from hetsched.sim.result import SimResult
 
 __all__ = ["COLUMNS", "summary", "write_comparison_csv", "write_jobs_csv", "write_jobs_swf",
@@ -34,10 +35,11 @@ def write_run(result: SimResult, out_dir: str | Path,
     SWF conversion, ...). The job records (``records``, if the caller has them) are computed
     once for the three files. Returns the written paths by file name.
     """
+    table_format = (options or {}).get("table_format", "csv")
+    check_table_writer(table_format)  # (before anything is written or removed)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     records = records or job_records(result)
-    table_format = (options or {}).get("table_format", "csv")
     for other in set(_TABLE_WRITERS) - {table_format}:  # an earlier run's, in the other format
         for name in ("jobs", "timeseries"):
             (out / f"{name}.{other}").unlink(missing_ok=True)

@@ -63,9 +63,8 @@ def core_ranges(result: SimResult) -> list[Ranges | None]:
     """Per job, the global core-id ranges it held (``None`` if it never started), each node's
     in the allocation's order; its last attempt's for a requeued job."""
     held: list[Ranges | None] = [None] * len(result.allocation)
-    for index, ranges in _ranges(result):
-        if index < len(held):
-            held[index] = ranges
+    for index, ranges in _ranges(result, job_replay(result)):
+        held[index] = ranges
     return held
 
 
@@ -74,16 +73,24 @@ def attempt_ranges(result: SimResult) -> list[Ranges]:
     the jobs: no id is held by two at once)."""
     jobs = len(result.allocation)
     held: list[Ranges] = [[] for _ in range(sum(r.killed for r in result.requeued.values()))]
-    for index, ranges in _ranges(result):
-        if index >= jobs:
+    for index, ranges in _ranges(result, replay(result)):
+        if index >= jobs:  # (an attempt's number is past every job's)
             held[index - jobs] = ranges
     return held
 
 
-def _ranges(result: SimResult) -> Iterator[tuple[int, Ranges]]:
+def job_replay(result: SimResult) -> Iterator[tuple[int, Held]]:
+    """:func:`replay`'s starts of jobs (their last attempts), without the killed attempts."""
+    jobs = len(result.allocation)
+    return ((index, held) for index, held in replay(result) if index < jobs)
+
+
+def _ranges(result: SimResult, replayed: Iterator[tuple[int, Held]]
+            ) -> Iterator[tuple[int, Ranges]]:
+    """The intervals of ``replayed`` (:func:`replay`'s) with their bits as id ranges."""
     first = offsets(result)
     allocations = intervals(result)[2]
-    for index, bits in replay(result):
+    for index, bits in replayed:
         allocation = allocations[index]
         assert allocation is not None
         yield index, [r for (node, _), b in zip(allocation, bits) for r in runs(b, first[node])]

@@ -35,7 +35,7 @@ from pathlib import Path
 import numpy as np
 
 from hetsched.metrics import JobRecords, job_records
-from hetsched.output.core_ids import offsets, replay, runs
+from hetsched.output.core_ids import job_replay, offsets, runs
 from hetsched.platform.model import Platform
 from hetsched.sim.resources import Allocation
 from hetsched.sim.result import JobState, SimResult
@@ -206,10 +206,7 @@ def _core_cells(result: SimResult) -> Coded:
     first = offsets(result)
     one: dict[tuple[int, int], int] = {}  # a one-node cell's code: made once, jobs share it
     allocations = result.allocation
-    jobs = len(allocations)
-    for index, held in replay(result):
-        if index >= jobs:  # a killed attempt (summary.json's)
-            continue
+    for index, held in job_replay(result):
         allocation = allocations[index]
         assert allocation is not None
         if len(held) == 1:
@@ -234,7 +231,7 @@ def _reasons(result: SimResult) -> list[str]:
     return cells
 
 
-def batsim_absent(columns: dict[str, Column],
+def _batsim_absent(columns: dict[str, Column],
                    has_energy: bool) -> dict[str, np.ndarray]:
     """Per Batsim time/energy column, the jobs that have no such value (written ``-1``): no
     start or wait before a job started, nothing else before it finished, no energy without a
@@ -272,12 +269,12 @@ def column_blocks(result: SimResult, records: JobRecords | None,
                    size: int) -> Iterator[tuple[dict[str, Column],
                                                 dict[str, np.ndarray]]]:
     """The typed columns of ``jobs.csv``'s rows ``size`` at a time, and where each Batsim
-    time or energy column has no value (:func:`batsim_absent`); one block of no rows for a
+    time or energy column has no value (:func:`_batsim_absent`); one block of no rows for a
     run without jobs (its columns' types)."""
     rec, whole = records or job_records(result), _whole_columns(result)
     for begin in range(0, max(len(result.workload.jobs), 1), size):
         columns = _columns(result, rec, whole, slice(begin, begin + size))
-        yield columns, batsim_absent(columns, result.has_energy)
+        yield columns, _batsim_absent(columns, result.has_energy)
 
 
 def _text_blocks(result: SimResult, records: JobRecords | None) -> Iterator[bytes]:

@@ -4,10 +4,12 @@ parquet``), for runs too long for CSV to be quick to write or to read back.
 Each file has the columns of its CSV twin in the same order, typed: numbers as int64 or float64
 (``jobs.csv``'s Batsim ``-1`` where a job has no such value, as there), texts as strings. A
 cell the CSV file leaves empty (no value: a job's ``cost`` without prices, its ``metadata``
-without a reason) is null, so that ``pandas.read_parquet`` gives what ``pandas.read_csv``
-gives of the CSV file, but for ``job_id``: text here, where pandas reads an all-digits id of
-a CSV file as a number. Rows are written a block at a time (one row group each), so a
-million jobs' table is never all in memory. pyarrow is imported only when one is written.
+without a reason) is null, so that ``pandas.read_parquet`` gives the values
+``pandas.read_csv`` gives of the CSV file; the types are the columns' own where pandas infers
+others from CSV text (``job_id`` text where all ids are digits, ``consumed_energy`` float
+where all are whole, a text column without any text). Rows are written a block at a time
+(one row group each), so a million jobs' table is never all in memory. pyarrow is imported
+only when one is written.
 """
 
 from __future__ import annotations

@@ -25,6 +25,7 @@ from hetsched.files import read_text
 from hetsched.errors import InputError
 from hetsched.limits import (MAX_CORES_PER_NODE, MAX_NODES, MAX_OUTPUT_VALUE,
                              MAX_OVERSUBSCRIPTION)
+from hetsched.options import NEEDS_PYARROW
 from hetsched.output.jobs_csv import FINAL_STATE
 from hetsched.parsing import parse_float, parse_int, quote
 from hetsched.sim.result import JobState, TimeSeries
@@ -181,7 +182,8 @@ def _assemble(title: str, window: tuple[float, float], nodes: Sequence[Mapping[s
               summary_path: Path | str = "summary") -> RunData:
     slots = np.array([node["slots"] for node in nodes], np.int64)
     ranges = _core_ranges(jobs["allocated_resources"], int(slots.sum()), record, path)
-    attempt_rows = _attempt_rows(attempts, jobs["job_id"], int(slots.sum()), summary_path)
+    attempt_rows = _attempt_rows(attempts, jobs["job_id"], int(slots.sum()), summary_path,
+                                 Path(path).name)
     start, end = (np.asarray(jobs[name], float) for name in ("starting_time", "finish_time"))
     for index in np.nonzero(end < start)[0][:1]:
         raise InputError(path, f"finishes at {end[index]!r} before it starts at "
@@ -221,15 +223,15 @@ def _failure_rows(failures: Sequence[Mapping[str, Any]],
 
 
 def _attempt_rows(attempts: Sequence[Mapping[str, Any]], job_ids: Sequence[Any], total: int,
-                  path: Path | str) -> np.ndarray:
+                  path: Path | str, jobs_table: str) -> np.ndarray:
     """``(job, start, kill time, lo, hi)`` rows of ``summary.json``'s requeued attempts, one
-    per core-id range (each attempt's job among ``job_ids``)."""
+    per core-id range (each attempt's job among ``job_ids``, ``jobs_table``'s)."""
     if not attempts:
         return np.zeros((0, 5))
     index = {str(job): i for i, job in enumerate(job_ids)}
     for i, attempt in enumerate(attempts):
         if str(attempt["job_id"]) not in index:
-            raise InputError(path, f"no job {quote(str(attempt['job_id']))} in jobs.csv",
+            raise InputError(path, f"no job {quote(str(attempt['job_id']))} in {jobs_table}",
                              f"requeued_attempts[{i}]", "job_id")
     ranges = _core_ranges([a["allocated_resources"] for a in attempts], total,
                           lambda i: f"requeued_attempts[{i}]", path)
@@ -349,16 +351,18 @@ def _is_time(value: Any) -> bool:
         abs(value) <= MAX_OUTPUT_VALUE
 
 
-def _rows(path: Path, fields: Sequence[str]) -> Iterator[tuple[str, dict[str, str]]]:
+def _rows(path: Path, fields: Sequence[str],
+          optional: Sequence[str] = ()) -> Iterator[tuple[str, dict[str, str]]]:
     """``(record, row)`` of a table (CSV, or Parquet by its suffix) that has every one of
-    ``fields``: each cell as text (a Parquet file's as its CSV twin writes it, null
-    empty), so that both are checked alike; ``record`` names the row (``line 2``,
-    ``row 1``)."""
-    header, rows = (_parquet_rows if path.suffix == ".parquet" else _csv_rows)(path)
+    ``fields`` (and maybe some of ``optional``: a Parquet file's other columns are not read):
+    each cell as text (a Parquet file's as its CSV twin writes it, null empty), so that both
+    are checked alike; ``record`` names the row (``line 2``, ``row 1``)."""
+    parquet = path.suffix == ".parquet"
+    header, rows = _parquet_rows(path, [*fields, *optional]) if parquet else _csv_rows(path)
     for name in fields:
         if name not in header:
             raise InputError(path, f"no column '{name}' (columns: {', '.join(header)})",
-                             "line 1" if path.suffix == ".csv" else "schema")
+                             "schema" if parquet else "line 1")
     return rows
 
 
@@ -375,20 +379,42 @@ def _csv_rows(path: Path) -> tuple[list[str], Iterator[tuple[str, dict[str, str]
     return header, rows()
 
 
-def _parquet_rows(path: Path) -> tuple[list[str], Iterator[tuple[str, dict[str, str]]]]:
+def _parquet_rows(path: Path, wanted: Sequence[str]
+                  ) -> tuple[list[str], Iterator[tuple[str, dict[str, str]]]]:
+    """The header of a Parquet table (every column) and its rows, of the ``wanted`` columns
+    it has, each a number, text or nothing (null)."""
     try:
         import pyarrow.parquet as pq
     except ImportError:
-        raise InputError(path, "reading Parquet needs pyarrow, which is not installed "
-                               "(pip install 'hetsched[parquet]')") from None
+        raise InputError(path, f"reading Parquet {NEEDS_PYARROW}") from None
     try:
-        table = pq.read_table(path)
+        schema = pq.read_schema(path)
+        header = list(schema.names)
+        read = [name for name in dict.fromkeys(wanted) if name in header]
+        for name in read:
+            if not _plain(schema.field(name).type):
+                raise InputError(path, f"column '{name}' holds {schema.field(name).type}, "
+                                       "not numbers or text", "schema")
+        table = pq.read_table(path, columns=read)
+        columns = [list(map(_cell_text, table.column(name).to_pylist())) for name in read]
+    except InputError:
+        raise
     except Exception as err:  # pyarrow's errors have no common base of their own
-        raise InputError(path, f"not a Parquet file: {str(err).splitlines()[0]}") from None
-    header = table.column_names
-    columns = [list(map(_cell_text, table.column(name).to_pylist())) for name in header]
-    rows = (dict(zip(header, row)) for row in zip(*columns))
+        raise InputError(path, "not a Parquet file: "
+                               f"{(str(err).splitlines() or [type(err).__name__])[0]}") from None
+    rows = (dict(zip(read, row)) for row in zip(*columns))
     return header, ((f"row {i}", row) for i, row in enumerate(rows, 1))
+
+
+def _plain(kind: Any) -> bool:
+    """Whether a Parquet column of type ``kind`` holds numbers, text or nothing (as CSV
+    cells can), text by code (a dictionary) included."""
+    import pyarrow as pa
+
+    if pa.types.is_dictionary(kind):
+        kind = kind.value_type
+    return (pa.types.is_integer(kind) or pa.types.is_floating(kind) or pa.types.is_null(kind)
+            or pa.types.is_string(kind) or pa.types.is_large_string(kind))
 
 
 def _cell_text(value: Any) -> str:
@@ -414,7 +440,7 @@ def _number(path: Path, record: str, row: Mapping[str, str], name: str,
 def _read_jobs(path: Path) -> tuple[dict[str, list[Any]], list[str]]:
     jobs: dict[str, list[Any]] = {name: [] for name in (*JOB_FIELDS, *OPTIONAL_FIELDS)}
     records = []
-    for record, row in _rows(path, JOB_FIELDS):
+    for record, row in _rows(path, JOB_FIELDS, OPTIONAL_FIELDS):
         records.append(record)
         jobs["job_id"].append(row["job_id"])
         for name in CATEGORY_FIELDS:

@@ -144,7 +144,9 @@ def _detailed(ax: Any, run: RunData, view: tuple[float, float], scale: float,
     job, lo, hi, running = job[shown], lo[shown], hi[shown], running[shown]
     verts = _boxes(run, scale, np.maximum(run.start[job], view[0]),
                    np.minimum(end[shown], view[1]), lo, hi)
-    colouring = job_colours(run, options.colour_by, job)
+    tried = _overlapping(run.attempts[:, 1:], view)  # the killed attempts in the view
+    which = run.attempts[tried, 0].astype(np.intp)
+    colouring = job_colours(run, options.colour_by, np.concatenate([job, which]))
     colours = colouring.colours[job]
     colours[running, 3] = 0.45
     outlined = len(verts) <= OUTLINED_LIMIT
@@ -157,7 +159,6 @@ def _detailed(ax: Any, run: RunData, view: tuple[float, float], scale: float,
                                          linewidths=0.9, zorder=4, label=KILLED_LABEL))
     attempts = _clipped(run.attempts[:, 1:], view)
     if len(attempts):  # in their job's colour, lighter, outlined dashed
-        which = run.attempts[:, 0].astype(np.intp)[_overlapping(run.attempts[:, 1:], view)]
         faded = colouring.colours[which]
         faded[:, 3] = 0.35
         ax.add_collection(PolyCollection(

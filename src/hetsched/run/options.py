@@ -178,6 +178,9 @@ RUN_OPTIONS: tuple[str, ...] = tuple(spec.name for spec in fields(RunOptions))
 _META = {spec.name: spec.metadata for spec in fields(RunOptions)}
 #: The run options whose values are files' paths.
 PATH_OPTIONS: frozenset[str] = frozenset(name for name in RUN_OPTIONS if _META[name]["path"])
+#: The run options that say how a run's files are written (never part of its identity).
+OUTPUT_OPTIONS: frozenset[str] = frozenset(name for name in RUN_OPTIONS
+                                           if _META[name]["output"])
 _DEFAULTS = {spec.name: spec.default for spec in fields(RunOptions)}
 
 

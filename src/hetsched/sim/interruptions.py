@@ -46,8 +46,10 @@ class Interruptions:
 
     def _requeue(self, run: RunningJob, now: float) -> None:
         """``run`` stops now, its work lost, and its job is pending again (last in line, as
-        if submitted now); its descendants wait for it."""
+        if submitted now); its descendants wait for it. The attempt's end is an end of the
+        run's (as a killed job's is): the makespan covers the cores it held."""
         job = run.job
+        self.last_end = now
         self.state.release(run, now)
         self.jobs.requeue(job.index, now, sum([cores for _, cores in run.allocation]),
                           self._job_energy(run, now))

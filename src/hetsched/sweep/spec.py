@@ -32,7 +32,7 @@ from pydantic import AfterValidator, BeforeValidator, Field, create_model, model
 from hetsched.documents import file_stem, read_structured, require_mapping
 from hetsched.errors import ConfigError, InputError
 from hetsched.fileio import StrictModel, validate
-from hetsched.run.options import PATH_OPTIONS, RunOptions
+from hetsched.run.options import OUTPUT_OPTIONS, PATH_OPTIONS, RunOptions
 from hetsched.sweep.splits import Split
 
 #: Most runs one sweep file may describe (a typo such as 1e7 seeds fails at once).
@@ -214,6 +214,10 @@ def load_sweep(path: str | Path) -> Sweep:
               for name, listed in zip(OptionsEntry.model_fields, values)]
     for name, listed in zip(OptionsEntry.model_fields, values):
         _unique(path, f"options.{name}", listed)
+        if name in OUTPUT_OPTIONS and len(listed) > 1:  # (runs alike but for it: one key)
+            raise InputError(path, "how a run's files are written is one value, not a list "
+                                   "to sweep over (a sweep's runs write no run directories)",
+                             field=f"options.{name}[1]")
     _check_size(path, [platforms, workloads, schedulers, spec.seeds, *values])
     names = list(OptionsEntry.model_fields)
     options = tuple(RunOptions(**dict(zip(names, combination)))

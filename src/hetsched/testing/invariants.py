@@ -173,6 +173,8 @@ def _check_requeued(result: SimResult) -> None:
 
 
 def _check_attempts(result: SimResult, what: str, requeued: Requeued, last: float) -> None:
+    """The killed attempts of a requeued job (``what``; ``last``: its last start, NaN if it
+    did not start again) against its record and the run's failures and end."""
     attempts = requeued.attempts
     assert len(attempts) == requeued.killed, \
         f"{what}: {len(attempts)} attempts listed, {requeued.killed} killed"
@@ -182,6 +184,8 @@ def _check_attempts(result: SimResult, what: str, requeued: Requeued, last: floa
     for (begin, end, allocation), after in zip(attempts, [*starts, math.inf]):
         assert begin <= end <= after, \
             f"{what}: an attempt from {begin} to {end}, then one at {after}"
+        assert end <= result.t_end, f"{what}: an attempt killed at {end}, after the run's " \
+                                    f"end {result.t_end}"
         nodes = {node for node, _ in allocation}
         assert any(f.node in nodes and f.start == end for f in result.failures), \
             f"{what}: an attempt killed at {end}, when none of its nodes failed"

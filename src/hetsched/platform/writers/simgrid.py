@@ -111,7 +111,7 @@ def _profiles(platform: Platform) -> list[str]:
     """Each node's state profile (its failures) and speed profile (its reservations of the
     whole node), inline, and their connections to the host."""
     kinds = (("state", "HOST_AVAIL", [(f.node, f.start, f.end) for f in platform.failures]),
-             ("speed", "SPEED", [(r.node, r.start, r.end) for r in whole_node(platform)]))
+             ("speed", "SPEED", [(r.node, r.start, r.end) for r in _whole_node(platform)]))
     elements = []
     for suffix, kind, windows in kinds:
         by_node: dict[int, list[tuple[float, float]]] = {}
@@ -131,7 +131,7 @@ def _profile(name: str, suffix: str, kind: str, off: list[tuple[float, float]]) 
             f"\n    <trace_connect kind=\"{kind}\" trace={trace} element={quoteattr(name)}/>")
 
 
-def whole_node(platform: Platform) -> list[Reservation]:
+def _whole_node(platform: Platform) -> list[Reservation]:
     """The reservations that hold all their node's cores (a speed profile at 0)."""
     return [r for r in platform.reservations if r.cores == platform.nodes[r.node].type.cores]
 
@@ -166,7 +166,7 @@ def losses(platform: Platform) -> list[str]:
                      f"numbered names: {FMT} puts their hosts in cluster0")
     if "master_host" in {n.name for n in platform.nodes}:
         lines.append(f"a node is named master_host: {FMT} needs the name for Batsim's master")
-    partial = len(platform.reservations) - len(whole_node(platform))
+    partial = len(platform.reservations) - len(_whole_node(platform))
     if partial:
         lines.append(f"{partial} reservation(s) hold part of a node: {FMT}'s speed profiles "
                      "hold whole nodes")
