@@ -81,8 +81,7 @@ def attempt_ranges(result: SimResult) -> list[Ranges]:
 
 def job_replay(result: SimResult) -> Iterator[tuple[int, Held]]:
     """:func:`replay`'s starts of jobs (their last attempts), without the killed attempts."""
-    jobs = len(result.allocation)
-    return ((index, held) for index, held in replay(result) if index < jobs)
+    return replay(result, attempts=False)
 
 
 def _ranges(result: SimResult, replayed: Iterator[tuple[int, Held]]
@@ -107,15 +106,17 @@ def intervals(result: SimResult) -> tuple[np.ndarray, np.ndarray, list[Allocatio
             [*result.allocation, *allocation])
 
 
-def replay(result: SimResult) -> Iterator[tuple[int, Held]]:
+def replay(result: SimResult, attempts: bool = True) -> Iterator[tuple[int, Held]]:
     """(interval, the bits of the ids it holds on each node of its allocation) at each start,
     in the replay's order, for the intervals of :func:`intervals` (a job's number is its
-    index; a killed attempt's comes after every job's); only the running ones' are kept."""
+    index; a killed attempt's comes after every job's, given only with ``attempts``: they
+    hold their ids all the same); only the running ones' are kept."""
     slots = result.platform.arrays.slots.tolist()
     free = [(1 << int(n)) - 1 for n in slots]
     lowest: dict[tuple[int, int], int] = {}  # (free bits, count) -> the bits taken
     held: dict[int, Held] = {}
     start, end, allocations = intervals(result)
+    shown = len(allocations) if attempts else len(result.allocation)
     for order, index in chain.from_iterable(_events(start, end, allocations)):
         allocation = allocations[index]
         assert allocation is not None
@@ -125,7 +126,8 @@ def replay(result: SimResult) -> Iterator[tuple[int, Held]]:
                 bits = lowest.get((free[node], count))
                 if bits is None:
                     bits = lowest[free[node], count] = _lowest_bits(free[node], count)
-                yield index, (bits,)
+                if index < shown:
+                    yield index, (bits,)
                 if order == 2:
                     free[node] ^= bits
                     held[index] = (bits,)
@@ -137,7 +139,8 @@ def replay(result: SimResult) -> Iterator[tuple[int, Held]]:
                 bits = _lowest_bits(free[node], count)
                 free[node] ^= bits
                 taken.append(bits)
-            yield index, tuple(taken)
+            if index < shown:
+                yield index, tuple(taken)
             if order == 2:
                 held[index] = tuple(taken)
             else:  # a zero-length job gives its cores back at once
