@@ -161,3 +161,15 @@ def test_bad_attempts_in_summary_json_are_named(requeued_run, tmp_path, change,
     document["requeued_attempts"][0].update(change)
     path.write_text(json.dumps(document))
     assert_mentions(error_of(read_run_dir, tmp_path), "summary.json", *fragments)
+
+
+def test_a_job_with_only_killed_attempts_has_its_id_on_one() -> None:
+    # a is killed at 100 on fast-0, which never comes back: it has no bar but its attempt's
+    jobs = Workload("w", (job("a", 0, 4, 1000), job("b", 0, 4, 50)))
+    result = simulate(platform(1, Failure(0, 100.0, math.inf)), jobs, create("fcfs"),
+                      on_failure="requeue")
+    figure = gantt(from_result(result, "fcfs"), GanttOptions(view="detailed"))
+    texts = {t.get_text(): t for t in figure.axes[0].texts}
+    assert set(texts) == {"a", "b"}
+    assert texts["a"].get_color() == "black"  # on the attempt's light bar
+    assert "(2 jobs started)" in figure.get_suptitle()

@@ -51,6 +51,8 @@ FAILED_LABEL = "node failed"
 RESERVED_RGB, FAILED_RGB = (0.55, 0.55, 0.55), (0.85, 0.1, 0.1)
 KILLED_LABEL = "killed"
 REQUEUED_LABEL = "attempt killed by a node failure (requeued)"
+#: How opaque a killed attempt's bar is (its job's colour, lighter).
+ATTEMPT_ALPHA = 0.35
 
 
 def gantt(run: RunData, options: GanttOptions = GanttOptions()) -> Any:
@@ -158,12 +160,13 @@ def _detailed(ax: Any, run: RunData, view: tuple[float, float], scale: float,
         ax.add_collection(PolyCollection(verts[killed], facecolors="none", edgecolors="black",
                                          linewidths=0.9, zorder=4, label=KILLED_LABEL))
     attempts = _clipped(run.attempts[:, 1:], view)
+    tried_verts = _boxes(run, scale, *attempts.T)
+    faded = colouring.colours[which]
+    faded[:, 3] = ATTEMPT_ALPHA
     if len(attempts):  # in their job's colour, lighter, outlined dashed
-        faded = colouring.colours[which]
-        faded[:, 3] = 0.35
         ax.add_collection(PolyCollection(
-            _boxes(run, scale, *attempts.T), facecolors=faded, edgecolors="black",
-            linewidths=0.9, linestyles=(0, (2, 1.5)), zorder=4, label=REQUEUED_LABEL))
+            tried_verts, facecolors=faded, edgecolors="black", linewidths=0.9,
+            linestyles=(0, (2, 1.5)), zorder=4, label=REQUEUED_LABEL))
     blocks = _clipped(reserved_blocks(run), view)
     if len(blocks):
         ax.add_collection(PolyCollection(
@@ -176,14 +179,20 @@ def _detailed(ax: Any, run: RunData, view: tuple[float, float], scale: float,
             edgecolors=(0.7, 0.0, 0.0), linewidths=0, hatch="xxxx", zorder=3,
             label=FAILED_LABEL))
     _node_lines(ax, run)
-    jobs = np.unique(job).size
+    jobs = np.unique(np.concatenate([job, which])).size  # (one whose attempts alone ran too)
     ids = run.job_ids if len(run.job_ids) == len(run.start) else \
         tuple(str(i) for i in range(len(run.start)))
-    title = f"{run.title}: jobs on cores ({jobs:,} jobs " + \
+    title = f"{run.title}: jobs on cores ({jobs:,} job{'s' * (jobs != 1)} " + \
         ("started)" if options.window is None else "in the window)")
+    alone = ~np.isin(which, job)  # attempts of jobs with no bar of their own: ids there
+    on_white = faded[alone].copy()  # (as they look: the text's colour follows)
+    on_white[:, :3] = ATTEMPT_ALPHA * on_white[:, :3] + 1 - ATTEMPT_ALPHA
+    labelled = ([ids[i] for i in [*job.tolist(), *which[alone].tolist()]],
+                np.concatenate([verts, tried_verts[alone]]),
+                np.concatenate([colours, on_white]))
     return _Chart(title, "node", "core ids", run.offsets + run.slots / 2, run.node_names,
                   colouring.legend, colouring.scale, colouring.label, colouring.unit,
-                  ([ids[i] for i in job], verts, colours) if jobs <= JOB_ID_LIMIT else None)
+                  labelled if jobs <= JOB_ID_LIMIT else None)
 
 
 def _aggregate(ax: Any, run: RunData, view: tuple[float, float], scale: float) -> _Chart:
