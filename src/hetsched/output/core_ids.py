@@ -63,7 +63,7 @@ def core_ranges(result: SimResult) -> list[Ranges | None]:
     """Per job, the global core-id ranges it held (``None`` if it never started), each node's
     in the allocation's order; its last attempt's for a requeued job."""
     held: list[Ranges | None] = [None] * len(result.allocation)
-    for index, ranges in _ranges(result, job_replay(result)):
+    for index, ranges in _ranges(result, attempts=False):
         held[index] = ranges
     return held
 
@@ -73,7 +73,7 @@ def attempt_ranges(result: SimResult) -> list[Ranges]:
     the jobs: no id is held by two at once)."""
     jobs = len(result.allocation)
     held: list[Ranges] = [[] for _ in range(sum(r.killed for r in result.requeued.values()))]
-    for index, ranges in _ranges(result, replay(result)):
+    for index, ranges in _ranges(result, attempts=True):
         if index >= jobs:  # (an attempt's number is past every job's)
             held[index - jobs] = ranges
     return held
@@ -84,15 +84,20 @@ def job_replay(result: SimResult) -> Iterator[tuple[int, Held]]:
     return replay(result, attempts=False)
 
 
-def _ranges(result: SimResult, replayed: Iterator[tuple[int, Held]]
-            ) -> Iterator[tuple[int, Ranges]]:
-    """The intervals of ``replayed`` (:func:`replay`'s) with their bits as id ranges."""
+def id_ranges(allocation: Allocation, held: Held, first: list[int]) -> Ranges:
+    """The global id ranges of the bits ``held`` on each node of ``allocation`` (``first``:
+    each node's first id, :func:`offsets`), node by node."""
+    return [r for (node, _), bits in zip(allocation, held) for r in runs(bits, first[node])]
+
+
+def _ranges(result: SimResult, attempts: bool) -> Iterator[tuple[int, Ranges]]:
+    """:func:`replay`'s intervals with their bits as id ranges."""
     first = offsets(result)
-    allocations = intervals(result)[2]
-    for index, bits in replayed:
-        allocation = allocations[index]
+    spans = intervals(result)
+    for index, bits in _replay(result, spans, attempts):
+        allocation = spans[2][index]
         assert allocation is not None
-        yield index, [r for (node, _), b in zip(allocation, bits) for r in runs(b, first[node])]
+        yield index, id_ranges(allocation, bits, first)
 
 
 def intervals(result: SimResult) -> tuple[np.ndarray, np.ndarray, list[Allocation | None]]:
@@ -111,11 +116,19 @@ def replay(result: SimResult, attempts: bool = True) -> Iterator[tuple[int, Held
     in the replay's order, for the intervals of :func:`intervals` (a job's number is its
     index; a killed attempt's comes after every job's, given only with ``attempts``: they
     hold their ids all the same); only the running ones' are kept."""
+    return _replay(result, intervals(result), attempts)
+
+
+def _replay(result: SimResult,
+            spans: tuple[np.ndarray, np.ndarray, list[Allocation | None]],
+            attempts: bool) -> Iterator[tuple[int, Held]]:
+    """:func:`replay` of ``spans`` (:func:`intervals`: made by the caller, who may need them
+    too)."""
     slots = result.platform.arrays.slots.tolist()
     free = [(1 << int(n)) - 1 for n in slots]
     lowest: dict[tuple[int, int], int] = {}  # (free bits, count) -> the bits taken
     held: dict[int, Held] = {}
-    start, end, allocations = intervals(result)
+    start, end, allocations = spans
     shown = len(allocations) if attempts else len(result.allocation)
     for order, index in chain.from_iterable(_events(start, end, allocations)):
         allocation = allocations[index]

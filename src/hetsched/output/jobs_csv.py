@@ -35,7 +35,7 @@ from pathlib import Path
 import numpy as np
 
 from hetsched.metrics import JobRecords, job_records
-from hetsched.output.core_ids import job_replay, offsets, runs
+from hetsched.output.core_ids import id_ranges, job_replay, offsets
 from hetsched.platform.model import Platform
 from hetsched.sim.resources import Allocation
 from hetsched.sim.result import JobState, SimResult
@@ -214,11 +214,10 @@ def _core_cells(result: SimResult) -> Coded:
             code = one.get((node, held[0]))
             if code is None:
                 code = one[node, held[0]] = len(texts)
-                texts.append(format_ranges(runs(held[0], first[node])))
+                texts.append(format_ranges(id_ranges(allocation, held, first)))
         else:
             code = len(texts)
-            texts.append(format_ranges([r for (node, _), bits in zip(allocation, held)
-                                        for r in runs(bits, first[node])]))
+            texts.append(format_ranges(id_ranges(allocation, held, first)))
         codes[index] = code
     return Coded(texts, np.frombuffer(codes, np.int64))
 
