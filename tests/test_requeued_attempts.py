@@ -173,3 +173,5 @@ def test_a_job_with_only_killed_attempts_has_its_id_on_one() -> None:
     assert set(texts) == {"a", "b"}
     assert texts["a"].get_color() == "black"  # on the attempt's light bar
     assert "(2 jobs started)" in figure.get_suptitle()
+    aggregate = gantt(from_result(result, "fcfs"), GanttOptions(view="aggregate"))
+    assert "(2 jobs started, 2 bars: aggregated)" in aggregate.axes[0].get_title()

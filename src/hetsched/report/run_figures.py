@@ -179,10 +179,10 @@ def _detailed(ax: Any, run: RunData, view: tuple[float, float], scale: float,
             edgecolors=(0.7, 0.0, 0.0), linewidths=0, hatch="xxxx", zorder=3,
             label=FAILED_LABEL))
     _node_lines(ax, run)
-    jobs = np.unique(np.concatenate([job, which])).size  # (one whose attempts alone ran too)
+    jobs = np.unique(np.concatenate([job, which])).size
     ids = run.job_ids if len(run.job_ids) == len(run.start) else \
         tuple(str(i) for i in range(len(run.start)))
-    title = f"{run.title}: jobs on cores ({jobs:,} job{'s' * (jobs != 1)} " + \
+    title = f"{run.title}: jobs on cores ({_counted(jobs)} " + \
         ("started)" if options.window is None else "in the window)")
     alone = ~np.isin(which, job)  # attempts of jobs with no bar of their own: ids there
     on_white = faded[alone].copy()  # (as they look: the text's colour follows)
@@ -202,14 +202,21 @@ def _aggregate(ax: Any, run: RunData, view: tuple[float, float], scale: float) -
                 (failed_blocks(run), FAILED_RGB, FAILED_LABEL)]
     image, middles, names, drawn = heat_map(ax, run, view, scale,
                                             [(blocks, rgb) for blocks, rgb, _ in overlays])
-    jobs = np.unique(run.ranges[:, 0]).size if len(run.ranges) else 0
+    jobs = np.unique(np.concatenate([run.ranges[:, 0], run.attempts[:, 0]])).size
     legend = [(f"{label} (opacity: share of the row)", (*rgb, OVERLAY_ALPHA))
               for (_, rgb, label), shown in zip(overlays, drawn) if shown]
-    return _Chart(f"{run.title}: busy cores per node group ({jobs:,} jobs started, "
-                  f"{len(run.ranges):,} bars: aggregated)",
+    bars = _counted(len(run.ranges) + len(run.attempts), "bar")
+    return _Chart(f"{run.title}: busy cores per node group ({_counted(jobs)} started, "
+                  f"{bars}: aggregated)",
                   "node group", "consecutive nodes of one type", middles, names,
                   legend=legend, scale=image, scale_label="busy cores (% of the row's)",
                   scale_unit="fraction")
+
+
+def _counted(count: int, noun: str = "job") -> str:
+    """``1 job``, ``2,500 jobs``: what a Gantt chart's title counts (the jobs with a bar, their
+    own or a killed attempt's; the bars)."""
+    return f"{count:,} {noun}{'s' * (count != 1)}"
 
 
 def _clipped(blocks: np.ndarray, view: tuple[float, float]) -> np.ndarray:
